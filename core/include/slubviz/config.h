@@ -1,0 +1,83 @@
+/* Run configuration: machine topology and the allocator's switches.
+ *
+ * A config is plain data. Presets (core/src/presets.def) and `set KEY=VALUE`
+ * lines in traces / `--set` on the CLI all go through svz_config_set(), so
+ * there is one place that knows the key names. */
+#ifndef SLUBVIZ_CONFIG_H
+#define SLUBVIZ_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SVZ_MAX_NODES 64
+#define SVZ_MAX_CPUS 256
+
+enum svz_era { SVZ_ERA_SHEAVES = 0, SVZ_ERA_CLASSIC = 1 };
+
+/* Which CPU count calculate_order() feeds into min_objects (seed 001). */
+enum svz_cpu_source {
+	SVZ_CPUS_ONLINE = 0,   /* v5.11: num_online_cpus() (1 during early boot) */
+	SVZ_CPUS_PRESENT = 1,  /* v5.12+: num_present_cpus(), nr_cpu_ids if <= 1 */
+	SVZ_CPUS_POSSIBLE = 2, /* <= v5.10: nr_cpu_ids */
+};
+
+enum svz_order_form {
+	SVZ_ORDER_FRACTION = 0, /* v6.7+: fixed min_objects, waste 1/16 .. 1/2 */
+	SVZ_ORDER_LOOP = 1,     /* v5.12 .. v6.6: lowers min_objects */
+};
+
+struct svz_topology {
+	int nr_nodes;
+	uint64_t node_mem_bytes[SVZ_MAX_NODES]; /* 0 = memoryless node */
+	int nr_cpus;                            /* CPUs declared = possible */
+	int cpu_node[SVZ_MAX_CPUS];
+	int possible, present, online;          /* counts; online <= present <= possible */
+	int boot_online;  /* num_online_cpus() while kmalloc caches are created (1) */
+	uint32_t page_size; /* 4096, 16384 or 65536 */
+};
+
+struct svz_switches {
+	enum svz_era era;
+	enum svz_cpu_source cpu_source;
+	enum svz_order_form order_form;
+	bool freelist_random;   /* CONFIG_SLAB_FREELIST_RANDOM */
+	bool freelist_hardened; /* CONFIG_SLAB_FREELIST_HARDENED */
+	bool refill_on_spin;    /* seed 004 fix 1, fb1091febd66 */
+	bool barn_all_nodes;    /* seed 004 fix 2: a barn on every online node */
+	bool deferred_freelist; /* seed 000 */
+	bool batched_partial;   /* seed 002 */
+	bool continue_on_error; /* keep going past a bad free in a trace */
+	uint64_t seed;          /* every random draw of the model comes from it */
+};
+
+struct svz_config {
+	char preset[48];
+	struct svz_topology topo;
+	struct svz_switches sw;
+};
+
+/* Defaults: one node with 1 GiB, 4 CPUs, 4 KiB pages, the newest preset. */
+void svz_config_default(struct svz_config *cfg);
+
+/* Set one key. Keys: preset, era, cpu_source, order_form, freelist_random,
+ * freelist_hardened, fix1 (refill_on_spin), fix2 (barn_all_nodes),
+ * deferred_freelist, batched_partial, continue_on_error, seed, page_size,
+ * possible, present, online.
+ * Returns 0, or -1 with a message ("expected ... got ...") in err. */
+int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
+		   char *err, size_t errlen);
+
+/* Apply a named preset's switches (topology untouched). -1 if unknown. */
+int svz_preset_apply(struct svz_config *cfg, const char *name);
+/* Iterate presets: name and its switch line ("era=sheaves fix1=0 ..."); NULL past the end. */
+const char *svz_preset_name(int i);
+const char *svz_preset_desc(int i);
+const char *svz_preset_settings(int i);
+const char *svz_newest_preset(void);
+
+/* Make the topology consistent after edits: every node id < nr_nodes,
+ * counts clamped. Returns 0 or -1 with a message. */
+int svz_topology_check(const struct svz_topology *t, char *err, size_t errlen);
+
+#endif

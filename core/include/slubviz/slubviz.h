@@ -1,0 +1,62 @@
+/* slubviz public API: the one boundary between the model and its drivers
+ * (the native CLI, the WebAssembly module in the browser's worker, tests).
+ *
+ * Like sql.js, only handles, integers and versioned text cross it: a
+ * session is an int handle; state comes back as JSON documents carrying
+ * "schema": N (docs/events.md), or as the kernel's own text formats
+ * (/proc/slabinfo, /sys/kernel/slab/<cache>/<attr>). Returned strings belong
+ * to the session and stay valid until the next call on it.
+ *
+ * The wasm build exports exactly the functions listed in
+ * core/wasm/exported_functions.json; keep the two in sync. */
+#ifndef SLUBVIZ_H
+#define SLUBVIZ_H
+
+#include <stdint.h>
+
+#define SVZ_EVENT_SCHEMA 1
+#define SVZ_SNAPSHOT_SCHEMA 1
+
+/* Open a session on a v1 trace. `preset` (may be NULL or "") overrides the
+ * trace's preset; `sets` is "key=value" lines applied last (may be NULL).
+ * Returns a handle > 0, or -1: svz_last_error() says why (file:line:col). */
+int svz_open(const char *trace_text, const char *preset, const char *sets);
+const char *svz_last_error(void);
+void svz_close(int h);
+
+/* Events on/off (on by default). Off still counts sequence numbers. */
+void svz_set_events(int h, int on);
+
+/* Advance one micro-step under the default scheduler (ops to completion in
+ * trace order). Returns 1 if a step ran, 0 at the end of the trace, -1 if
+ * the run stopped on an error (svz_run_error()). */
+int svz_step(int h);
+/* Advance one micro-step of `cpu`: continue its in-flight op, or start its
+ * next op in trace order. 1 stepped, 0 nothing left for that CPU, -1 error. */
+int svz_step_cpu(int h, int cpu);
+/* Run until op index `op` (exclusive) has completed, or the end. Returns the
+ * number of ops now completed, -1 on a stopping error. */
+int svz_run_to_op(int h, int op);
+int svz_run_all(int h);
+
+int svz_ops_total(int h);
+int svz_ops_done(int h);     /* ops completed */
+int64_t svz_seq(int h);      /* micro-steps so far = next event's seq */
+const char *svz_run_error(int h); /* kernel-style report of the stopping error, "" if none */
+const char *svz_reports(int h);   /* every report so far (continue_on_error runs) */
+
+/* Time travel: a checkpoint is a copy of the model's arena. */
+int svz_checkpoint(int h);               /* id >= 0 */
+int svz_restore(int h, int checkpoint);  /* 0 or -1 */
+void svz_checkpoint_drop(int h, int checkpoint);
+
+/* Views. */
+const char *svz_snapshot_json(int h);              /* whole model state */
+const char *svz_events_json(int h, int64_t from_seq, int max); /* retained events */
+const char *svz_events_text(int h, int64_t from_seq, int max);
+const char *svz_slabinfo(int h);                   /* /proc/slabinfo */
+const char *svz_sysfs(int h, const char *cache);   /* find ... -exec grep -aH . */
+const char *svz_stats_text(int h);                 /* per-cache SLUB_STATS + model counters */
+const char *svz_validate(int h);                   /* "" if all invariants hold, else reports */
+
+#endif

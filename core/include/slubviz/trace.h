@@ -1,0 +1,85 @@
+/* Trace format v1 (docs/trace-format.md): parsed into a config, cache
+ * declarations and a flat list of ops. Repeat blocks are expanded here. */
+#ifndef SLUBVIZ_TRACE_H
+#define SLUBVIZ_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slubviz/config.h"
+
+enum svz_op_type {
+	SVZ_OP_ALLOC,      /* kmem_cache_alloc(cache) -> handle (node >= 0: kmem_cache_alloc_node) */
+	SVZ_OP_FREE,       /* kmem_cache_free(cache, handle) */
+	SVZ_OP_KMALLOC,    /* kmalloc(size) -> handle (node >= 0: kmalloc_node) */
+	SVZ_OP_KFREE,      /* kfree(handle) */
+	SVZ_OP_ALLOC_BULK, /* kmem_cache_alloc_bulk(cache, count) -> handle list */
+	SVZ_OP_FREE_BULK,  /* kmem_cache_free_bulk(cache, count, handle list) */
+	SVZ_OP_FLUSH,      /* flush this CPU's per-CPU caching layer of cache */
+	SVZ_OP_FLUSH_ALL,  /* flush_all(cache) */
+	SVZ_OP_SHRINK,     /* kmem_cache_shrink(cache) */
+	SVZ_OP_DESTROY,    /* kmem_cache_destroy(cache) */
+	SVZ_OP__COUNT
+};
+
+#define SVZ_NO_NODE (-1)
+#define SVZ_NO_CACHE 0xffffffffu
+
+struct svz_op {
+	uint8_t type;
+	uint16_t cpu;
+	int16_t node;     /* SVZ_NO_NODE or a node id */
+	uint32_t gfp;
+	uint32_t cache;   /* index into trace caches; SVZ_NO_CACHE for kmalloc/kfree */
+	uint32_t handle;  /* handle id (single ops) or first index into handle_lists (bulk) */
+	uint32_t count;   /* bulk count */
+	uint32_t size;    /* kmalloc bytes */
+	uint32_t line;    /* source line in the trace */
+	uint32_t site;    /* call-site label id (0 = none) */
+};
+
+struct svz_cache_decl {
+	char name[64];
+	uint32_t object_size;
+	uint32_t align;
+	uint32_t flags;          /* SLAB_* from sizing.h */
+	bool ctor;
+	uint32_t sheaf_capacity; /* requested (kmem_cache_args), 0 = auto */
+	uint32_t line;
+};
+
+struct svz_trace {
+	struct svz_config config;
+	struct svz_cache_decl *caches;
+	uint32_t nr_caches;
+	struct svz_op *ops;
+	uint32_t nr_ops;
+	char **handle_names;     /* handle id -> name */
+	uint32_t nr_handles;
+	uint32_t *handle_lists;  /* bulk ops: handle ids, op.handle indexes here */
+	uint32_t nr_handle_lists;
+	char **sites;            /* call-site label id -> text; sites[0] = "" */
+	uint32_t nr_sites;
+	char *description;       /* the opening comment paragraph, '\n' joined */
+};
+
+struct svz_error {
+	uint32_t line, col;  /* 1-based; 0 if not tied to a place */
+	char msg[256];       /* e.g. "expected a CPU like 'c3', got 'x3'" */
+};
+
+/* Parse a whole trace. `base` is a config to start from (CLI defaults);
+ * directives in the trace override it. Returns 0, or -1 with err filled.
+ * On failure *out is left empty (nothing to free). */
+int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
+		    struct svz_trace *out, struct svz_error *err);
+void svz_trace_free(struct svz_trace *t);
+
+/* "file:line:col: error: msg" into buf. */
+void svz_error_format(const struct svz_error *e, const char *filename, char *buf,
+		      size_t len);
+
+const char *svz_op_name(enum svz_op_type t);
+
+#endif
