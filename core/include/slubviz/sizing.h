@@ -78,6 +78,19 @@ struct svz_geom {
 int svz_calculate_geometry(const struct svz_geom_in *in, struct svz_geom *out,
 			   char *err, size_t errlen);
 
+/* Like svz_calculate_geometry(), but for a cache whose stride s->size is
+ * already known (e.g. a /proc/slabinfo objsize): in->object_size, align and
+ * ctor are ignored, size must be a non-zero multiple of 8. */
+int svz_geometry_for_size(uint32_t size, const struct svz_geom_in *in,
+			  struct svz_geom *out, char *err, size_t errlen);
+
+/* calculate_alignment(): HWCACHE_ALIGN halving from SVZ_CACHE_LINE, then at
+ * least ARCH_SLAB_MINALIGN (8), rounded up to a multiple of 8. */
+uint32_t svz_calculate_alignment(uint32_t flags, uint32_t align, uint32_t object_size);
+
+/* min_objects = 4 * (fls(nr_cpus) + 1), before clamping to max_objects. */
+unsigned svz_min_objects(unsigned nr_cpus);
+
 /* The CPU count that calculate_order() sees for a given source. */
 unsigned svz_order_cpus(const struct svz_topology *t, enum svz_cpu_source src);
 
