@@ -1,0 +1,90 @@
+// JS side of the slubviz C API (core/include/slubviz/slubviz.h) over the
+// browser module build-wasm/slubviz_core.mjs. Used by the tests under Node and
+// meant for the web worker (web/src/engine). No DOM, no Node APIs.
+//
+//   import createSlubvizModule from './slubviz_core.mjs';
+//   import { SlubvizSession } from './slubviz-api.mjs';
+//   const mod = await createSlubvizModule();            // browser
+//   const mod = await createSlubvizModule({ wasmBinary }); // Node: pass the bytes
+//   const s = SlubvizSession.open(mod, traceText, { preset, sets });
+//   s.runAll(); s.statsText(); s.close();
+//
+// Strings going in are copied with malloc (traces can be larger than the
+// wasm stack that ccall's 'string' type uses). Strings coming out are copied
+// into JS at once: the C side reuses its buffers on the next call.
+// int64_t values cross as BigInt (-sWASM_BIGINT); this wrapper takes and
+// returns plain numbers.
+
+export class SlubvizError extends Error {}
+
+function withCString(mod, str, fn) {
+  if (str === null || str === undefined) return fn(0);
+  const n = mod.lengthBytesUTF8(str) + 1;
+  const p = mod._malloc(n);
+  if (!p) throw new SlubvizError(`malloc(${n}) failed`);
+  try {
+    mod.stringToUTF8(str, p, n);
+    return fn(p);
+  } finally {
+    mod._free(p);
+  }
+}
+
+/** `sets` may be a "key=value\n..." string, an array of "key=value", or an object. */
+function setsText(sets) {
+  if (sets === null || sets === undefined) return null;
+  if (typeof sets === 'string') return sets;
+  if (Array.isArray(sets)) return sets.join('\n');
+  return Object.entries(sets).map(([k, v]) => `${k}=${v}`).join('\n');
+}
+
+export class SlubvizSession {
+  /** Opens a session on a trace; throws SlubvizError(svz_last_error()) on a parse error. */
+  static open(mod, traceText, { preset = '', sets = null } = {}) {
+    const h = withCString(mod, traceText, (t) =>
+      withCString(mod, preset ?? '', (p) =>
+        withCString(mod, setsText(sets), (s) => mod._svz_open(t, p, s))));
+    if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
+    return new SlubvizSession(mod, h);
+  }
+
+  constructor(mod, handle) {
+    this.mod = mod;
+    this.h = handle;
+  }
+
+  #str(ptr) { return this.mod.UTF8ToString(ptr); }
+
+  close() { if (this.h > 0) this.mod._svz_close(this.h); this.h = -1; }
+  setEvents(on) { this.mod._svz_set_events(this.h, on ? 1 : 0); }
+
+  step() { return this.mod._svz_step(this.h); }
+  stepCpu(cpu) { return this.mod._svz_step_cpu(this.h, cpu); }
+  runToOp(op) { return this.mod._svz_run_to_op(this.h, op); }
+  runAll() { return this.mod._svz_run_all(this.h); }
+
+  opsTotal() { return this.mod._svz_ops_total(this.h); }
+  opsDone() { return this.mod._svz_ops_done(this.h); }
+  seq() { return Number(this.mod._svz_seq(this.h)); }
+  runError() { return this.#str(this.mod._svz_run_error(this.h)); }
+  reports() { return this.#str(this.mod._svz_reports(this.h)); }
+
+  checkpoint() { return this.mod._svz_checkpoint(this.h); }
+  restore(id) { return this.mod._svz_restore(this.h, id); }
+  checkpointDrop(id) { this.mod._svz_checkpoint_drop(this.h, id); }
+
+  snapshotJson() { return this.#str(this.mod._svz_snapshot_json(this.h)); }
+  snapshot() { return JSON.parse(this.snapshotJson()); }
+  eventsJson(fromSeq, max) {
+    return this.#str(this.mod._svz_events_json(this.h, BigInt(fromSeq), max));
+  }
+  eventsText(fromSeq, max) {
+    return this.#str(this.mod._svz_events_text(this.h, BigInt(fromSeq), max));
+  }
+  slabinfo() { return this.#str(this.mod._svz_slabinfo(this.h)); }
+  sysfs(cache) {
+    return withCString(this.mod, cache, (c) => this.#str(this.mod._svz_sysfs(this.h, c)));
+  }
+  statsText() { return this.#str(this.mod._svz_stats_text(this.h)); }
+  validate() { return this.#str(this.mod._svz_validate(this.h)); }
+}

@@ -1,0 +1,67 @@
+# WebAssembly targets. Included by the top-level CMakeLists.txt only when
+# configuring with Emscripten (scripts/build.sh wasm -> emcmake cmake), after
+# the slubviz_core static library has been defined from core/src/*.c.
+#
+#   slubviz_node       build-wasm/slubviz_node.js (+ .wasm)
+#                      The CLI (core/cli/*.c) for Node: real filesystem, exit
+#                      status and stdout identical to the native `slubviz`.
+#   slubviz_core_wasm  build-wasm/slubviz_core.mjs (+ slubviz_core.wasm)
+#                      The browser module: ES6 factory, web/worker only,
+#                      exporting exactly core/wasm/exported_functions.json.
+#
+# Both link the same slubviz_core library as the native build, compiled with
+# the same flags (CMAKE_BUILD_TYPE, SVZ_VALIDATE).
+
+set(SVZ_WASM_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
+
+# Link-time optimisation level for both targets (compile flags come from
+# CMAKE_BUILD_TYPE like the native build).
+set(SVZ_WASM_LINK_OPT -O2)
+# The Debian Emscripten 3.1.6 JS optimizer needs NODE_PATH=/usr/share/nodejs
+# (acorn); scripts/build.sh exports it.
+
+# ---- a. The CLI for Node ---------------------------------------------------
+file(GLOB SVZ_WASM_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/core/cli/*.c)
+add_executable(slubviz_node ${SVZ_WASM_CLI_SOURCES})
+target_link_libraries(slubviz_node PRIVATE slubviz_core)
+target_include_directories(slubviz_node PRIVATE ${CMAKE_SOURCE_DIR}/core/src)
+set_target_properties(slubviz_node PROPERTIES
+  SUFFIX ".js"
+  LINK_DEPENDS ${SVZ_WASM_DIR}/node-pre.js)
+target_link_options(slubviz_node PRIVATE
+  ${SVZ_WASM_LINK_OPT}
+  # Works around 3.1.6 trying fetch() on a file path under Node >= 18.
+  "SHELL:--pre-js ${SVZ_WASM_DIR}/node-pre.js"
+  "SHELL:-s NODERAWFS=1"
+  "SHELL:-s ENVIRONMENT=node"
+  "SHELL:-s ALLOW_MEMORY_GROWTH=1"
+  "SHELL:-s EXIT_RUNTIME=1")
+
+# slubviz_node.js is CommonJS: keep Node from reading it as an ES module if a
+# package.json above the build directory ever says "type": "module".
+file(WRITE ${CMAKE_BINARY_DIR}/package.json "{ \"type\": \"commonjs\" }\n")
+
+# ---- b. The browser module -------------------------------------------------
+# Its own target name (slubviz_core is the static library); the output files
+# are still called slubviz_core.mjs / slubviz_core.wasm.
+# module.c only includes the public header (add_executable needs a source);
+# everything exported comes from the library, pulled in by the export list.
+add_executable(slubviz_core_wasm ${SVZ_WASM_DIR}/module.c)
+target_link_libraries(slubviz_core_wasm PRIVATE slubviz_core)
+set_target_properties(slubviz_core_wasm PROPERTIES
+  OUTPUT_NAME slubviz_core
+  SUFFIX ".mjs"
+  LINK_DEPENDS ${SVZ_WASM_EXPORTS})
+target_link_options(slubviz_core_wasm PRIVATE
+  ${SVZ_WASM_LINK_OPT}
+  "SHELL:-s MODULARIZE=1"
+  "SHELL:-s EXPORT_ES6=1"
+  "SHELL:-s EXPORT_NAME=createSlubvizModule"
+  "SHELL:-s ENVIRONMENT=web,worker"
+  "SHELL:-s EXPORTED_FUNCTIONS=@${SVZ_WASM_EXPORTS}"
+  "SHELL:-s EXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8"
+  "SHELL:-s ALLOW_MEMORY_GROWTH=1"
+  # int64_t arguments/results (svz_seq, svz_events_* from_seq) cross as
+  # BigInt instead of being split into two i32 halves.
+  "SHELL:-s WASM_BIGINT=1")

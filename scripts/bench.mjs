@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run bench`: native vs wasm speed of the engine.
+//
+// For scenarios/fastpath.trace and scenarios/*ublk*.trace, with events off and
+// on, runs
+//     build/slubviz bench FILE [--events]
+//     node build-wasm/slubviz_node.js bench FILE [--events]
+// each --repeat times (default 3), keeps the median ns/op, and prints a table.
+// The bench subcommand prints one line: ops=<n> steps=<n> ns_per_op=<float>.
+//
+// Usage: node scripts/bench.mjs [--repeat N] [--json] [TRACE...]
+// Numbers only: nothing here asserts a speed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const NATIVE = join(ROOT, 'build/slubviz');
+const WASM = join(ROOT, 'build-wasm/slubviz_node.js');
+
+function die(msg) {
+  console.error(`bench: ${msg}`);
+  process.exit(1);
+}
+
+let repeat = 3;
+let json = false;
+const explicit = [];
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--repeat') repeat = Number(argv[++i]);
+  else if (a === '--json') json = true;
+  else if (a === '-h' || a === '--help') {
+    console.log('usage: node scripts/bench.mjs [--repeat N] [--json] [TRACE...]');
+    process.exit(0);
+  } else if (a.startsWith('-')) die(`unknown option ${a}`);
+  else explicit.push(a);
+}
+if (!Number.isInteger(repeat) || repeat < 1) die('--repeat needs a positive integer');
+
+function defaultTraces() {
+  const dir = join(ROOT, 'scenarios');
+  const all = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.trace')).sort() : [];
+  const traces = [];
+  if (all.includes('fastpath.trace')) traces.push('scenarios/fastpath.trace');
+  else die('scenarios/fastpath.trace not found');
+  const ublk = all.filter((f) => f.includes('ublk'));
+  if (ublk.length === 0) die('no scenarios/*ublk*.trace found');
+  traces.push(...ublk.map((f) => `scenarios/${f}`));
+  return traces;
+}
+
+const traces = explicit.length ? explicit : defaultTraces();
+for (const [what, path, how] of [['native CLI', NATIVE, 'native'], ['wasm CLI', WASM, 'wasm']]) {
+  if (!existsSync(path)) die(`${what} ${path} missing: run scripts/build.sh ${how}`);
+}
+
+const LINE = /^ops=(\d+) steps=(\d+) ns_per_op=([0-9.eE+-]+|inf|nan)\s*$/m;
+
+/** One run; returns {ops, steps, nsPerOp}. */
+function runOnce(engine, trace, events) {
+  const args = ['bench', trace, ...(events ? ['--events'] : [])];
+  const [cmd, cmdArgs] = engine === 'native' ? [NATIVE, args] : [process.execPath, [WASM, ...args]];
+  const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const shown = `${engine === 'native' ? 'build/slubviz' : 'node build-wasm/slubviz_node.js'} ${args.join(' ')}`;
+  if (r.error) die(`${shown}: ${r.error.message}`);
+  if (r.status !== 0) die(`${shown} exited ${r.status}${r.signal ? ` (${r.signal})` : ''}\n${r.stderr}`);
+  const m = LINE.exec(r.stdout);
+  if (!m) die(`${shown}: no "ops=<n> steps=<n> ns_per_op=<float>" line in:\n${r.stdout}`);
+  return { ops: Number(m[1]), steps: Number(m[2]), nsPerOp: Number(m[3]) };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+const rows = [];
+for (const trace of traces) {
+  for (const events of [false, true]) {
+    let nativeNs;
+    for (const engine of ['native', 'wasm']) {
+      const runs = [];
+      for (let i = 0; i < repeat; i++) runs.push(runOnce(engine, trace, events));
+      const nsPerOp = median(runs.map((r) => r.nsPerOp));
+      if (engine === 'native') nativeNs = nsPerOp;
+      rows.push({
+        trace,
+        engine,
+        events: events ? 'on' : 'off',
+        ops: runs[0].ops,
+        steps: runs[0].steps,
+        nsPerOp,
+        ratio: engine === 'wasm' && nativeNs > 0 ? nsPerOp / nativeNs : null,
+      });
+      if (!json) process.stderr.write('.');
+    }
+  }
+}
+if (!json) process.stderr.write('\n');
+
+if (json) {
+  console.log(JSON.stringify({ repeat, rows }, null, 2));
+} else {
+  const header = ['trace', 'engine', 'events', 'ops', 'steps', 'ns/op', 'wasm/native'];
+  const table = rows.map((r) => [
+    r.trace.replace(/^scenarios\//, ''),
+    r.engine,
+    r.events,
+    String(r.ops),
+    String(r.steps),
+    r.nsPerOp.toFixed(1),
+    r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+  const right = new Set([3, 4, 5, 6]);
+  const fmt = (row) =>
+    row.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table) console.log(fmt(row));
+  console.log(`\nmedian of ${repeat} run(s) each; node ${process.version}; ` +
+    `wasm/native > 1 means wasm is slower.`);
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Build slubviz. Usage: scripts/build.sh [native|test|wasm|all]...  (default: all)
+#
+#   native  build/       Release, Ninja: build/slubviz
+#   test    build-test/  Debug + SVZ_SANITIZE=ON + SVZ_VALIDATE=ON (ctest runs here)
+#   wasm    build-wasm/  Emscripten (emcmake), Release:
+#                          build-wasm/slubviz_node.js    the CLI for Node
+#                          build-wasm/slubviz_core.mjs   the browser module (+ .wasm)
+#   all     native, test and wasm
+#
+# Each build re-runs the (cheap) CMake configure step, then builds
+# incrementally; Ninja prints [done/total] progress. Set SVZ_JOBS to change
+# the parallelism (default: number of cores).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+JOBS="${SVZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+if [ -t 1 ]; then B=$'\033[1m' N=$'\033[0m'; else B='' N=''; fi
+say() { printf '\n%s==> %s%s\n' "$B" "$*" "$N"; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+need() {
+  command -v "$1" >/dev/null 2>&1 || die "'$1' not found: run scripts/ensure-deps.sh first"
+}
+
+# A build directory configured with another generator cannot be reused.
+fresh_if_not_ninja() {
+  local dir="$1"
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    echo "$dir was configured with another generator: removing it"
+    rm -rf "$dir"
+  fi
+}
+
+build_dir() { # name dir configure-command...
+  local name="$1" dir="$2"; shift 2
+  local t0=$SECONDS
+  say "$name: configure ($dir)"
+  fresh_if_not_ninja "$dir"
+  "$@" -S . -B "$dir" -G Ninja
+  say "$name: build ($dir, -j$JOBS)"
+  cmake --build "$dir" -j "$JOBS"
+  say "$name: done in $((SECONDS - t0))s"
+}
+
+build_native() {
+  need cmake; need ninja; need cc
+  build_dir native build cmake -DCMAKE_BUILD_TYPE=Release
+}
+
+build_test() {
+  need cmake; need ninja; need cc
+  build_dir test build-test cmake -DCMAKE_BUILD_TYPE=Debug -DSVZ_SANITIZE=ON -DSVZ_VALIDATE=ON
+}
+
+build_wasm() {
+  need cmake; need ninja; need emcmake; need emcc; need node
+  # Debian's Emscripten runs its JS optimizer with the system node; acorn &
+  # co. live in /usr/share/nodejs.
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  build_dir wasm build-wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
+  local f
+  for f in build-wasm/slubviz_node.js build-wasm/slubviz_node.wasm \
+           build-wasm/slubviz_core.mjs build-wasm/slubviz_core.wasm; do
+    [ -f "$f" ] || die "expected output $f is missing"
+    printf '  %-32s %8d bytes\n' "$f" "$(wc -c <"$f")"
+  done
+}
+
+[ $# -gt 0 ] || set -- all
+for what in "$@"; do
+  case "$what" in
+    native) build_native ;;
+    test)   build_test ;;
+    wasm)   build_wasm ;;
+    all)    build_native; build_test; build_wasm ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) die "unknown build '$what' (native|test|wasm|all)" ;;
+  esac
+done

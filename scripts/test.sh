@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks.
+#   1. scripts/ensure-deps.sh
+#   2. test build (build-test/: Debug, ASan+UBSan, validator after every op), ctest
+#   3. native release build (build/) and wasm builds (build-wasm/)
+#   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI
+# A build failure stops at once; failing tests do not stop the later steps
+# (one run shows every failure). Ends with one line
+# "summary: N passed, N failed" over ctest and vitest, and exits non-zero if
+# anything failed or if either runner ran no test.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [ -t 1 ]; then B=$'\033[1m' N=$'\033[0m'; else B='' N=''; fi
+step() { printf '\n%s#### %s%s\n' "$B" "$*" "$N"; }
+T0=$SECONDS
+
+step "dependencies"
+bash scripts/ensure-deps.sh
+
+step "test build (sanitizers + validator)"
+bash scripts/build.sh test
+
+step "ctest"
+ctest_log=build-test/ctest.log
+set +e
+ctest --test-dir build-test --output-on-failure -j2 --timeout 1200 --no-tests=error 2>&1 | tee "$ctest_log"
+ctest_status=${PIPESTATUS[0]}
+set -e
+ctest_total=0 ctest_failed=0
+if line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$ctest_log" | tail -1)"; then
+  ctest_failed="$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")"
+  ctest_total="$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")"
+fi
+if [ "$ctest_status" -ne 0 ] && [ "$ctest_failed" -eq 0 ]; then ctest_failed=1; fi
+ctest_passed=$((ctest_total - ctest_failed))
+[ "$ctest_passed" -ge 0 ] || ctest_passed=0
+
+step "native + wasm builds"
+bash scripts/build.sh native wasm
+
+step "vitest"
+vitest_json=build-test/vitest.json
+rm -f "$vitest_json"
+set +e
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$vitest_json"
+vitest_status=$?
+set -e
+vitest_passed=0 vitest_failed=0
+if [ -f "$vitest_json" ]; then
+  read -r vitest_passed vitest_failed < <(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    // Failed suites (a file that failed to load, a failing beforeAll) count too.
+    const failedSuites = r.numFailedTestSuites || 0;
+    console.log(r.numPassedTests, r.numFailedTests + (r.numFailedTests ? 0 : failedSuites));
+  ' "$vitest_json")
+fi
+if [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ]; then vitest_failed=1; fi
+
+step "done in $((SECONDS - T0))s"
+echo "ctest:  $ctest_passed passed, $ctest_failed failed (exit $ctest_status)"
+echo "vitest: $vitest_passed passed, $vitest_failed failed (exit $vitest_status)"
+echo "summary: $((ctest_passed + vitest_passed)) passed, $((ctest_failed + vitest_failed)) failed"
+[ "$ctest_status" -eq 0 ] && [ "$vitest_status" -eq 0 ]

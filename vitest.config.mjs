@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Root tests (test/): native vs wasm parity and the wasm API. They spawn the
+// CLIs, so allow minutes per test; runs use the 2 cores through forks.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.mjs'],
+    pool: 'forks',
+    testTimeout: 15 * 60 * 1000,
+    hookTimeout: 5 * 60 * 1000,
+    passWithNoTests: false,
+  },
+});
