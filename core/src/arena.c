@@ -1,0 +1,257 @@
+/* The arena: every record of the model in one block, addressed by index.
+ *
+ * Layout: struct world at offset 0, then one region per pool. Growing a pool
+ * reallocates the block and moves the regions behind it; indices stay valid,
+ * raw pointers do not - hence growth happens only in arena_reserve() at
+ * micro-step boundaries (sched.c), never inside a step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "types.h"
+
+static const uint32_t pool_esize[P__COUNT] = {
+	[P_CACHE] = sizeof(struct cache_rec), [P_CNODE] = sizeof(struct cnode_rec),
+	[P_BARN] = sizeof(struct barn_rec),   [P_PCS] = sizeof(struct pcs_rec),
+	[P_SHEAF] = sizeof(struct sheaf_rec), [P_SLAB] = sizeof(struct slab_rec),
+	[P_OBJ] = sizeof(struct obj_rec),     [P_HANDLE] = sizeof(struct handle_rec),
+	[P_LARGE] = sizeof(struct large_rec), [P_U32] = sizeof(uint32_t),
+	[P_U64] = sizeof(uint64_t),           [P_FRAME] = sizeof(struct frame),
+};
+
+static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+size_t arena_used(const struct model *m)
+{
+	const struct world *w = (const struct world *)m->mem;
+	const struct pool_desc *last = &w->pools[P__COUNT - 1];
+	return last->off + (size_t)last->cap * last->esize;
+}
+
+/* Rebuild the block with new capacities (caps[p] >= current). */
+static int arena_relayout(struct model *m, const uint32_t *caps)
+{
+	struct world *w = WORLD(m);
+	size_t off = align16(sizeof(struct world));
+	size_t offs[P__COUNT];
+	for (int p = 0; p < P__COUNT; p++) {
+		offs[p] = off;
+		off = align16(off + (size_t)caps[p] * pool_esize[p]);
+	}
+	uint8_t *mem = calloc(1, off);
+	if (!mem)
+		return -1;
+	memcpy(mem, m->mem, sizeof(struct world));
+	struct world *nw = (struct world *)mem;
+	for (int p = 0; p < P__COUNT; p++) {
+		memcpy(mem + offs[p], m->mem + w->pools[p].off,
+		       (size_t)w->pools[p].len * pool_esize[p]);
+		nw->pools[p].off = offs[p];
+		nw->pools[p].cap = caps[p];
+	}
+	free(m->mem);
+	m->mem = mem;
+	m->cap = off;
+	return 0;
+}
+
+int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles)
+{
+	m->mem = calloc(1, align16(sizeof(struct world)));
+	if (!m->mem)
+		return -1;
+	struct world *w = WORLD(m);
+	for (int p = 0; p < P__COUNT; p++) {
+		w->pools[p].esize = pool_esize[p];
+		w->pools[p].off = align16(sizeof(struct world));
+	}
+	w->cfg = *cfg;
+	w->slab_free = w->sheaf_free = w->large_free = NIL;
+	uint32_t caps[P__COUNT];
+	for (int p = 0; p < P__COUNT; p++)
+		caps[p] = 64;
+	caps[P_OBJ] = 1u << 16;
+	caps[P_U32] = 1u << 16;
+	caps[P_U64] = 1u << 14;
+	caps[P_HANDLE] = nr_handles + 16;
+	caps[P_FRAME] = (uint32_t)cfg->topo.nr_cpus * FRAME_DEPTH;
+	if (arena_relayout(m, caps))
+		return -1;
+	return 0;
+}
+
+void arena_free(struct model *m)
+{
+	free(m->mem);
+	m->mem = NULL;
+}
+
+idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
+{
+	struct pool_desc *d = &WORLD(m)->pools[p];
+	if (d->len + n > d->cap) {
+		/* Only legal outside a micro-step (setup); inside, arena_reserve
+		 * has made room already. */
+		uint32_t caps[P__COUNT];
+		for (int q = 0; q < P__COUNT; q++)
+			caps[q] = WORLD(m)->pools[q].cap;
+		while (caps[p] < d->len + n)
+			caps[p] = caps[p] * 2 + n;
+		if (arena_relayout(m, caps))
+			return NIL;
+		d = &WORLD(m)->pools[p];
+	}
+	idx_t i = d->len;
+	d->len += n;
+	memset(m->mem + d->off + (size_t)i * d->esize, 0, (size_t)n * d->esize);
+	return i;
+}
+
+/* Ranges of P_OBJ / P_U32 are reused by exact length: slabs of one cache
+ * mostly share one object count, sheaves one capacity. The first record of a
+ * free range stores the next free range's index. */
+static struct range_free *range_classes(struct model *m, enum pool_id p)
+{
+	return p == P_OBJ ? WORLD(m)->obj_free : WORLD(m)->u32_free;
+}
+
+idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n)
+{
+	struct range_free *rc = range_classes(m, p);
+	for (int i = 0; i < RANGE_CLASSES; i++) {
+		if (rc[i].n == n && rc[i].head != NIL) {
+			idx_t r = rc[i].head;
+			uint8_t *rec = m->mem + WORLD(m)->pools[p].off + (size_t)r * pool_esize[p];
+			memcpy(&rc[i].head, rec, sizeof(idx_t));
+			memset(rec, 0, (size_t)n * pool_esize[p]);
+			return r;
+		}
+	}
+	return pool_alloc(m, p, n);
+}
+
+void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
+{
+	struct range_free *rc = range_classes(m, p);
+	int slot = -1;
+	for (int i = 0; i < RANGE_CLASSES; i++) {
+		if (rc[i].n == n) { slot = i; break; }
+		if (slot < 0 && (rc[i].n == 0 || rc[i].head == NIL))
+			slot = i;
+	}
+	if (slot < 0)
+		return; /* too many distinct sizes: leave the range unused */
+	if (rc[slot].n != n) {
+		rc[slot].n = n;
+		rc[slot].head = NIL;
+	}
+	uint8_t *rec = m->mem + WORLD(m)->pools[p].off + (size_t)first * pool_esize[p];
+	memcpy(rec, &rc[slot].head, sizeof(idx_t));
+	rc[slot].head = first;
+}
+
+/* One micro-step creates at most one slab (its objects), one sheaf (its
+ * slots) and one large allocation. */
+int arena_reserve(struct model *m)
+{
+	struct world *w = WORLD(m);
+	uint32_t max_objs = 0, max_cap = 0;
+	for (uint32_t c = 0; c < w->nr_caches; c++) {
+		struct cache_rec *cr = cache_r(m, c);
+		if (cr->g.objects > max_objs)
+			max_objs = cr->g.objects;
+		if (cr->g.sheaf_capacity > max_cap)
+			max_cap = cr->g.sheaf_capacity;
+	}
+	uint32_t need[P__COUNT] = {0};
+	need[P_SLAB] = 2;
+	need[P_OBJ] = max_objs + 1;
+	need[P_SHEAF] = 2;
+	need[P_U32] = 2 * max_cap + 2;
+	need[P_LARGE] = 2;
+	bool grow = false;
+	uint32_t caps[P__COUNT];
+	for (int p = 0; p < P__COUNT; p++) {
+		caps[p] = w->pools[p].cap;
+		if (w->pools[p].len + need[p] > caps[p]) {
+			while (w->pools[p].len + need[p] > caps[p])
+				caps[p] = caps[p] * 2 + need[p];
+			grow = true;
+		}
+	}
+	return grow ? arena_relayout(m, caps) : 0;
+}
+
+uint64_t model_rand(struct model *m)
+{
+	uint64_t z = (WORLD(m)->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* list_add / list_add_tail / list_del, for any record with lprev/lnext
+ * (slabs on slab_list, sheaves on barn_list). */
+static idx_t *dlink(struct model *m, enum pool_id p, idx_t i)
+{
+	size_t off = p == P_SLAB ? offsetof(struct slab_rec, lprev)
+				 : offsetof(struct sheaf_rec, lprev);
+	return (idx_t *)(m->mem + WORLD(m)->pools[p].off + (size_t)i * pool_esize[p] + off);
+}
+#define PREV(i) dlink(m, p, (i))[0]
+#define NEXT(i) dlink(m, p, (i))[1]
+
+void dlist_add(struct model *m, enum pool_id p, struct dlist *l, idx_t i, bool tail)
+{
+	if (tail) {
+		PREV(i) = l->last;
+		NEXT(i) = NIL;
+		if (l->last != NIL)
+			NEXT(l->last) = i;
+		else
+			l->first = i;
+		l->last = i;
+	} else {
+		NEXT(i) = l->first;
+		PREV(i) = NIL;
+		if (l->first != NIL)
+			PREV(l->first) = i;
+		else
+			l->last = i;
+		l->first = i;
+	}
+	l->len++;
+}
+
+void dlist_del(struct model *m, enum pool_id p, struct dlist *l, idx_t i)
+{
+	idx_t prev = PREV(i), next = NEXT(i);
+	if (prev != NIL)
+		NEXT(prev) = next;
+	else
+		l->first = next;
+	if (next != NIL)
+		PREV(next) = prev;
+	else
+		l->last = prev;
+	PREV(i) = NEXT(i) = NIL;
+	l->len--;
+}
+#undef PREV
+#undef NEXT
+
+uint64_t slab_base(struct model *m, idx_t s)
+{
+	return DIRECT_MAP_BASE + slab_r(m, s)->pfn * WORLD(m)->cfg.topo.page_size;
+}
+
+uint64_t slab_addr(struct model *m, idx_t s)
+{
+	return VMEMMAP_BASE + slab_r(m, s)->pfn * 64; /* sizeof(struct page) */
+}
+
+uint64_t obj_addr(struct model *m, idx_t o)
+{
+	struct obj_rec *or = obj_r(m, o);
+	struct slab_rec *sr = slab_r(m, or->slab);
+	return slab_base(m, or->slab) + (uint64_t)or->index * cache_r(m, sr->cache)->g.size;
+}

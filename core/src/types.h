@@ -1,0 +1,332 @@
+/* slubviz model: records and the arena that holds them.
+ *
+ * Glossary (the kernel's hierarchy, top down; names as in mm/slub.c):
+ *   kmem_cache        a cache of equal-sized objects (cache_rec)
+ *   kmem_cache_node   per (cache, NUMA node): partial list + list_lock (cnode_rec)
+ *   node_barn         per (cache, node) in the sheaves era: full/empty sheaves (barn_rec)
+ *   slub_percpu_sheaves  per (cache, CPU): main and spare sheaf + local lock (pcs_rec)
+ *   slab_sheaf        a LIFO stack of object pointers, capacity sheaf_capacity (sheaf_rec)
+ *   slab              1 << order pages cut into objects; freelist + inuse (slab_rec)
+ *   object            one object of a slab (obj_rec)
+ *   handle            the trace's name for an object it holds (u32 -> object)
+ *
+ * Every record lives in one arena (one malloc'd block) and is addressed by a
+ * 32-bit index into its pool; records never point at each other with raw
+ * pointers. A checkpoint is a copy of the block. Pools only grow at micro-step
+ * boundaries (arena_reserve), so a record pointer taken inside a micro-step
+ * stays valid until that step yields; across yields code keeps indices. */
+#ifndef SVZ_TYPES_H
+#define SVZ_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slubviz/config.h"
+#include "slubviz/gfp.h"
+#include "slubviz/sizing.h"
+#include "slubviz/trace.h"
+
+typedef uint32_t idx_t;
+#define NIL UINT32_MAX
+
+#define MAX_FULL_SHEAVES 10
+#define MAX_EMPTY_SHEAVES 10
+#define PCS_BATCH_MAX 32
+#define SHRINK_PROMOTE_MAX 32
+#define FRAME_DEPTH 16
+
+/* ---- statistics: enum stat_item of v7.0 (sysfs names in stats.c) ---- */
+enum stat_item {
+	ALLOC_FASTPATH, ALLOC_SLOWPATH, FREE_RCU_SHEAF, FREE_RCU_SHEAF_FAIL,
+	FREE_FASTPATH, FREE_SLOWPATH, FREE_ADD_PARTIAL, FREE_REMOVE_PARTIAL,
+	ALLOC_SLAB, ALLOC_NODE_MISMATCH, FREE_SLAB, ORDER_FALLBACK,
+	CMPXCHG_DOUBLE_FAIL, SHEAF_FLUSH, SHEAF_REFILL, SHEAF_ALLOC, SHEAF_FREE,
+	BARN_GET, BARN_GET_FAIL, BARN_PUT, BARN_PUT_FAIL, SHEAF_PREFILL_FAST,
+	SHEAF_PREFILL_SLOW, SHEAF_PREFILL_OVERSIZE, SHEAF_RETURN_FAST,
+	SHEAF_RETURN_SLOW,
+	NR_SLUB_STAT_ITEMS
+};
+
+/* Model counters (not in the kernel) the lessons need, per (cache, node). */
+enum node_counter {
+	NC_LIST_LOCK, NC_LIST_LOCK_TRYFAIL, NC_LIST_LOCK_SPIN,
+	NC_BARN_LOCK, NC_BARN_LOCK_TRYFAIL, NC_BARN_LOCK_SPIN,
+	NC_LIST_WRITES,   /* list pointer writes under n->list_lock */
+	NR_NODE_COUNTERS
+};
+
+/* Where an object is (obj_rec.state). "Exactly one place" is checked by
+ * validate.c: free objects are on their slab's freelist, the others are
+ * held by exactly one handle, sheaf slot, bulk buffer or free chain. */
+enum obj_state {
+	OBJ_FREE,     /* on slab->freelist */
+	OBJ_USER,     /* held by a trace handle */
+	OBJ_SHEAF,    /* in a sheaf (allocated from the slab's view) */
+	OBJ_BULK,     /* in this CPU's bulk buffer, not yet handed out */
+	OBJ_CHAIN,    /* on a detached chain being freed by __slab_free */
+	OBJ_LOST,     /* leaked by a kernel path (e.g. a failed free is leaked) */
+};
+
+enum list_id { LIST_NONE, LIST_PARTIAL, LIST_FULL, LIST_PRIVATE };
+
+/* A doubly linked list of records, like struct list_head (first = head). */
+struct dlist {
+	idx_t first, last;
+	uint32_t len;
+};
+
+struct cache_rec {
+	char name[64];
+	bool alive;
+	bool is_kmalloc;
+	bool has_sheaves;        /* cache_has_sheaves(): sheaf_capacity != 0 */
+	uint32_t flags;          /* SLAB_* */
+	bool ctor;
+	struct svz_geom g;       /* size, order, objects, min_partial, ... */
+	uint32_t min_partial;    /* writable copy (sysfs min_partial) */
+	uint32_t remote_node_defrag_ratio; /* 0..1000 */
+	uint64_t random;         /* FREELIST_HARDENED key */
+	idx_t random_seq;        /* u32 pool: oo_objects entries, or NIL */
+	idx_t cnode;             /* first of nr_nodes cnode records */
+	idx_t pcs;               /* first of nr_cpus pcs records */
+	idx_t stats;             /* first of nr_cpus * NR_SLUB_STAT_ITEMS u64 */
+	uint64_t fp_writes;      /* free pointer writes (set_freepointer) */
+	uint64_t slabs_allocated, slabs_freed;
+	uint32_t decl;           /* index in trace caches, or NIL (kmalloc) */
+};
+
+struct cnode_rec {           /* kmem_cache_node */
+	bool exists;
+	int32_t node;             /* only nodes with memory have one */
+	int32_t list_lock;       /* owner CPU or -1 */
+	struct dlist partial;    /* slabs via slab_rec.lprev/lnext */
+	struct dlist full;       /* debug caches only */
+	uint32_t nr_partial;     /* == partial.len, kept apart to be checked */
+	uint64_t nr_slabs, total_objects;
+	idx_t barn;              /* NIL: no barn on this node */
+	uint64_t counters[NR_NODE_COUNTERS];
+};
+
+struct barn_rec {            /* node_barn */
+	int32_t lock;            /* owner CPU or -1 */
+	int32_t node;
+	struct dlist sheaves_full, sheaves_empty;
+	uint32_t nr_full, nr_empty;
+};
+
+struct pcs_rec {             /* slub_percpu_sheaves */
+	int32_t lock;            /* owner CPU or -1 (local_trylock_t) */
+	idx_t main, spare;       /* main NIL = the bootstrap sheaf (capacity 0) */
+};
+
+struct sheaf_rec {           /* slab_sheaf */
+	idx_t cache;
+	bool alive;
+	uint32_t size, capacity;
+	int32_t node;
+	idx_t slots;             /* u32 pool: capacity object indices */
+	idx_t lprev, lnext;      /* barn list linkage */
+	uint8_t where;           /* enum sheaf_where */
+	int32_t where_id;        /* cpu or node */
+	idx_t next_free;         /* free list of sheaf records */
+};
+
+enum sheaf_where { SH_NONE, SH_MAIN, SH_SPARE, SH_BARN_FULL, SH_BARN_EMPTY, SH_DETACHED };
+
+struct slab_rec {
+	idx_t cache;
+	bool alive;
+	int32_t node;
+	uint8_t order;
+	uint8_t list;            /* enum list_id */
+	bool frozen;
+	uint32_t objects, inuse;
+	idx_t freelist;          /* object index or NIL */
+	idx_t obj0;              /* first object record (objects contiguous) */
+	uint64_t pfn;
+	idx_t lprev, lnext;      /* slab_list */
+	idx_t next_free;
+};
+
+struct obj_rec {
+	idx_t slab;
+	uint32_t index;          /* position in the slab */
+	uint8_t state;           /* enum obj_state */
+	idx_t next;              /* free pointer (decoded): next object or NIL */
+	idx_t holder;            /* handle id / sheaf / cpu, by state */
+	uint32_t site;           /* call site label of the last allocation */
+};
+
+struct handle_rec {
+	idx_t obj;               /* NIL: not holding anything */
+	idx_t large;             /* large kmalloc record, or NIL */
+	uint32_t alloc_line;     /* 0: never allocated */
+	uint32_t free_line;      /* line of the last free, 0 if live / NULL */
+};
+
+struct large_rec {           /* kmalloc > KMALLOC_MAX_CACHE_SIZE: pages */
+	bool alive;
+	int32_t node;
+	uint8_t order;
+	uint64_t pfn;
+	uint32_t size;
+	idx_t next_free;
+};
+
+/* ---- coroutine frames (sched.c) ---- */
+struct frame {
+	uint8_t k_fn;            /* enum kfn this frame models (for events) */
+	int16_t on_cpu;          /* whose stats/sheaves: the running CPU, or the
+				    CPU a flush_all works on */
+	uint16_t fn;             /* enum co_fn */
+	uint16_t pc;             /* resume point; 0 = start */
+	int32_t ret;             /* result of the last callee */
+	int32_t result;          /* this frame's own return value */
+	idx_t cache;
+	uint32_t gfp;
+	int32_t node;
+	idx_t a, b, c;           /* arguments (records by index) */
+	int32_t n, k, i, j;      /* integer arguments / loop state */
+	idx_t x, y, z;           /* locals that survive yields */
+	bool flag1, flag2, flag3;
+};
+
+struct cpu_rec {
+	int32_t node;
+	int32_t depth;           /* frames in use */
+	uint32_t op;             /* op being executed (valid if depth > 0) */
+	uint32_t next_op;        /* per-CPU scan position for svz_step_cpu */
+	idx_t bulk;              /* u32 pool: bulk buffer */
+	uint32_t bulk_len, bulk_cap;
+	idx_t chain_head, chain_tail; /* detached freelist being freed */
+	uint32_t chain_len;
+	idx_t pending;           /* object a single free is carrying (OBJ_BULK) */
+	struct dlist private_list; /* slabs isolated by get_partial_node_bulk */
+	struct dlist sheaf_stash;  /* sheaves taken out of a barn by barn_shrink */
+};
+
+struct node_rec {            /* NUMA node: memory and its page allocator */
+	uint64_t mem_pages, used_pages;
+	uint64_t start_pfn, next_pfn;
+	idx_t free_blocks[SVZ_MAX_PAGE_ORDER + 1]; /* P_U64 pairs {pfn, next} */
+	uint64_t alloc_calls[SVZ_MAX_PAGE_ORDER + 1];
+	uint64_t free_calls[SVZ_MAX_PAGE_ORDER + 1];
+	uint64_t failed_calls;
+};
+
+enum pool_id {
+	P_CACHE, P_CNODE, P_BARN, P_PCS, P_SHEAF, P_SLAB, P_OBJ, P_HANDLE,
+	P_LARGE, P_U32, P_U64, P_FRAME, P__COUNT
+};
+
+struct pool_desc {
+	size_t off;              /* byte offset in the arena */
+	uint32_t len, cap;       /* records in use (high water) / capacity */
+	uint32_t esize;
+};
+
+/* Free ranges of P_OBJ / P_U32 by exact length, for reuse. */
+#define RANGE_CLASSES 16
+struct range_free { uint32_t n; idx_t head; };
+
+/* The fixed part of the arena: global state. */
+struct world {
+	struct pool_desc pools[P__COUNT];
+	struct range_free obj_free[RANGE_CLASSES], u32_free[RANGE_CLASSES];
+	idx_t slab_free, sheaf_free, large_free;
+	struct svz_config cfg;
+	int32_t nr_nodes, nr_cpus;
+	struct node_rec nodes[SVZ_MAX_NODES];
+	struct cpu_rec cpus[SVZ_MAX_CPUS];
+	uint32_t nr_caches;
+	idx_t kmalloc_cache[32];         /* by kmalloc index, NIL until created */
+	uint64_t rng;                    /* splitmix64 state */
+	int64_t seq;                     /* micro-steps so far */
+	uint32_t ops_done;               /* completed ops */
+	uint32_t next_op;                /* default scheduler: next op to start */
+	uint32_t inflight;               /* ops started and not finished */
+	uint32_t started_words;          /* P_U32 bitmap of started ops */
+	idx_t started;
+	bool stopped;                    /* stopped on an error */
+	uint64_t reports;                /* number of reports emitted */
+	uint32_t step_events;            /* events in the current micro-step */
+};
+
+struct event;
+struct svz_event_sink;
+
+/* The model: the arena and what lives outside it (trace, events out). */
+struct model {
+	uint8_t *mem;
+	size_t cap;
+	const struct svz_trace *trace;
+	bool events_on;
+	/* event ring, retained for the API; sink for streaming */
+	struct event *ring;
+	uint32_t ring_cap;
+	void (*sink)(void *ctx, const struct model *m, const struct event *ev);
+	void *sink_ctx;
+	/* reports (kernel-style), appended as text */
+	char *report;
+	size_t report_len, report_cap;
+	char run_error[1024];
+};
+
+#define WORLD(m) ((struct world *)(m)->mem)
+#define POOL(m, P, T) ((T *)((m)->mem + WORLD(m)->pools[P].off))
+
+static inline struct cache_rec *cache_r(struct model *m, idx_t i) { return &POOL(m, P_CACHE, struct cache_rec)[i]; }
+static inline struct cnode_rec *cnode_r(struct model *m, idx_t i) { return &POOL(m, P_CNODE, struct cnode_rec)[i]; }
+static inline struct barn_rec *barn_r(struct model *m, idx_t i) { return &POOL(m, P_BARN, struct barn_rec)[i]; }
+static inline struct pcs_rec *pcs_r(struct model *m, idx_t i) { return &POOL(m, P_PCS, struct pcs_rec)[i]; }
+static inline struct sheaf_rec *sheaf_r(struct model *m, idx_t i) { return &POOL(m, P_SHEAF, struct sheaf_rec)[i]; }
+static inline struct slab_rec *slab_r(struct model *m, idx_t i) { return &POOL(m, P_SLAB, struct slab_rec)[i]; }
+static inline struct obj_rec *obj_r(struct model *m, idx_t i) { return &POOL(m, P_OBJ, struct obj_rec)[i]; }
+static inline struct handle_rec *handle_r(struct model *m, idx_t i) { return &POOL(m, P_HANDLE, struct handle_rec)[i]; }
+static inline struct large_rec *large_r(struct model *m, idx_t i) { return &POOL(m, P_LARGE, struct large_rec)[i]; }
+static inline uint32_t *u32_at(struct model *m, idx_t i) { return &POOL(m, P_U32, uint32_t)[i]; }
+static inline uint64_t *u64_at(struct model *m, idx_t i) { return &POOL(m, P_U64, uint64_t)[i]; }
+static inline struct frame *frame_r(struct model *m, idx_t i) { return &POOL(m, P_FRAME, struct frame)[i]; }
+
+/* per (cache, node / cpu) records */
+static inline struct cnode_rec *get_node(struct model *m, idx_t cache, int node)
+{
+	struct cnode_rec *n = cnode_r(m, cache_r(m, cache)->cnode + (idx_t)node);
+	return n->exists ? n : NULL;
+}
+static inline idx_t cnode_idx(struct model *m, idx_t cache, int node) { return cache_r(m, cache)->cnode + (idx_t)node; }
+static inline idx_t pcs_idx(struct model *m, idx_t cache, int cpu) { return cache_r(m, cache)->pcs + (idx_t)cpu; }
+static inline uint64_t *stat_ptr(struct model *m, idx_t cache, int cpu, enum stat_item si)
+{
+	return u64_at(m, cache_r(m, cache)->stats + (idx_t)cpu * NR_SLUB_STAT_ITEMS + si);
+}
+
+/* ---- arena.c ---- */
+int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles);
+void arena_free(struct model *m);
+/* Guarantee room for one micro-step's worth of new records. */
+int arena_reserve(struct model *m);
+idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n); /* n contiguous, zeroed */
+idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n);
+void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n);
+uint64_t model_rand(struct model *m);  /* splitmix64 over world.rng */
+size_t arena_used(const struct model *m);
+
+/* list_add(_tail)/list_del for slabs (P_SLAB) and sheaves (P_SHEAF). */
+void dlist_add(struct model *m, enum pool_id p, struct dlist *l, idx_t i, bool tail);
+void dlist_del(struct model *m, enum pool_id p, struct dlist *l, idx_t i);
+
+/* Simulated kernel addresses. */
+#define DIRECT_MAP_BASE 0xffff888000000000ull
+#define VMEMMAP_BASE 0xffffea0000000000ull
+uint64_t obj_addr(struct model *m, idx_t o);
+uint64_t slab_addr(struct model *m, idx_t s);   /* struct slab (vmemmap) */
+uint64_t slab_base(struct model *m, idx_t s);   /* first byte of its memory */
+
+/* numa_mem_id()/numa_node_id() for a CPU: x86 has no HAVE_MEMORYLESS_NODES,
+ * so both are the CPU's own node, memoryless or not. */
+static inline int cpu_node(struct model *m, int cpu) { return WORLD(m)->cpus[cpu].node; }
+static inline bool node_has_memory(struct model *m, int node) { return WORLD(m)->nodes[node].mem_pages > 0; }
+
+#endif
