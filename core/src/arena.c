@@ -76,6 +76,8 @@ int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handle
 	caps[P_FRAME] = (uint32_t)cfg->topo.nr_cpus * FRAME_DEPTH;
 	if (arena_relayout(m, caps))
 		return -1;
+	/* frames are a fixed array: mark them all in use so relayouts copy them */
+	pool_alloc(m, P_FRAME, caps[P_FRAME]);
 	return 0;
 }
 
@@ -168,6 +170,7 @@ int arena_reserve(struct model *m)
 	need[P_SHEAF] = 2;
 	need[P_U32] = 2 * max_cap + 2;
 	need[P_LARGE] = 2;
+	need[P_U64] = 8;   /* page_free() records a freed block */
 	bool grow = false;
 	uint32_t caps[P__COUNT];
 	for (int p = 0; p < P__COUNT; p++) {

@@ -22,7 +22,8 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 			idx_t *out, char *err, size_t errlen)
 {
 	struct world *w = WORLD(m);
-	const struct svz_config *cfg = &w->cfg;
+	const struct svz_config cfg_copy = w->cfg; /* the arena moves below */
+	const struct svz_config *cfg = &cfg_copy;
 	struct svz_topology topo = cfg->topo;
 	/* Only caches created during early boot see the boot online count. */
 	if (!is_kmalloc)

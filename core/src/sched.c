@@ -109,17 +109,17 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 static void op_start(struct model *m, uint32_t op)
 {
 	const struct svz_op *o = &m->trace->ops[op];
-	struct world *w = WORLD(m);
-	struct cpu_rec *c = &w->cpus[o->cpu];
 	mark_started(m, op);
+	struct cpu_rec *c = &WORLD(m)->cpus[o->cpu];
 	c->op = op;
 	c->bulk_len = 0;
+	idx_t cache = model_op_cache(m, o); /* may grow the arena: before co_push */
 	struct frame *f = co_push(m, o->cpu, NULL, (enum co_fn)op_root[o->type]);
-	f->cache = model_op_cache(m, o);
+	f->cache = cache;
 	f->gfp = o->gfp;
 	f->node = o->node;
 	f->n = (int32_t)o->count;
-	w->inflight++;
+	WORLD(m)->inflight++;
 	if (o->type == SVZ_OP_ALLOC && o->node >= 0)
 		f->k_fn = KFN_kmem_cache_alloc_node;
 	if (o->type == SVZ_OP_KMALLOC && o->node >= 0)
