@@ -1,0 +1,224 @@
+/* The model against the kernel's own numbers: V5 (seed 004, Ming Lei's
+ * machine), the validator over every scenario, and counters moving where
+ * mm/slub.c v7.0 increments them. Runs through the public API. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "slubviz/slubviz.h"
+
+/* Value of C<cpu>= on a sysfs stat line ("./alloc_slowpath:77 C1=3 ..."). */
+static long long stat_cpu(const char *sysfs, const char *attr, int cpu)
+{
+	char key[80];
+	snprintf(key, sizeof key, "./%s:", attr);
+	const char *l = strstr(sysfs, key);
+	if (!l)
+		return -1;
+	const char *end = strchr(l, '\n');
+	char pat[24];
+	snprintf(pat, sizeof pat, " C%d=", cpu);
+	const char *p = strstr(l, pat);
+	if (!p || (end && p > end))
+		return 0;
+	return atoll(p + strlen(pat));
+}
+
+static long long stat_total(const char *sysfs, const char *attr)
+{
+	char key[80];
+	snprintf(key, sizeof key, "./%s:", attr);
+	const char *l = strstr(sysfs, key);
+	return l ? atoll(l + strlen(key)) : -1;
+}
+
+static int run(const char *text, const char *preset)
+{
+	int h = svz_open(text, preset, NULL);
+	if (h <= 0) {
+		fprintf(stderr, "open: %s\n", svz_last_error());
+		return -1;
+	}
+	svz_run_all(h);
+	return h;
+}
+
+static int memoryless_cpu(int cpu)
+{
+	int node = (cpu % 32) / 4;
+	return node != 1 && node != 5;
+}
+
+static void test_v5(void)
+{
+	char *ublk = svz_t_read_file("scenarios/ublk-bio256.trace", NULL);
+	CHECK(ublk != NULL);
+	if (!ublk)
+		return;
+	/* v7.0-rc1: every allocation on a memoryless-node submitter is a slow
+	 * path one (no barn, and no refill for mempool's first try); each takes
+	 * a node list_lock. */
+	int h = run(ublk, "v7.0-rc1");
+	const char *s = svz_sysfs(h, "bio-256");
+	long long slow = stat_total(s, "alloc_slowpath");
+	CHECK(slow > 70000);
+	for (int cpu = 1; cpu < 32; cpu += 2)
+		if (memoryless_cpu(cpu))
+			CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", cpu), 6400);
+	for (int cpu = 0; cpu < 64; cpu += 2)
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", cpu), 0);
+	CHECK_EQ_INT(stat_total(s, "sheaf_refill"), 0); /* never refills: gfp can't block */
+	{
+		const char *st = svz_stats_text(h);
+		long long locks = 0;
+		for (const char *p = st; (p = strstr(p, " list_lock=")); p++)
+			locks += atoll(p + strlen(" list_lock="));
+		CHECK(locks >= slow);
+	}
+	svz_close(h);
+
+	/* + fix 1: slow path only on CPUs of memoryless nodes */
+	h = run(ublk, "v7.0-rc2+fix1");
+	s = svz_sysfs(h, "bio-256");
+	for (int cpu = 1; cpu < 32; cpu += 2) {
+		if (memoryless_cpu(cpu))
+			CHECK(stat_cpu(s, "alloc_slowpath", cpu) > 0);
+		else
+			CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", cpu), 0);
+	}
+	CHECK(stat_total(s, "sheaf_refill") > 0);
+	svz_close(h);
+
+	/* + fix 2: no slow path at all; barns of nodes 1 and 5 trade sheaves */
+	h = run(ublk, "v7.0+fix1+fix2");
+	s = svz_sysfs(h, "bio-256");
+	CHECK_EQ_STR(strstr(s, "./alloc_slowpath:") ? "present" : NULL, "present");
+	CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 0);
+	for (int cpu = 0; cpu < 64; cpu++) {
+		bool getter = cpu == 5 || cpu == 7 || cpu == 21 || cpu == 23;
+		bool putter = cpu == 4 || cpu == 6 || cpu == 20 || cpu == 22;
+		CHECK(getter ? stat_cpu(s, "barn_get", cpu) > 0 : stat_cpu(s, "barn_get", cpu) == 0);
+		CHECK(putter ? stat_cpu(s, "barn_put", cpu) > 0 : stat_cpu(s, "barn_put", cpu) == 0);
+	}
+	/* memoryless CPUs refill sheaves but free to slabs */
+	CHECK(stat_total(s, "sheaf_refill") >= stat_total(s, "free_slowpath"));
+	CHECK(strstr(s, "./sheaf_capacity:28\n") != NULL);
+	CHECK(strstr(s, "./cpu_partial:0\n") != NULL);
+	CHECK(strstr(s, "./slabs_cpu_partial:0(0)\n") != NULL);
+	CHECK(strstr(s, "./cpu_slabs:0\n") != NULL);
+	CHECK(strstr(s, "./slab_size:320\n") != NULL);
+	CHECK(strstr(s, "./objs_per_slab:51\n") != NULL);
+	CHECK(strstr(s, "./order:2\n") != NULL);
+	svz_close(h);
+	free(ublk);
+}
+
+static const char *const scenarios[] = {
+	"scenarios/basics.trace", "scenarios/sheaf-cycle.trace", "scenarios/ublk-bio256.trace",
+	"scenarios/slub-bulk-bench.trace", "scenarios/partial-churn.trace", "scenarios/fastpath.trace",
+};
+
+/* In this (test) build the validator runs after every op and stops the run
+ * on a violation: every op must complete and the final state validate. */
+static void test_validator_all_scenarios(void)
+{
+	for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++) {
+		char *text = svz_t_read_file(scenarios[i], NULL);
+		CHECK(text != NULL);
+		if (!text)
+			continue;
+		int h = run(text, NULL);
+		CHECK(h > 0);
+		if (h > 0) {
+			CHECK_EQ_INT(svz_ops_done(h), svz_ops_total(h));
+			CHECK_EQ_STR(svz_run_error(h), "");
+			CHECK_EQ_STR(svz_validate(h), "");
+			svz_close(h);
+		}
+		free(text);
+	}
+}
+
+#define HDR "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\nnode 1 mem=64M\ncpus 0-1 node=0\ncpus 2-3 node=1\npreset v7.0+fix1+fix2\ncache c64 size=64\n"
+
+static const char *sysfs_of(const char *ops, int *hout)
+{
+	static char buf[1 << 14];
+	snprintf(buf, sizeof buf, "%s%s", HDR, ops);
+	int h = run(buf, NULL);
+	*hout = h;
+	return h > 0 ? svz_sysfs(h, "c64") : "";
+}
+
+/* Each counter moves where §6.3 says. */
+static void test_counters(void)
+{
+	int h;
+	const char *s;
+	/* first alloc: empty main, empty barn -> BARN_GET_FAIL, a sheaf is
+	 * allocated (SHEAF_ALLOC) and refilled from a new slab (ALLOC_SLAB,
+	 * SHEAF_REFILL = capacity 60); the pop is ALLOC_FASTPATH */
+	s = sysfs_of("c0 alloc c64 a\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_fastpath", 0), 1);
+	CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 0);
+	svz_close(h);
+	/* a local free goes to main: FREE_FASTPATH */
+	s = sysfs_of("c0 alloc c64 a\nc0 free c64 a\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "free_fastpath", 0), 1);
+	CHECK_EQ_INT(stat_total(s, "free_slowpath"), 0);
+	svz_close(h);
+	/* an object of node 0 freed on node 1: __slab_free, FREE_SLOWPATH */
+	s = sysfs_of("c0 alloc c64 a\nc2 free c64 a\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 2), 1);
+	CHECK_EQ_INT(stat_total(s, "free_fastpath"), 0);
+	svz_close(h);
+	/* kmem_cache_alloc_node for another node: ALLOC_NODE_MISMATCH, then
+	 * ___slab_alloc (ALLOC_SLOWPATH) */
+	s = sysfs_of("c0 alloc c64 a node=1\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_node_mismatch", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 0), 1);
+	svz_close(h);
+	/* flush: main's objects back to the slab (SHEAF_FLUSH); shrink then
+	 * frees the empty slab without FREE_SLAB */
+	s = sysfs_of("c0 alloc c64 a\nc0 free c64 a\nc0 flush c64\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 0), 60);
+	svz_close(h);
+	/* CPU 1 frees 200 objects CPU 0 allocated: main and spare fill, then
+	 * full sheaves go to the barn (BARN_PUT); CPU 0 takes them (BARN_GET) */
+	s = sysfs_of("repeat 200 { \nc0 alloc c64 o{$i}\n}\nrepeat 200 {\nc1 free c64 o{$i}\n}\n"
+		     "repeat 200 {\nc0 alloc c64 p{$i}\n}\n", &h);
+	CHECK(stat_cpu(s, "barn_put", 1) > 0);
+	CHECK(stat_cpu(s, "barn_get", 0) > 0);
+	svz_close(h);
+	/* objects freed remotely until their slab empties: FREE_ADD_PARTIAL
+	 * (full slab gets a free), FREE_REMOVE_PARTIAL + FREE_SLAB (empty
+	 * slab beyond min_partial) */
+	s = sysfs_of("repeat 600 {\nc0 alloc c64 o{$i}\n}\nrepeat 600 {\nc2 free c64 o{$i}\n}\n", &h);
+	CHECK(stat_cpu(s, "free_add_partial", 2) > 0);
+	CHECK(stat_cpu(s, "free_remove_partial", 2) > 0);
+	CHECK(stat_cpu(s, "free_slab", 2) > 0);
+	svz_close(h);
+	/* a node too small for order-1 slabs of 512-byte objects with 4 CPUs
+	 * (order 1): the fallback to s->min counts ORDER_FALLBACK */
+	{
+		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=4K\ncpus 0-3 node=0\n"
+				"preset v7.0+fix1+fix2\ncache k512 size=512\nc0 alloc k512 a\n";
+		int h2 = run(t, NULL);
+		const char *s2 = svz_sysfs(h2, "k512");
+		CHECK_EQ_INT(stat_cpu(s2, "order_fallback", 0), 1);
+		svz_close(h2);
+	}
+}
+
+int main(void)
+{
+	test_v5();
+	test_validator_all_scenarios();
+	test_counters();
+	return svz_t_done();
+}
