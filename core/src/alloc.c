@@ -400,7 +400,8 @@ int co_ALLOC_FROM_NEW_SLAB(struct model *m, int cpu, struct frame *f)
 		n->total_objects += slab_r(m, f->b)->objects;
 	}
 	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .slab = f->b, .sheaf = f->z, .from = LOC_FREELIST,
-	   .to = dest_loc(f->z), .count = f->i, .value = slab_r(m, f->b)->inuse);
+	   .to = dest_loc(f->z), .count = f->i,
+	   .value = f->z != NIL ? (int64_t)sheaf_size(m, f->z) : (int64_t)(slab_r(m, f->b)->objects - slab_r(m, f->b)->inuse));
 	if (f->flag3) {
 		if (!f->flag2)
 			LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);

@@ -159,9 +159,10 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 			EV(.kind = EV_PAGE_ALLOC_FAIL, .fn = KFN___kmalloc_large_node, .count = f->i);
 			CO_RETURN(0);
 		}
-		EV(.kind = EV_PAGE_ALLOC, .fn = KFN___kmalloc_large_node, .node = f->j, .count = f->i,
-		   .value = (int64_t)large_r(m, f->x)->pfn);
+		f->y = f->x;
 		f->x = NIL;
+		EV(.kind = EV_PAGE_ALLOC, .fn = KFN___kmalloc_large_node, .node = f->j, .count = f->i,
+		   .value = (int64_t)large_r(m, f->y)->pfn);
 		CO_RETURN(0);
 	}
 	CALL(CO_SLAB_ALLOC_NODE, (void)callee);

@@ -160,6 +160,7 @@ static int run_cpu(struct model *m, int cpu)
 			continue;
 		/* CO_DONE: pop; hand the result to the caller or end the op. */
 		int result = f->result;
+		idx_t returned = f->x; /* root frames leave the object they return in x */
 		enum kfn root_fn = (enum kfn)f->k_fn;
 		idx_t cache = f->cache;
 		c->depth--;
@@ -169,7 +170,7 @@ static int run_cpu(struct model *m, int cpu)
 		}
 		if (w->step_events == 0)
 			ev_emit(m, cpu, (struct event){ .kind = EV_RETURN, .fn = (uint8_t)root_fn,
-				.cache = cache, .slab = NIL, .obj = NIL, .sheaf = NIL, .node = -1,
+				.cache = cache, .slab = NIL, .obj = returned, .sheaf = NIL, .node = -1,
 				.value = result });
 		op_finish(m, cpu, result);
 		break;
