@@ -1,5 +1,6 @@
 /* Run configuration: defaults, the one key=value setter, presets (data in
  * presets.def, applied through the setter) and topology checks. */
+#include "util.h"
 #include "slubviz/config.h"
 
 #include <stdarg.h>
@@ -21,16 +22,6 @@ static const struct preset_row presets[] = {
 
 #define NR_PRESETS ((int)(sizeof presets / sizeof presets[0]))
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Values echoed in messages are cut so a long token cannot drown the message. */
 static const char *shown(const char *v, char *buf, size_t len)

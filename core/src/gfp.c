@@ -1,5 +1,6 @@
 /* gfp flag names: parsing "GFP_KERNEL|__GFP_ZERO" / "mempool(GFP_NOIO)" and
  * printing them the way ftrace's show_gfp_flags() does. */
+#include "util.h"
 #include "slubviz/gfp.h"
 
 #include <stdarg.h>
@@ -53,16 +54,6 @@ static const struct gfp_name gfp_names[] = {
 
 #define NR_GFP_NAMES (sizeof gfp_names / sizeof gfp_names[0])
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int is_name_char(char c)
 {

@@ -240,18 +240,9 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	{
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 		uint32_t n = c->bulk_len;
-		for (uint32_t i = 0; i < n; i++) {
-			idx_t h = m->trace->handle_lists[OP(f)->handle + i];
-			idx_t obj = *u32_at(m, c->bulk + i);
-			struct handle_rec *hr = handle_r(m, h);
-			hr->obj = obj;
-			hr->alloc_line = OP(f)->line;
-			hr->free_line = 0;
-			obj_r(m, obj)->state = OBJ_USER;
-			obj_r(m, obj)->holder = h;
-			obj_r(m, obj)->site = OP(f)->site;
-		}
-		c->bulk_len = 0;
+		/* bind from the end: bind_handle pops the buffer's last object */
+		for (uint32_t i = n; i-- > 0;)
+			bind_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i], *u32_at(m, c->bulk + i));
 	}
 	CO_RETURN(0);
 	CO_END;

@@ -6,6 +6,7 @@
  * v7.0) as summarised in shared/spec/slub-behavior.md section 2; every
  * function is pure. Sizes are computed in 64 bits so absurd inputs fail
  * cleanly instead of wrapping the way the kernel's unsigned ints would. */
+#include "util.h"
 #include "slubviz/sizing.h"
 
 #include <ctype.h>
@@ -21,19 +22,7 @@
 #define ALIGN_DOWN(x, a) ((x) / (a) * (a))
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* PAGE_SHIFT for the three page sizes the model supports, -1 otherwise. */
 static int page_shift(uint32_t page_size)
