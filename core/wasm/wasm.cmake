@@ -31,8 +31,13 @@ set_target_properties(slubviz_node PROPERTIES
   LINK_DEPENDS ${SVZ_WASM_DIR}/node-pre.js)
 target_link_options(slubviz_node PRIVATE
   ${SVZ_WASM_LINK_OPT}
-  # Works around 3.1.6 trying fetch() on a file path under Node >= 18.
+  # Works around 3.1.6 trying fetch() on a file path under Node >= 18, and
+  # EAGAIN on non-blocking stdout pipes.
   "SHELL:--pre-js ${SVZ_WASM_DIR}/node-pre.js"
+  # Always the real filesystem layer, so stdout is written byte for byte
+  # (without it a program that opens no file prints through console.log,
+  # line by line, adding a newline to a last unterminated line).
+  "SHELL:-s FORCE_FILESYSTEM=1"
   "SHELL:-s NODERAWFS=1"
   "SHELL:-s ENVIRONMENT=node"
   "SHELL:-s ALLOW_MEMORY_GROWTH=1"
