@@ -77,7 +77,7 @@ for what in "$@"; do
     test)   build_test ;;
     wasm)   build_wasm ;;
     all)    build_native; build_test; build_wasm ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) die "unknown build '$what' (native|test|wasm|all)" ;;
   esac
 done

@@ -8,8 +8,8 @@
 #
 # apt: cmake, ninja-build, build-essential, emscripten, nodejs, npm (only the
 # missing ones, one `apt-get update` first). npm: `npm ci` (`npm install`
-# without a lock file) when node_modules is missing or older than
-# package.json / package-lock.json.
+# without a lock file) when node_modules is missing or was installed from
+# another package.json / package-lock.json.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +19,7 @@ WITH_BROWSER="${SVZ_WITH_BROWSER:-0}"
 for arg in "$@"; do
   case "$arg" in
     --browser) WITH_BROWSER=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "ensure-deps.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done

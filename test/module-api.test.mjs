@@ -36,6 +36,29 @@ describe('browser module (C API) vs native CLI', () => {
   });
 
   describe.each(scenarios)('%s', (trace) => {
+    // Integers across the boundary, int64_t (BigInt) included: the CLI's
+    // first line is 'ops DONE/TOTAL steps SEQ' (svz_ops_done, svz_ops_total,
+    // svz_seq).
+    test('svz_ops_done / svz_ops_total / svz_seq', () => {
+      const native = runNative(['run', trace]);
+      const first = native.stdout.toString('utf8').split('\n')[0];
+      let session;
+      try {
+        session = SlubvizSession.open(mod, readFileSync(join(ROOT, trace), 'utf8'));
+      } catch (e) {
+        if (!(e instanceof SlubvizError)) throw e;
+        expect(native.status, describeRun('native', native)).not.toBe(0);
+        return;
+      }
+      try {
+        session.runAll();
+        expect(typeof mod._svz_seq(session.h)).toBe('bigint');
+        expect(`ops ${session.opsDone()}/${session.opsTotal()} steps ${session.seq()}`).toBe(first);
+      } finally {
+        session.close();
+      }
+    });
+
     test.each(VIEWS)('%s', (_name, view, flag) => {
       const text = readFileSync(join(ROOT, trace), 'utf8');
       const native = runNative(['run', trace, flag]);
