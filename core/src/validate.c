@@ -35,6 +35,13 @@
  * get_freelist_nofreeze() and not yet spread into a sheaf), invisible to
  * these checks; so checks that need every object accounted for only run
  * when no op is in flight. The rest hold at every micro-step boundary. */
+/* Test builds are Debug (-O0) and run this after every op, where it costs
+ * more than the model itself; optimise this file anyway (GCC only: clang
+ * has no per-file pragma for it). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC optimize("O2")
+#endif
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +70,20 @@ struct vctx {
 	uint8_t *bad_freelist; /* per P_SLAB record: walk gave up, refs unusable */
 	uint8_t *sheaf_seen;   /* per P_SHEAF record: 1 + list (0 full, 1 empty) */
 	uint32_t *sheaf_barn_node;
+	/* The pools, fixed for the whole check (nothing allocates in it). */
+	struct obj_rec *objs;
+	struct slab_rec *slabs;
+	struct sheaf_rec *sheaves;
+	struct handle_rec *handles;
+	uint32_t *u32;
+	uint32_t nobj, nslab, nsh, nu32, nhandle;
 };
+
+#define VOBJ(v, i) (&(v)->objs[(i)])
+#define VSLAB(v, i) (&(v)->slabs[(i)])
+#define VSHEAF(v, i) (&(v)->sheaves[(i)])
+#define VHANDLE(v, i) (&(v)->handles[(i)])
+#define VU32(v, i) (&(v)->u32[(i)])
 
 static void violation(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void violation(struct vctx *v, const char *fmt, ...)
@@ -111,14 +131,14 @@ static unsigned long long barn_addr(idx_t b, int list) { return BARN_ADDR_BASE +
 
 /* The object record o is a live object: index in range and its slab alive,
  * and o within that slab's objects. */
-static bool obj_live(struct model *m, idx_t o)
+static bool obj_live(const struct vctx *v, idx_t o)
 {
-	if (o == NIL || o >= pool_len(m, P_OBJ))
+	if (o == NIL || o >= v->nobj)
 		return false;
-	idx_t s = obj_r(m, o)->slab;
-	if (s >= pool_len(m, P_SLAB) || !slab_r(m, s)->alive)
+	idx_t s = VOBJ(v, o)->slab;
+	if (s >= v->nslab || !VSLAB(v, s)->alive)
 		return false;
-	struct slab_rec *sr = slab_r(m, s);
+	struct slab_rec *sr = VSLAB(v, s);
 	return o >= sr->obj0 && o - sr->obj0 < sr->objects;
 }
 
@@ -202,7 +222,7 @@ static uint32_t walk_list(struct vctx *v, const struct list_ops *ops, const stru
 static void check_slab(struct vctx *v, idx_t s)
 {
 	struct model *m = v->m;
-	struct slab_rec *sr = slab_r(m, s);
+	struct slab_rec *sr = VSLAB(v, s);
 	const char *cn = cname(m, sr->cache);
 	unsigned long long sa = slab_addr(m, s);
 	if (sr->cache >= WORLD(m)->nr_caches) {
@@ -220,7 +240,7 @@ static void check_slab(struct vctx *v, idx_t s)
 	/* on_freelist(): walk, at most objects entries */
 	uint32_t nr = 0;
 	bool corrupt = false;
-	for (idx_t o = sr->freelist; o != NIL; o = obj_r(m, o)->next) {
+	for (idx_t o = sr->freelist; o != NIL; o = VOBJ(v, o)->next) {
 		if (o < sr->obj0 || o - sr->obj0 >= sr->objects) {
 			violation(v, "BUG %s (Not tainted): Freechain corrupt (slab %016llx, entry %u)",
 				  cn, sa, nr);
@@ -232,9 +252,9 @@ static void check_slab(struct vctx *v, idx_t s)
 			corrupt = true;
 			break;
 		}
-		if (obj_r(m, o)->state != OBJ_FREE)
+		if (VOBJ(v, o)->state != OBJ_FREE)
 			violation(v, "BUG %s (Not tainted): Object at %016llx on the freelist is %s, not free",
-				  cn, (unsigned long long)obj_addr(m, o), state_name(obj_r(m, o)->state));
+				  cn, (unsigned long long)obj_addr(m, o), state_name(VOBJ(v, o)->state));
 		ref(v, o);
 		nr++;
 	}
@@ -248,7 +268,7 @@ static void check_slab(struct vctx *v, idx_t s)
 			  cn, sr->inuse, sr->objects - nr);
 	uint32_t nfree = 0;
 	for (uint32_t i = 0; i < sr->objects; i++) {
-		struct obj_rec *or = obj_r(m, sr->obj0 + i);
+		struct obj_rec *or = VOBJ(v, sr->obj0 + i);
 		if (or->slab != s || or->index != i)
 			violation(v, "BUG %s (Not tainted): object record %u of slab %016llx says slab %u index %u",
 				  cn, i, sa, or->slab, or->index);
@@ -268,7 +288,7 @@ static void visit_partial(struct vctx *v, idx_t s, void *arg)
 {
 	struct model *m = v->m;
 	struct node_arg *na = arg;
-	struct slab_rec *sr = slab_r(m, s);
+	struct slab_rec *sr = VSLAB(v, s);
 	const char *cn = cname(m, na->cache);
 	if (v->on_partial[s]++)
 		return;
@@ -327,7 +347,7 @@ static void visit_barn(struct vctx *v, idx_t sh, void *arg)
 {
 	struct model *m = v->m;
 	struct barn_arg *ba = arg;
-	struct sheaf_rec *r = sheaf_r(m, sh);
+	struct sheaf_rec *r = VSHEAF(v, sh);
 	const char *cn = cname(m, ba->cache);
 	static const char *const lname[] = { "full", "empty" };
 	if (v->sheaf_seen[sh]) {
@@ -398,7 +418,7 @@ static void check_sheaves(struct vctx *v)
 	struct world *w = WORLD(m);
 	uint32_t nsh = pool_len(m, P_SHEAF), nu32 = pool_len(m, P_U32);
 	for (idx_t sh = 0; sh < nsh; sh++) {
-		struct sheaf_rec *r = sheaf_r(m, sh);
+		struct sheaf_rec *r = VSHEAF(v, sh);
 		if (!r->alive)
 			continue;
 		if (r->cache >= w->nr_caches) {
@@ -416,21 +436,21 @@ static void check_sheaves(struct vctx *v)
 			continue;
 		}
 		for (uint32_t i = 0; i < r->size; i++) {
-			idx_t o = *u32_at(m, r->slots + i);
-			if (!obj_live(m, o)) {
+			idx_t o = *VU32(v, r->slots + i);
+			if (!obj_live(v, o)) {
 				violation(v, "BUG %s (Not tainted): sheaf %016llx slot %u holds no live object (%u)",
 					  cn, sheaf_addr(sh), i, o);
 				continue;
 			}
-			struct obj_rec *or = obj_r(m, o);
+			struct obj_rec *or = VOBJ(v, o);
 			if (or->state != OBJ_SHEAF || or->holder != sh)
 				violation(v, "BUG %s (Not tainted): Object at %016llx in sheaf %016llx is %s (holder %u)",
 					  cn, (unsigned long long)obj_addr(m, o), sheaf_addr(sh),
 					  state_name(or->state), or->holder);
-			else if (slab_r(m, or->slab)->cache != r->cache)
+			else if (VSLAB(v, or->slab)->cache != r->cache)
 				violation(v, "BUG %s (Not tainted): Object at %016llx of cache %s in sheaf %016llx",
 					  cn, (unsigned long long)obj_addr(m, o),
-					  cname(m, slab_r(m, or->slab)->cache), sheaf_addr(sh));
+					  cname(m, VSLAB(v, or->slab)->cache), sheaf_addr(sh));
 			ref(v, o);
 		}
 		if (!cache_r(m, r->cache)->alive)
@@ -476,15 +496,15 @@ static void check_sheaves(struct vctx *v)
 				if (sh == NIL)
 					continue;
 				uint8_t want = k ? SH_SPARE : SH_MAIN;
-				if (sh >= nsh || !sheaf_r(m, sh)->alive)
+				if (sh >= nsh || !VSHEAF(v, sh)->alive)
 					violation(v, "BUG %s (Not tainted): cpu %d %s sheaf is freed (#%u)",
 						  cname(m, c), cpu, k ? "spare" : "main", sh);
-				else if (sheaf_r(m, sh)->cache != c || sheaf_r(m, sh)->where != want ||
-					 sheaf_r(m, sh)->where_id != cpu)
+				else if (VSHEAF(v, sh)->cache != c || VSHEAF(v, sh)->where != want ||
+					 VSHEAF(v, sh)->where_id != cpu)
 					violation(v, "BUG %s (Not tainted): cpu %d %s sheaf %016llx says cache %s where=%u/%d",
 						  cname(m, c), cpu, k ? "spare" : "main", sheaf_addr(sh),
-						  cname(m, sheaf_r(m, sh)->cache), sheaf_r(m, sh)->where,
-						  sheaf_r(m, sh)->where_id);
+						  cname(m, VSHEAF(v, sh)->cache), VSHEAF(v, sh)->where,
+						  VSHEAF(v, sh)->where_id);
 			}
 		}
 	}
@@ -499,17 +519,17 @@ static void check_handles(struct vctx *v)
 	if (nh > pool_len(m, P_HANDLE))
 		nh = pool_len(m, P_HANDLE);
 	for (idx_t h = 0; h < nh; h++) {
-		struct handle_rec *hr = handle_r(m, h);
+		struct handle_rec *hr = VHANDLE(v, h);
 		const char *hn = m->trace->handle_names ? m->trace->handle_names[h] : "?";
 		if (hr->obj != NIL) {
-			if (!obj_live(m, hr->obj)) {
+			if (!obj_live(v, hr->obj)) {
 				violation(v, "BUG: handle %s holds no live object (%u)", hn, hr->obj);
 				continue;
 			}
-			struct obj_rec *or = obj_r(m, hr->obj);
+			struct obj_rec *or = VOBJ(v, hr->obj);
 			if (or->state != OBJ_USER || or->holder != h)
 				violation(v, "BUG %s (Not tainted): Object at %016llx held by handle %s is %s (holder %u)",
-					  cname(m, slab_r(m, or->slab)->cache),
+					  cname(m, VSLAB(v, or->slab)->cache),
 					  (unsigned long long)obj_addr(m, hr->obj), hn, state_name(or->state),
 					  or->holder);
 			ref(v, hr->obj);
@@ -533,18 +553,18 @@ static void check_cpus(struct vctx *v)
 			continue;
 		if (c->bulk != NIL && c->bulk_len <= c->bulk_cap)
 			for (uint32_t i = 0; i < c->bulk_len; i++) {
-				idx_t o = *u32_at(m, c->bulk + i);
-				if (obj_live(m, o) && obj_r(m, o)->state == OBJ_BULK &&
-				    obj_r(m, o)->holder == (idx_t)cpu)
+				idx_t o = *VU32(v, c->bulk + i);
+				if (obj_live(v, o) && VOBJ(v, o)->state == OBJ_BULK &&
+				    VOBJ(v, o)->holder == (idx_t)cpu)
 					ref(v, o);
 			}
 		uint32_t n = 0;
-		for (idx_t o = c->chain_head; o != NIL && n < c->chain_len; o = obj_r(m, o)->next, n++) {
-			if (!obj_live(m, o)) {
+		for (idx_t o = c->chain_head; o != NIL && n < c->chain_len; o = VOBJ(v, o)->next, n++) {
+			if (!obj_live(v, o)) {
 				violation(v, "BUG: cpu %d free chain holds no live object (%u)", cpu, o);
 				break;
 			}
-			if (obj_r(m, o)->state == OBJ_CHAIN)
+			if (VOBJ(v, o)->state == OBJ_CHAIN)
 				ref(v, o);
 			if (o == c->chain_tail)
 				break;
@@ -558,7 +578,7 @@ static void check_places(struct vctx *v)
 	struct model *m = v->m;
 	uint32_t ns = pool_len(m, P_SLAB);
 	for (idx_t s = 0; s < ns; s++) {
-		struct slab_rec *sr = slab_r(m, s);
+		struct slab_rec *sr = VSLAB(v, s);
 		if (!sr->alive || v->bad_freelist[s] || sr->cache >= WORLD(m)->nr_caches ||
 		    sr->obj0 >= pool_len(m, P_OBJ) ||
 		    sr->objects > pool_len(m, P_OBJ) - sr->obj0)
@@ -566,7 +586,7 @@ static void check_places(struct vctx *v)
 		for (uint32_t i = 0; i < sr->objects; i++) {
 			idx_t o = sr->obj0 + i;
 			int r = v->refs[o];
-			uint8_t st = obj_r(m, o)->state;
+			uint8_t st = VOBJ(v, o)->state;
 			int want = st == OBJ_LOST ? 0 : 1;
 			if (r > 1 || (v->quiet && r != want))
 				violation(v, "BUG %s (Not tainted): Object at %016llx is in %d places (%s)",
@@ -605,25 +625,36 @@ static void check_locks(struct vctx *v)
 int model_validate(struct model *m, char *out, size_t outlen)
 {
 	struct world *w = WORLD(m);
-	struct vctx v = { .m = m, .out = out, .outlen = outlen, .quiet = w->inflight == 0 };
+	struct vctx ctx = { .m = m, .out = out, .outlen = outlen, .quiet = w->inflight == 0 };
+	struct vctx *v = &ctx;
 	if (out && outlen)
 		out[0] = 0;
 	uint32_t nobj = pool_len(m, P_OBJ), nslab = pool_len(m, P_SLAB), nsh = pool_len(m, P_SHEAF);
 	size_t ncn = (size_t)w->nr_caches * (size_t)w->nr_nodes;
-	v.refs = calloc(nobj ? nobj : 1, 1);
-	v.on_partial = calloc(nslab ? nslab : 1, 1);
-	v.bad_freelist = calloc(nslab ? nslab : 1, 1);
-	v.sheaf_seen = calloc(nsh ? nsh : 1, 1);
-	v.sheaf_barn_node = calloc(nsh ? nsh : 1, sizeof *v.sheaf_barn_node);
+	v->refs = calloc(nobj ? nobj : 1, 1);
+	v->on_partial = calloc(nslab ? nslab : 1, 1);
+	v->bad_freelist = calloc(nslab ? nslab : 1, 1);
+	v->sheaf_seen = calloc(nsh ? nsh : 1, 1);
+	v->sheaf_barn_node = calloc(nsh ? nsh : 1, sizeof *v->sheaf_barn_node);
 	uint64_t *nr_slabs = calloc(ncn ? ncn : 1, sizeof *nr_slabs);
 	uint64_t *nr_objs = calloc(ncn ? ncn : 1, sizeof *nr_objs);
-	if (!v.refs || !v.on_partial || !v.bad_freelist || !v.sheaf_seen || !v.sheaf_barn_node ||
+	v->objs = POOL(m, P_OBJ, struct obj_rec);
+	v->slabs = POOL(m, P_SLAB, struct slab_rec);
+	v->sheaves = POOL(m, P_SHEAF, struct sheaf_rec);
+	v->handles = POOL(m, P_HANDLE, struct handle_rec);
+	v->u32 = POOL(m, P_U32, uint32_t);
+	v->nobj = nobj;
+	v->nslab = nslab;
+	v->nsh = nsh;
+	v->nu32 = pool_len(m, P_U32);
+	v->nhandle = pool_len(m, P_HANDLE);
+	if (!v->refs || !v->on_partial || !v->bad_freelist || !v->sheaf_seen || !v->sheaf_barn_node ||
 	    !nr_slabs || !nr_objs) {
-		free(v.refs);
-		free(v.on_partial);
-		free(v.bad_freelist);
-		free(v.sheaf_seen);
-		free(v.sheaf_barn_node);
+		free(v->refs);
+		free(v->on_partial);
+		free(v->bad_freelist);
+		free(v->sheaf_seen);
+		free(v->sheaf_barn_node);
 		free(nr_slabs);
 		free(nr_objs);
 		return 0; /* cannot check: not a violation of the model */
@@ -631,58 +662,58 @@ int model_validate(struct model *m, char *out, size_t outlen)
 
 	/* Slabs: freelists (refs), per-node counts. */
 	for (idx_t s = 0; s < nslab; s++) {
-		struct slab_rec *sr = slab_r(m, s);
+		struct slab_rec *sr = VSLAB(v, s);
 		if (!sr->alive)
 			continue;
-		check_slab(&v, s);
-		sr = slab_r(m, s);
+		check_slab(v, s);
+		sr = VSLAB(v, s);
 		if (sr->cache >= w->nr_caches)
 			continue;
 		if (!cache_r(m, sr->cache)->alive)
-			violation(&v, "BUG %s (Not tainted): slab %016llx of a destroyed cache",
+			violation(v, "BUG %s (Not tainted): slab %016llx of a destroyed cache",
 				  cname(m, sr->cache), saddr(m, s));
 		if (sr->node < 0 || sr->node >= w->nr_nodes) {
-			violation(&v, "BUG %s (Not tainted): slab %016llx on node %d", cname(m, sr->cache),
+			violation(v, "BUG %s (Not tainted): slab %016llx on node %d", cname(m, sr->cache),
 				  saddr(m, s), sr->node);
 			continue;
 		}
 		if (!cnode_r(m, cnode_idx(m, sr->cache, sr->node))->exists)
-			violation(&v, "BUG %s (Not tainted): slab %016llx on node %d, which has no kmem_cache_node",
+			violation(v, "BUG %s (Not tainted): slab %016llx on node %d, which has no kmem_cache_node",
 				  cname(m, sr->cache), saddr(m, s), sr->node);
 		size_t k = (size_t)sr->cache * (size_t)w->nr_nodes + (size_t)sr->node;
 		nr_slabs[k]++;
 		nr_objs[k] += sr->objects;
 	}
-	check_nodes(&v, nr_slabs, nr_objs);
+	check_nodes(v, nr_slabs, nr_objs);
 	/* Slabs marked partial are on their node's list. */
 	for (idx_t s = 0; s < nslab; s++) {
-		struct slab_rec *sr = slab_r(m, s);
-		if (sr->alive && sr->list == LIST_PARTIAL && !v.on_partial[s] && sr->cache < w->nr_caches &&
+		struct slab_rec *sr = VSLAB(v, s);
+		if (sr->alive && sr->list == LIST_PARTIAL && !v->on_partial[s] && sr->cache < w->nr_caches &&
 		    cache_r(m, sr->cache)->alive)
-			violation(&v, "BUG %s (Not tainted): slab %016llx is marked partial but not on the partial list of node %d",
+			violation(v, "BUG %s (Not tainted): slab %016llx is marked partial but not on the partial list of node %d",
 				  cname(m, sr->cache), saddr(m, s), sr->node);
 	}
-	check_barns(&v);
-	check_sheaves(&v);
-	check_handles(&v);
-	check_cpus(&v);
-	check_places(&v);
-	if (v.quiet)
-		check_locks(&v);
+	check_barns(v);
+	check_sheaves(v);
+	check_handles(v);
+	check_cpus(v);
+	check_places(v);
+	if (v->quiet)
+		check_locks(v);
 
-	if (v.count > MAX_REPORTS) {
+	if (v->count > MAX_REPORTS) {
 		char buf[96];
-		snprintf(buf, sizeof buf, "... and %d more violations", v.count - MAX_REPORTS);
+		snprintf(buf, sizeof buf, "... and %d more violations", v->count - MAX_REPORTS);
 		model_report(m, "%s", buf);
-		if (out && outlen && v.outpos + 1 < outlen)
-			snprintf(out + v.outpos, outlen - v.outpos, "%s\n", buf);
+		if (out && outlen && v->outpos + 1 < outlen)
+			snprintf(out + v->outpos, outlen - v->outpos, "%s\n", buf);
 	}
-	free(v.refs);
-	free(v.on_partial);
-	free(v.bad_freelist);
-	free(v.sheaf_seen);
-	free(v.sheaf_barn_node);
+	free(v->refs);
+	free(v->on_partial);
+	free(v->bad_freelist);
+	free(v->sheaf_seen);
+	free(v->sheaf_barn_node);
 	free(nr_slabs);
 	free(nr_objs);
-	return v.count;
+	return v->count;
 }
