@@ -152,23 +152,16 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
 }
 
 /* One micro-step creates at most one slab (its objects), one sheaf (its
- * slots) and one large allocation. */
+ * slots) and one large allocation; the largest of each is kept in the world
+ * when caches are created. */
 int arena_reserve(struct model *m)
 {
 	struct world *w = WORLD(m);
-	uint32_t max_objs = 0, max_cap = 0;
-	for (uint32_t c = 0; c < w->nr_caches; c++) {
-		struct cache_rec *cr = cache_r(m, c);
-		if (cr->g.objects > max_objs)
-			max_objs = cr->g.objects;
-		if (cr->g.sheaf_capacity > max_cap)
-			max_cap = cr->g.sheaf_capacity;
-	}
 	uint32_t need[P__COUNT] = {0};
 	need[P_SLAB] = 2;
-	need[P_OBJ] = max_objs + 1;
+	need[P_OBJ] = w->max_slab_objects + 1;
 	need[P_SHEAF] = 2;
-	need[P_U32] = 2 * max_cap + 2;
+	need[P_U32] = 2 * w->max_sheaf_capacity + 2;
 	need[P_LARGE] = 2;
 	need[P_U64] = 8;   /* page_free() records a freed block */
 	bool grow = false;

@@ -108,7 +108,12 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		p->main = main;
 		p->spare = NIL;
 	}
-	WORLD(m)->nr_caches++;
+	w = WORLD(m);
+	w->nr_caches++;
+	if (g.objects > w->max_slab_objects)
+		w->max_slab_objects = g.objects;
+	if (g.sheaf_capacity > w->max_sheaf_capacity)
+		w->max_sheaf_capacity = g.sheaf_capacity;
 	*out = c;
 	return 0;
 }

@@ -214,6 +214,8 @@ void event_json(const struct model *cm, const struct event *e, char *buf, size_t
 		ADD(",\"from\":\"%s\",\"to\":\"%s\"", loc_names[e->from], loc_names[e->to]);
 	if (e->lock)
 		ADD(",\"lock\":\"%s\"", lock_names[e->lock]);
+	if (e->kind == EV_MOVE_SLAB && e->to == LOC_PARTIAL)
+		ADD(",\"where\":\"%s\"", e->item ? "tail" : "head");
 	if (e->kind == EV_STAT)
 		ADD(",\"stat\":\"%s\"", stat_names[e->item]);
 	if (e->kind == EV_CHECK)

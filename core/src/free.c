@@ -26,18 +26,32 @@ int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 }
 
 /* __slab_free(): b = slab, x..y = chain head..tail of n objects.
- * flag1 = was_full, flag2 = list_lock taken, flag3 = on node partial. */
+ * flag1 = was_full, flag2 = list_lock taken, flag3 = on node partial;
+ * z, k = the {freelist, inuse} snapshot. With interleaved CPUs the slab can
+ * change between the snapshot and the cmpxchg (the lock acquisition is a
+ * pause point): then CMPXCHG_DOUBLE_FAIL and retry, as the kernel does. */
 int co___SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	f->node = slab_r(m, f->b)->node;
-	f->flag1 = slab_r(m, f->b)->freelist == NIL;
+retry:
+	/* snapshot of {freelist, counters} the cmpxchg will compare against */
+	f->z = slab_r(m, f->b)->freelist;
+	f->k = (int32_t)slab_r(m, f->b)->inuse;
+	f->flag1 = f->z == NIL;
 	f->flag2 = false;
-	if (slab_r(m, f->b)->inuse == (uint32_t)f->n || f->flag1) {
+	if ((uint32_t)f->k == (uint32_t)f->n || f->flag1) {
 		/* speculative list_lock: the slab becomes empty or was full */
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
 		f->flag2 = true;
 		f->flag3 = slab_r(m, f->b)->list == LIST_PARTIAL;
+		if (slab_r(m, f->b)->freelist != f->z || slab_r(m, f->b)->inuse != (uint32_t)f->k) {
+			/* another CPU changed the slab while we waited for the lock:
+			 * the cmpxchg-double fails, drop the lock and start over */
+			STAT(CMPXCHG_DOUBLE_FAIL, 1);
+			UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
+			goto retry;
+		}
 	}
 	slab_push_chain(m, f->b, f->x, f->y, (uint32_t)f->n);
 	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = f->b, .obj = f->x, .node = f->node,

@@ -240,6 +240,8 @@ struct world {
 	struct node_rec nodes[SVZ_MAX_NODES];
 	struct cpu_rec cpus[SVZ_MAX_CPUS];
 	uint32_t nr_caches;
+	uint32_t max_slab_objects;       /* largest oo_objects of any cache */
+	uint32_t max_sheaf_capacity;     /* largest sheaf_capacity */
 	idx_t kmalloc_cache[32];         /* by kmalloc index, NIL until created */
 	uint64_t rng;                    /* splitmix64 state */
 	int64_t seq;                     /* micro-steps so far */

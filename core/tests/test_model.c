@@ -215,8 +215,74 @@ static void test_counters(void)
 	}
 }
 
+/* Text of the last event. */
+static const char *last_event(int h)
+{
+	return svz_events_text(h, svz_seq(h) - 1, 1);
+}
+
+/* CMPXCHG_DOUBLE_FAIL needs two CPUs interleaved: CPU 1's __slab_free takes
+ * its {freelist, counters} snapshot (the slab is about to become empty, so
+ * it wants n->list_lock) while CPU 2 holds that lock in
+ * get_from_partial_node and pops an object off the same slab. When CPU 1
+ * finally gets the lock its cmpxchg fails; it retries and the slab, no
+ * longer becoming empty, is freed into without the lock. */
+static void test_cmpxchg_double_fail_interleaved(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\nnode 1 mem=64M\n"
+			"cpus 0 node=0\ncpus 1-2 node=1\npreset v7.0+fix1+fix2\n"
+			"cache nl size=64 flags=NOLEAKTRACE\n"
+			"c0 alloc nl a\nc2 alloc nl b node=0\nc1 free nl a\n";
+	int h = svz_open(t, NULL, NULL);
+	CHECK(h > 0);
+	if (h <= 0)
+		return;
+	svz_run_to_op(h, 1);
+	int guard = 0;
+	do
+		CHECK_EQ_INT(svz_step_cpu(h, 2), 1);
+	while (!strstr(last_event(h), "lock list_lock") && ++guard < 50);
+	CHECK(strstr(last_event(h), "cpu 2 get_from_partial_node: lock list_lock") != NULL);
+	guard = 0;
+	do
+		CHECK_EQ_INT(svz_step_cpu(h, 1), 1);
+	while (!strstr(last_event(h), "spin") && ++guard < 50);
+	CHECK(strstr(last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
+	while (svz_step_cpu(h, 2) == 1)
+		;
+	while (svz_step_cpu(h, 1) == 1)
+		;
+	CHECK_EQ_INT(svz_ops_done(h), 3);
+	const char *s = svz_sysfs(h, "nl");
+	CHECK_EQ_INT(stat_cpu(s, "cmpxchg_double_fail", 1), 1);
+	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 1), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
+/* A double free stops the run with the kernel's wording; with
+ * continue_on_error the run goes on past it. */
+static void test_bad_free_reports(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
+			"preset v7.0+fix1+fix2\ncache c64 size=64\n"
+			"c0 alloc c64 a\nc0 free c64 a\nc0 free c64 a\nc0 alloc c64 b\n";
+	int h = run(t, NULL);
+	CHECK_EQ_INT(svz_ops_done(h), 3);
+	CHECK(strstr(svz_run_error(h), "BUG c64 (Not tainted): Object already free") != NULL);
+	CHECK(strstr(svz_reports(h), "trace:9: error: double free of handle 'a'") != NULL);
+	svz_close(h);
+	h = svz_open(t, NULL, "continue_on_error=1");
+	svz_run_all(h);
+	CHECK_EQ_INT(svz_ops_done(h), 4);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 int main(void)
 {
+	test_cmpxchg_double_fail_interleaved();
+	test_bad_free_reports();
 	test_v5();
 	test_validator_all_scenarios();
 	test_counters();
