@@ -1,0 +1,327 @@
+// The engine: one slubviz session, its checkpoints and the seeks over them.
+// Pure TypeScript over the wasm module (no worker or DOM globals), so the
+// worker (worker.ts) and Node tests can both drive it.
+//
+// Time travel: opening a trace runs it once to the end (the "pre-pass"),
+// taking a checkpoint (svz_checkpoint) every `checkpointEvery` ops and
+// sampling the summed SLUB_STATS for the timeline markers and sparklines.
+// A seek restores the nearest checkpoint strictly before the target and
+// steps forward (svz_step); it never replays from op 0 unless the target
+// is within the first checkpoint interval. Stepping forward from the
+// current position needs no restore.
+import type { Breakpoint, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
+import { Session, type SlubvizModule } from './session';
+import type { Snapshot, SvzEvent } from './types';
+
+interface Checkpoint {
+  id: number;
+  seq: number;
+  op: number;
+}
+
+export type Progress = (done: number, total: number, what: string) => void;
+
+const MAX_CHECKPOINTS = 256;
+const MAX_BUCKETS = 400;
+const RECENT = 12;
+
+export function describeTrace(text: string): string {
+  const out: string[] = [];
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('#')) break;
+    out.push(l.replace(/^# ?/, ''));
+  }
+  return out.join('\n');
+}
+
+/** Summed SLUB_STATS over every cache and CPU of a snapshot. */
+export function totalStats(snap: Snapshot): Record<string, number> {
+  const t: Record<string, number> = {};
+  for (const c of snap.caches) {
+    if (!c.stats) continue;
+    for (const [k, v] of Object.entries(c.stats)) t[k] = (t[k] ?? 0) + v.reduce((a, b) => a + b, 0);
+  }
+  return t;
+}
+
+/** The most notable path taken between two stat totals. */
+export function classify(before: Record<string, number>, after: Record<string, number>): PathClass {
+  const d = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
+  if (d('free_slab') > 0) return 'discard';
+  if (d('alloc_slab') > 0) return 'new_slab';
+  if (d('alloc_slowpath') > 0 || d('free_slowpath') > 0) return 'slow';
+  if (d('sheaf_refill') > 0 || d('sheaf_flush') > 0) return 'refill';
+  if (d('barn_get') > 0 || d('barn_put') > 0 || d('barn_get_fail') > 0 || d('barn_put_fail') > 0) return 'barn';
+  if (d('alloc_fastpath') > 0 || d('free_fastpath') > 0) return 'fast';
+  return 'idle';
+}
+
+export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null): boolean {
+  switch (bp.kind) {
+    case 'alloc_slowpath':
+      return e.kind === 'stat' && e.stat === 'alloc_slowpath';
+    case 'new_slab':
+      return e.kind === 'new_slab';
+    case 'discard':
+      return e.kind === 'discard_slab';
+    case 'object':
+      if (bp.obj === undefined) return false;
+      if (e.obj === bp.obj) return true;
+      // Moves of several objects name only the last one: count a move of
+      // many objects of the object's slab as a change too.
+      return (
+        objSlab !== null &&
+        e.slab === objSlab &&
+        (e.kind === 'new_slab' || e.kind === 'discard_slab' ||
+          ((e.kind === 'take_object' || e.kind === 'put_object' || e.kind === 'cmpxchg') && Math.abs(e.count) > 1))
+      );
+  }
+  return false;
+}
+
+export class Engine {
+  private s: Session | null = null;
+  private ckpts: Checkpoint[] = [];
+  private lastSnap: Snapshot | null = null;
+  meta: RunMeta | null = null;
+  /** micro-steps run by seeks since open (a measure of replay work) */
+  replayed = 0;
+
+  constructor(private readonly mod: SlubvizModule) {}
+
+  get session(): Session {
+    if (!this.s) throw new Error('no trace is open');
+    return this.s;
+  }
+
+  close(): void {
+    if (this.s) {
+      for (const c of this.ckpts) this.s.checkpointDrop(c.id);
+      this.s.close();
+    }
+    this.s = null;
+    this.ckpts = [];
+    this.meta = null;
+  }
+
+  open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress): OpenResult {
+    this.close();
+    const s = Session.open(this.mod, trace, preset, sets || null);
+    this.s = s;
+    const total = s.opsTotal();
+    const every = Math.max(
+      1,
+      checkpointEvery > 0 ? checkpointEvery : Math.min(1000, Math.ceil(total / 200)),
+      Math.ceil(total / MAX_CHECKPOINTS),
+    );
+    const buckets = Math.max(1, Math.min(total, MAX_BUCKETS));
+    const bounds = new Set<number>();
+    for (let b = 1; b <= buckets; b++) bounds.add(Math.round((total * b) / buckets));
+    for (let op = every; op < total; op += every) bounds.add(op);
+    const targets = [...bounds].filter((x) => x > 0).sort((a, b) => a - b);
+
+    this.ckpts.push({ id: s.checkpoint(), seq: 0, op: 0 });
+    const sampleOps: number[] = [0];
+    let prev = totalStats(this.snapshot());
+    const samples: Record<string, number[]> = {};
+    for (const k of Object.keys(prev)) samples[k] = [prev[k]];
+    const markers: Marker[] = [];
+    let lastOp = 0;
+    let t0 = Date.now();
+    for (const target of targets) {
+      const r = s.runToOp(target);
+      const done = s.opsDone();
+      if (done % every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) {
+        this.ckpts.push({ id: s.checkpoint(), seq: s.seq(), op: done });
+      }
+      if (done > lastOp || r < 0) {
+        const now = totalStats(this.snapshot());
+        markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
+        sampleOps.push(done);
+        for (const k of Object.keys(now)) {
+          if (!samples[k]) samples[k] = new Array(sampleOps.length - 1).fill(0);
+          samples[k].push(now[k]);
+        }
+        prev = now;
+        lastOp = done;
+      }
+      if (r < 0) break;
+      if (progress && Date.now() - t0 > 100) {
+        progress(done, total, 'pre-pass');
+        t0 = Date.now();
+      }
+    }
+    const seqTotal = s.seq();
+    this.meta = {
+      opsTotal: total,
+      seqTotal,
+      description: describeTrace(trace),
+      markers,
+      sampleOps,
+      samples,
+      checkpoints: this.ckpts.length,
+      checkpointEvery: every,
+      runError: s.runError(),
+    };
+    this.restoreTo(this.ckpts[0]);
+    return { meta: this.meta, frame: this.frame() };
+  }
+
+  private restoreTo(c: Checkpoint): void {
+    if (this.session.restore(c.id) !== 0) throw new Error(`svz_restore(${c.id}) failed`);
+    this.lastSnap = null;
+  }
+
+  snapshot(): Snapshot {
+    return JSON.parse(this.session.snapshotJson()) as Snapshot;
+  }
+
+  events(from: number, max: number): SvzEvent[] {
+    const doc = JSON.parse(this.session.eventsJson(Math.max(0, from), max)) as { events: SvzEvent[] };
+    return doc.events;
+  }
+
+  frame(hit?: boolean): Frame {
+    const s = this.session;
+    const seq = s.seq();
+    const snap = this.snapshot();
+    this.lastSnap = snap;
+    const recent = seq > 0 ? this.events(seq - RECENT, RECENT).filter((e) => e.seq < seq) : [];
+    const last = recent.length ? recent[recent.length - 1] : null;
+    return {
+      seq,
+      opsDone: s.opsDone(),
+      opsTotal: s.opsTotal(),
+      inflight: snap.inflight,
+      stopped: snap.stopped,
+      runError: s.runError(),
+      snapshot: snap,
+      event: last && last.seq === seq - 1 ? last : null,
+      recent,
+      hit,
+    };
+  }
+
+  /** Run up to `count` micro-steps forward. */
+  stepN(count: number): number {
+    const s = this.session;
+    let n = 0;
+    while (n < count) {
+      const r = s.step();
+      if (r !== 1) break;
+      n++;
+    }
+    this.lastSnap = null;
+    return n;
+  }
+
+  step(count: number): Frame {
+    this.stepN(count);
+    return this.frame();
+  }
+
+  /** Finish the op in flight (or run the next one), `count` times. */
+  stepOp(count: number): Frame {
+    const s = this.session;
+    const snap = this.lastSnap ?? this.snapshot();
+    let target = s.opsDone() + count;
+    if (snap.inflight === 0 && s.seq() === 0 && count > 0) target = count;
+    s.runToOp(Math.min(target, s.opsTotal()));
+    this.lastSnap = null;
+    return this.frame();
+  }
+
+  /** Position the model exactly at micro-step `seq` (0 = before anything). */
+  seekSeqNoFrame(seq: number): void {
+    const s = this.session;
+    const target = Math.max(0, Math.min(seq, this.meta?.seqTotal ?? seq));
+    const cur = s.seq();
+    // nearest checkpoint strictly before the target (so the event of the
+    // step target-1 is produced again and readable), or 0
+    let c = this.ckpts[0];
+    for (const k of this.ckpts) {
+      if (k.seq < target) c = k;
+      else break;
+    }
+    if (!(cur >= c.seq && cur <= target)) this.restoreTo(c);
+    const n = target - s.seq();
+    this.replayed += Math.max(0, n);
+    this.stepN(n);
+  }
+
+  seek(seq: number): Frame {
+    this.seekSeqNoFrame(seq);
+    return this.frame();
+  }
+
+  /** Position the model at the start of op `op` (op ops completed, none in flight). */
+  seekOp(op: number): Frame {
+    const s = this.session;
+    const target = Math.max(0, Math.min(op, s.opsTotal()));
+    let c = this.ckpts[0];
+    for (const k of this.ckpts) {
+      if (k.op < target || (target === 0 && k.op === 0)) c = k;
+      else break;
+    }
+    const snap = this.lastSnap ?? this.snapshot();
+    const cur = s.opsDone();
+    // forward from here is fine when we are at or after the checkpoint and
+    // not past the target
+    const notPast = cur < target || (cur === target && snap.inflight === 0);
+    if (!(s.seq() >= c.seq && notPast)) this.restoreTo(c);
+    const before = s.seq();
+    if (target > 0) s.runToOp(target);
+    this.replayed += s.seq() - before;
+    this.lastSnap = null;
+    return this.frame();
+  }
+
+  /** Run forward until the breakpoint's condition holds for a step; stop
+   * right after that step. At most maxSteps steps. */
+  runUntil(bp: Breakpoint, maxSteps = 50_000_000, progress?: Progress): Frame {
+    const s = this.session;
+    let objSlab: number | null = null;
+    if (bp.kind === 'object' && bp.obj !== undefined) {
+      const snap = this.lastSnap ?? this.snapshot();
+      const slab = snap.slabs.find((x) => bp.obj! >= x.obj0 && bp.obj! < x.obj0 + x.objects);
+      objSlab = slab ? slab.id : null;
+    }
+    const BATCH = 4096;
+    let ran = 0;
+    let t0 = Date.now();
+    while (ran < maxSteps) {
+      const from = s.seq();
+      const n = this.stepN(Math.min(BATCH, maxSteps - ran));
+      ran += n;
+      if (n === 0) break;
+      const evs = this.events(from, n);
+      const hit = evs.find((e) => matchEvent(bp, e, objSlab));
+      if (hit) {
+        this.seekSeqNoFrame(hit.seq + 1);
+        return this.frame(true);
+      }
+      if (n < BATCH) break;
+      if (progress && Date.now() - t0 > 100) {
+        progress(s.opsDone(), s.opsTotal(), 'breakpoint');
+        t0 = Date.now();
+      }
+    }
+    return this.frame(false);
+  }
+
+  text(what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports', cache?: string): string {
+    const s = this.session;
+    switch (what) {
+      case 'slabinfo':
+        return s.slabinfo();
+      case 'sysfs':
+        return s.sysfs(cache ?? '');
+      case 'stats':
+        return s.statsText();
+      case 'validate':
+        return s.validate();
+      case 'reports':
+        return s.reports();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+// The typed {id, type} message protocol between the UI and the engine worker.
+// Every request gets exactly one reply with the same id ('ok' or 'error');
+// long requests may send 'progress' messages with that id first.
+import type { Snapshot, SvzEvent } from './types';
+
+export type BreakpointKind = 'alloc_slowpath' | 'new_slab' | 'discard' | 'object';
+
+export interface Breakpoint {
+  kind: BreakpointKind;
+  /** object id, for kind 'object' */
+  obj?: number;
+}
+
+/** Path classes of the timeline markers, most notable last. */
+export const PATH_CLASSES = ['idle', 'fast', 'barn', 'refill', 'slow', 'new_slab', 'discard'] as const;
+export type PathClass = (typeof PATH_CLASSES)[number];
+
+export interface Marker {
+  /** first op of the bucket (inclusive) */
+  op0: number;
+  /** end op (exclusive) */
+  op1: number;
+  cls: PathClass;
+}
+
+export interface RunMeta {
+  opsTotal: number;
+  /** micro-steps of the whole run */
+  seqTotal: number;
+  description: string;
+  markers: Marker[];
+  /** op index at the end of each sample (the sparkline x axis) */
+  sampleOps: number[];
+  /** summed SLUB_STATS over all caches and CPUs at each sample */
+  samples: Record<string, number[]>;
+  checkpoints: number;
+  checkpointEvery: number;
+  runError: string;
+}
+
+export interface Frame {
+  seq: number;
+  opsDone: number;
+  opsTotal: number;
+  inflight: number;
+  stopped: boolean;
+  runError: string;
+  snapshot: Snapshot;
+  /** the micro-step just run (seq - 1), null at seq 0 */
+  event: SvzEvent | null;
+  /** a few events up to and including `event`, oldest first */
+  recent: SvzEvent[];
+  /** a breakpoint was hit (runUntil) */
+  hit?: boolean;
+}
+
+export type Request =
+  | { id: number; type: 'init'; wasmBase: string }
+  | { id: number; type: 'open'; trace: string; preset: string; sets: string; checkpointEvery?: number }
+  | { id: number; type: 'step'; count: number }
+  | { id: number; type: 'stepOp'; count: number }
+  | { id: number; type: 'seek'; seq: number }
+  | { id: number; type: 'seekOp'; op: number }
+  | { id: number; type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
+  | { id: number; type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
+  | { id: number; type: 'frame' };
+
+export type RequestType = Request['type'];
+type Bare<T> = T extends { id: number } ? Omit<T, 'id'> : never;
+export type RequestBody = Bare<Request>;
+
+export interface OpenResult {
+  meta: RunMeta;
+  frame: Frame;
+}
+
+export type ReplyPayload = {
+  init: null;
+  open: OpenResult;
+  step: Frame;
+  stepOp: Frame;
+  seek: Frame;
+  seekOp: Frame;
+  runUntil: Frame;
+  text: string;
+  frame: Frame;
+};
+
+export type Reply =
+  | { id: number; type: 'ok'; result: unknown; ms: number }
+  | { id: number; type: 'error'; message: string }
+  | { id: number; type: 'progress'; done: number; total: number; what: string };

@@ -1,0 +1,168 @@
+// Types of the documents that cross the C API (docs/events.md, core/src/views.c
+// view_snapshot_json). Schema 1.
+
+export type Location =
+  | 'none' | 'user' | 'main' | 'spare' | 'barn_full' | 'barn_empty' | 'freelist'
+  | 'partial' | 'private' | 'bulk' | 'chain' | 'pages' | 'sheaf' | string;
+
+export interface SvzEvent {
+  seq: number;
+  op: number;
+  cpu: number;
+  fn: string;
+  kind: string;
+  cache?: number;
+  slab?: number;
+  obj?: number;
+  addr?: string;
+  sheaf?: number;
+  node?: number;
+  from?: Location;
+  to?: Location;
+  lock?: string;
+  stat?: string;
+  check?: string;
+  count: number;
+  value: number;
+  text: string;
+}
+
+export interface SnapConfig {
+  preset: string;
+  era: 'sheaves' | 'classic' | string;
+  page_size: number;
+  switches: Record<string, string | boolean>;
+}
+
+export interface SnapNode {
+  id: number;
+  mem_pages: number;
+  used_pages: number;
+  has_memory: boolean;
+  cpus: number[];
+}
+
+export interface SnapBarn {
+  id: number;
+  lock: number;
+  nr_full: number;
+  nr_empty: number;
+  full: number[];
+  empty: number[];
+}
+
+export interface SnapCacheNode {
+  node: number;
+  list_lock: number;
+  nr_partial: number;
+  nr_slabs: number;
+  total_objects: number;
+  partial: number[];
+  full: number[];
+  counters: Record<string, number>;
+  barn: SnapBarn | null;
+}
+
+export interface SnapCacheCpu {
+  cpu: number;
+  lock: number;
+  main: number | null;
+  spare: number | null;
+}
+
+export interface SnapCache {
+  id: number;
+  name: string;
+  alive: boolean;
+  kmalloc: boolean;
+  has_sheaves: boolean;
+  ctor: boolean;
+  flags: string;
+  size: number;
+  object_size: number;
+  align: number;
+  offset: number;
+  order: number;
+  objects: number;
+  min_order: number;
+  min_objects: number;
+  min_partial: number;
+  sheaf_capacity: number;
+  remote_node_defrag_ratio: number;
+  fp_writes: number;
+  slabs_allocated: number;
+  slabs_freed: number;
+  stats?: Record<string, number[]>;
+  nodes?: SnapCacheNode[];
+  cpus?: SnapCacheCpu[];
+}
+
+export interface SnapSheaf {
+  id: number;
+  cache: number;
+  size: number;
+  capacity: number;
+  node: number;
+  where: 'none' | 'main' | 'spare' | 'barn_full' | 'barn_empty' | 'detached' | string;
+  where_id: number;
+  objects: number[];
+}
+
+export interface SnapFree {
+  obj: number;
+  raw: string | null;
+  next: string | null;
+}
+
+export interface SnapSlab {
+  id: number;
+  cache: number;
+  node: number;
+  order: number;
+  objects: number;
+  inuse: number;
+  frozen: boolean;
+  list: 'none' | 'partial' | 'full' | 'private' | string;
+  pfn: number;
+  base: string;
+  slab: string;
+  obj0: number;
+  freelist: number[];
+  freelist_broken: boolean;
+  state: string;
+  free: SnapFree[];
+}
+
+export interface SnapCpu {
+  cpu: number;
+  node: number;
+  op: number | null;
+  frames: string[];
+  bulk: number[];
+  chain_len: number;
+  pending: number | null;
+  private: number[];
+  sheaf_stash: number[];
+}
+
+export interface Snapshot {
+  schema: number;
+  seq: number;
+  ops_done: number;
+  inflight: number;
+  stopped: boolean;
+  reports: number;
+  config: SnapConfig;
+  topology: {
+    nr_cpus: number;
+    possible: number;
+    present: number;
+    online: number;
+    nodes: SnapNode[];
+  };
+  caches: SnapCache[];
+  sheaves: SnapSheaf[];
+  slabs: SnapSlab[];
+  large: { id: number; node: number; order: number; pfn: number; size: number }[];
+  cpus: SnapCpu[];
+}

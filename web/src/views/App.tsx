@@ -1,0 +1,77 @@
+import { SHORTCUTS } from '../state/keys';
+import { Controls } from './Controls';
+import { BarnsView, CallPathView, Panel, PartialListsView, SheavesView, SlabDetailView, TopologyView } from './Panels';
+import { ConfigPanel, CountersView, FreePlayPanel, TextViews } from './Side';
+import { useAppState, useStore } from './hooks';
+
+function CachePicker() {
+  const st = useAppState();
+  const store = useStore();
+  const caches = st.frame?.snapshot.caches.filter((c) => c.alive) ?? [];
+  return (
+    <label>
+      cache{' '}
+      <select aria-label="Cache" value={st.selectedCache ?? ''} onChange={(e) => store.selectCache(Number(e.target.value))}>
+        {caches.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name} ({c.size} B, {c.objects}/slab, order {c.order}{c.has_sheaves ? `, sheaf ${c.sheaf_capacity}` : ''})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function App() {
+  const st = useAppState();
+  return (
+    <>
+      <header>
+        <h1>slubviz</h1>
+        <span className="sub">the SLUB allocator, step by step</span>
+        <CachePicker />
+        <span className="status" role="status" data-status={st.status}>
+          {st.status === 'loading'
+            ? `loading${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
+            : st.status === 'error'
+              ? 'error'
+              : st.frame
+                ? `${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
+                : ''}
+        </span>
+      </header>
+      {st.error && (
+        <div className="error" role="alert">
+          {st.error}
+        </div>
+      )}
+      <Controls />
+      <main>
+        <div className="col">
+          <TopologyView />
+          <SheavesView />
+          <BarnsView />
+          <PartialListsView />
+          <SlabDetailView />
+        </div>
+        <div className="col">
+          <CallPathView />
+          <CountersView />
+          <TextViews />
+          <FreePlayPanel />
+          <ConfigPanel />
+          <Panel id="help" title="Keyboard">
+            <dl className="keys">
+              {SHORTCUTS.map((s) => (
+                <div key={s.label}>
+                  <dt>{s.keys.map((k) => (k === ' ' ? 'Space' : k)).join(' / ')}</dt>
+                  <dd>{s.label}</dd>
+                </div>
+              ))}
+            </dl>
+          </Panel>
+        </div>
+      </main>
+    </>
+  );
+}

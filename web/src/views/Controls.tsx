@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import type { BreakpointKind } from '../engine/protocol';
+import { SPEEDS } from '../state/store';
+import { renderTimeline } from '../viz/timeline';
+import { PATH_COLORS, PATH_LABELS } from '../viz/common';
+import { useAppState, useD3, useStore } from './hooks';
+
+export function Controls() {
+  const store = useStore();
+  const st = useAppState();
+  const f = st.frame;
+  const disabled = !f || st.status !== 'ready';
+  const [jump, setJump] = useState('');
+  const [obj, setObj] = useState('');
+  return (
+    <section className="controls" aria-label="Playback controls">
+      <div className="row">
+        <button type="button" onClick={() => void store.toStart()} disabled={disabled} aria-label="To start" title="To start (Home)">⏮</button>
+        <button type="button" onClick={() => void store.opBack()} disabled={disabled} aria-label="Op back" title="Back one op (Shift+←)">⏪ op</button>
+        <button type="button" onClick={() => void store.stepBack()} disabled={disabled} aria-label="Step back" title="Back one micro-step (←)">◀ step</button>
+        <button type="button" onClick={() => store.togglePlay()} disabled={disabled} aria-label={st.playing ? 'Pause' : 'Play'} title="Play/pause (Space)" aria-pressed={st.playing}>
+          {st.playing ? '⏸ pause' : '▶ play'}
+        </button>
+        <button type="button" onClick={() => void store.stepForward()} disabled={disabled} aria-label="Step" title="One micro-step (→)">step ▶</button>
+        <button type="button" onClick={() => void store.stepOp()} disabled={disabled} aria-label="Step op" title="One op (Shift+→)">op ⏩</button>
+        <button type="button" onClick={() => void store.toEnd()} disabled={disabled} aria-label="To end" title="To end (End)">⏭</button>
+        <label className="speed">
+          speed
+          <select aria-label="Speed (micro-steps per second)" value={st.speed} onChange={(e) => store.setSpeed(Number(e.target.value))}>
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>{s}/s</option>
+            ))}
+          </select>
+        </label>
+        <form
+          className="jump"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = Number(jump);
+            if (Number.isInteger(n) && n >= 0) void store.jumpToOp(n);
+          }}
+        >
+          <label>
+            op
+            <input aria-label="Jump to op" inputMode="numeric" value={jump} size={7} onChange={(e) => setJump(e.target.value)} placeholder="N" />
+          </label>
+          <button type="submit" disabled={disabled}>Jump</button>
+        </form>
+      </div>
+      <div className="row">
+        <label>
+          breakpoint
+          <select
+            aria-label="Breakpoint"
+            value={st.breakpoint.kind}
+            onChange={(e) => store.setBreakpoint({ kind: e.target.value as BreakpointKind, obj: obj === '' ? undefined : Number(obj) })}
+          >
+            <option value="alloc_slowpath">next alloc_slowpath</option>
+            <option value="new_slab">next new slab</option>
+            <option value="discard">next discard</option>
+            <option value="object">object X changes</option>
+          </select>
+        </label>
+        {st.breakpoint.kind === 'object' && (
+          <label>
+            object id
+            <input
+              aria-label="Object id"
+              size={6}
+              value={obj}
+              onChange={(e) => {
+                setObj(e.target.value);
+                store.setBreakpoint({ kind: 'object', obj: e.target.value === '' ? undefined : Number(e.target.value) });
+              }}
+            />
+          </label>
+        )}
+        <button type="button" onClick={() => void store.runToBreakpoint()} disabled={disabled} title="Run to breakpoint (B)">
+          Run to breakpoint
+        </button>
+        {st.lastHit && (
+          <span className="hit" role="status" data-hit={st.lastHit.found ? 'true' : 'false'}>
+            {st.lastHit.found ? `stopped at step ${st.lastHit.seq}` : 'not found before the end'}
+          </span>
+        )}
+        <span className="pos" data-testid="position" aria-live="polite">
+          {f ? `op ${f.opsDone}${f.inflight ? '+' : ''} / ${f.opsTotal} · step ${f.seq} / ${st.meta?.seqTotal ?? '?'}` : ''}
+        </span>
+        {st.busy && <span className="busy">working…</span>}
+        {st.progress && (
+          <progress aria-label={`${st.progress.what} progress`} value={st.progress.done} max={Math.max(1, st.progress.total)} />
+        )}
+      </div>
+      <Timeline />
+    </section>
+  );
+}
+
+function Timeline() {
+  const store = useStore();
+  const st = useAppState();
+  const f = st.frame;
+  const total = st.meta?.opsTotal ?? 0;
+  const [width, setWidth] = useState(800);
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const svg = useD3<SVGSVGElement>((el) => renderTimeline(el, st.meta?.markers ?? [], total, f?.opsDone ?? 0, width), [st.meta, f?.opsDone, width]);
+  // scrubbing: the latest position wins; one seek in flight at a time
+  const pending = useRef<number | null>(null);
+  const running = useRef(false);
+  const scrub = async (op: number) => {
+    pending.current = op;
+    if (running.current) return;
+    running.current = true;
+    while (pending.current !== null) {
+      const t = pending.current;
+      pending.current = null;
+      await store.jumpToOp(t);
+    }
+    running.current = false;
+  };
+  return (
+    <div className="timeline" ref={wrap}>
+      <svg ref={svg} className="markers" aria-hidden="true" />
+      <input
+        type="range"
+        aria-label="Timeline (op)"
+        min={0}
+        max={total}
+        value={f?.opsDone ?? 0}
+        disabled={!f}
+        onChange={(e) => void scrub(Number(e.target.value))}
+        style={{ width: '100%' }}
+      />
+      <div className="legend">
+        {Object.entries(PATH_LABELS).map(([k, v]) => (
+          <span key={k}>
+            <i style={{ background: PATH_COLORS[k] }} /> {v}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+// Shared pieces of the D3 render functions. Every render function is pure
+// over (snapshot, current event, options): it only writes into the element
+// it is given, and every drawn model element carries data-* attributes.
+import * as d3 from 'd3';
+// selection.transition() is added by d3-transition as a side effect; keep it
+// in the bundle explicitly.
+import 'd3-transition';
+import type { Snapshot, SvzEvent } from '../engine/types';
+
+export interface VizOptions {
+  /** transition length; 0 = no transitions (tests) */
+  animMs: number;
+  /** the cache the views show */
+  cache: number;
+  focusCpu?: number | null;
+  selectedSlab?: number | null;
+  onSelectSlab?: (id: number) => void;
+  onSelectCpu?: (cpu: number) => void;
+  /** width available, px */
+  width?: number;
+}
+
+export interface VizInput {
+  snap: Snapshot;
+  event: SvzEvent | null;
+}
+
+/** Object states of the snapshot's per-slab state string. */
+export const OBJECT_STATES: Record<string, { name: string; label: string; color: string; desc: string }> = {
+  f: { name: 'free', label: 'F', color: '#e8f0e0', desc: 'free, on the slab freelist' },
+  u: { name: 'allocated', label: 'A', color: '#d9534f', desc: 'allocated to a caller' },
+  s: { name: 'sheaf', label: 'S', color: '#5b8def', desc: 'in a per-CPU or barn sheaf' },
+  b: { name: 'bulk', label: 'B', color: '#f0ad4e', desc: 'in flight in a bulk/caller array' },
+  c: { name: 'chain', label: 'C', color: '#9b59b6', desc: 'on a detached freelist chain' },
+  l: { name: 'lost', label: 'L', color: '#333333', desc: 'lost (leaked by a report)' },
+};
+
+export function objectState(ch: string): { name: string; label: string; color: string; desc: string } {
+  return OBJECT_STATES[ch] ?? { name: 'unknown', label: '?', color: '#999', desc: 'unknown' };
+}
+
+export const PATH_COLORS: Record<string, string> = {
+  idle: '#d0d0d0',
+  fast: '#5cb85c',
+  barn: '#5bc0de',
+  refill: '#337ab7',
+  slow: '#f0ad4e',
+  new_slab: '#9b59b6',
+  discard: '#d9534f',
+};
+
+export const PATH_LABELS: Record<string, string> = {
+  idle: 'no allocator path',
+  fast: 'fast path',
+  barn: 'barn',
+  refill: 'sheaf refill/flush',
+  slow: 'slow path',
+  new_slab: 'new slab',
+  discard: 'discard slab',
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySel = d3.Selection<any, any, any, any>;
+
+/** `sel` with a transition of `ms`, or `sel` itself when ms is 0 (same attr API). */
+export function anim<S extends AnySel>(sel: S, ms: number): S {
+  return (ms > 0 ? sel.transition().duration(ms) : sel) as unknown as S;
+}
+
+/** Clears an element of its children and returns it as a D3 selection. */
+export function root<E extends Element>(el: E): d3.Selection<E, unknown, null, undefined> {
+  return d3.select(el);
+}
+
+/** The sheaf, slab and object ids the event touches, for highlighting. */
+export function touched(ev: SvzEvent | null): { sheaf?: number; slab?: number; obj?: number } {
+  if (!ev) return {};
+  return { sheaf: ev.sheaf, slab: ev.slab, obj: ev.obj };
+}
+
+export function cacheOf(snap: Snapshot, id: number) {
+  return snap.caches.find((c) => c.id === id) ?? null;
+}
+
+/** Dumps the data-* attributes of every element under `el` that has one:
+ * the drawn state, for tests that compare states. */
+export function dataDump(el: Element): string[] {
+  const out: string[] = [];
+  el.querySelectorAll('*').forEach((n) => {
+    const attrs = [...n.attributes].filter((a) => a.name.startsWith('data-')).map((a) => `${a.name}=${a.value}`);
+    if (attrs.length) out.push(attrs.sort().join(' '));
+  });
+  return out;
+}

@@ -1,0 +1,100 @@
+// Node partial lists (and full lists, kept for debug caches), slabs in list
+// order, head first; each slab as a bar of inuse/objects. Slabs on no list
+// (being built, frozen, private) are listed after them. Click a slab to
+// open it in the slab detail.
+import type { SnapSlab } from '../engine/types';
+import { anim, cacheOf, root, touched, type VizInput, type VizOptions } from './common';
+
+export interface SlabListRow {
+  node: number;
+  list: 'partial' | 'full' | 'other';
+  slabs: SnapSlab[];
+  more: number;
+  listLock: number;
+}
+
+const MAX_DRAWN = 120;
+
+export function slabListRows({ snap }: VizInput, cacheId: number): SlabListRow[] {
+  const cache = cacheOf(snap, cacheId);
+  if (!cache?.nodes) return [];
+  const byId = new Map(snap.slabs.map((s) => [s.id, s]));
+  const pick = (ids: number[]) => ids.slice(0, MAX_DRAWN).map((i) => byId.get(i)).filter((x): x is SnapSlab => !!x);
+  const rows: SlabListRow[] = [];
+  for (const n of cache.nodes) {
+    rows.push({ node: n.node, list: 'partial', slabs: pick(n.partial), more: Math.max(0, n.partial.length - MAX_DRAWN), listLock: n.list_lock });
+    if (n.full.length) rows.push({ node: n.node, list: 'full', slabs: pick(n.full), more: Math.max(0, n.full.length - MAX_DRAWN), listLock: n.list_lock });
+  }
+  const others = snap.slabs.filter((s) => s.cache === cacheId && (s.list === 'none' || s.list === 'private'));
+  if (others.length) rows.push({ node: -1, list: 'other', slabs: others.slice(0, MAX_DRAWN), more: Math.max(0, others.length - MAX_DRAWN), listLock: -1 });
+  return rows;
+}
+
+const SLAB_W = 14;
+const SLAB_H = 30;
+const ROW_H = 52;
+const LABEL_W = 110;
+
+export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: VizOptions): void {
+  const rows = slabListRows(input, opts.cache);
+  const t = touched(input.event);
+  const perRow = Math.max(...rows.map((r) => r.slabs.length), 10);
+  const width = Math.max(opts.width ?? 560, LABEL_W + perRow * (SLAB_W + 3) + 60);
+  const height = Math.max(1, rows.length) * ROW_H;
+  const s = root(svg).attr('viewBox', `0 0 ${width} ${height}`).attr('width', width).attr('height', height);
+  const row = s
+    .selectAll<SVGGElement, SlabListRow>('g.slab-list')
+    .data(rows, (d) => `${d.node}-${d.list}`)
+    .join((enter) => {
+      const e = enter.append('g').attr('class', 'slab-list');
+      e.append('text').attr('class', 'label').attr('y', 14).attr('font-size', 11);
+      e.append('text').attr('class', 'sub').attr('y', 28).attr('font-size', 10);
+      e.append('text').attr('class', 'more').attr('y', 28).attr('font-size', 10);
+      return e;
+    })
+    .attr('transform', (_d, i) => `translate(0,${i * ROW_H})`)
+    .attr('data-node', (d) => d.node)
+    .attr('data-list', (d) => d.list)
+    .attr('data-length', (d) => d.slabs.length + d.more);
+  row.select('text.label').text((d) => (d.list === 'other' ? 'not on a list' : `node ${d.node} ${d.list}`));
+  row.select('text.sub').text((d) =>
+    d.list === 'other' ? '' : `${d.slabs.length + d.more} slabs${d.listLock >= 0 ? `, locked by cpu ${d.listLock}` : ''}`,
+  );
+  row.select('text.more').attr('x', (d) => LABEL_W + d.slabs.length * (SLAB_W + 3) + 4).text((d) => (d.more ? `+${d.more} more` : ''));
+
+  const slab = row
+    .selectAll<SVGGElement, SnapSlab>('g.slab')
+    .data((d) => d.slabs, (x) => String(x.id))
+    .join((enter) => {
+      const e = enter.append('g').attr('class', 'slab').attr('role', 'button').attr('tabindex', 0);
+      e.append('rect').attr('class', 'cap').attr('width', SLAB_W).attr('height', SLAB_H).attr('fill', '#fff');
+      e.append('rect').attr('class', 'fill').attr('width', SLAB_W);
+      e.append('title');
+      return e;
+    })
+    .attr('data-slab-id', (x) => x.id)
+    .attr('data-list', (x) => x.list)
+    .attr('data-inuse', (x) => x.inuse)
+    .attr('data-objects', (x) => x.objects)
+    .attr('data-frozen', (x) => (x.frozen ? 'true' : 'false'))
+    .attr('data-selected', (x) => (x.id === opts.selectedSlab ? 'true' : 'false'))
+    .attr('aria-label', (x) => `slab ${x.slab}, ${x.inuse} of ${x.objects} in use`)
+    .on('click', (_e, x) => opts.onSelectSlab?.(x.id))
+    .on('keydown', (e: KeyboardEvent, x) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        e.stopPropagation();
+        opts.onSelectSlab?.(x.id);
+      }
+    });
+  anim(slab, opts.animMs).attr('transform', (_x, i) => `translate(${LABEL_W + i * (SLAB_W + 3)},4)`);
+  slab
+    .select('rect.cap')
+    .attr('stroke', (x) => (x.id === opts.selectedSlab ? '#000' : x.id === t.slab ? '#e67e22' : '#667'))
+    .attr('stroke-width', (x) => (x.id === opts.selectedSlab || x.id === t.slab ? 2.5 : 1));
+  anim(slab.select('rect.fill'), opts.animMs)
+    .attr('y', (x) => SLAB_H - (SLAB_H * x.inuse) / Math.max(1, x.objects))
+    .attr('height', (x) => (SLAB_H * x.inuse) / Math.max(1, x.objects))
+    .attr('fill', (x) => (x.frozen ? '#9b59b6' : '#d9534f'));
+  slab.select('title').text((x) => `slab ${x.slab} (#${x.id}) inuse ${x.inuse}/${x.objects}${x.frozen ? ' frozen' : ''}`);
+}

@@ -1,0 +1,139 @@
+// Slab detail: the object grid by state (color plus a letter, so state is
+// told without color), the freelist as numbered arrows in order, the
+// current event's object outlined.
+import type { SnapSlab } from '../engine/types';
+import { anim, objectState, root, type VizInput, type VizOptions } from './common';
+
+export interface ObjectCell {
+  id: number;
+  index: number;
+  state: string;
+  /** position on the freelist, -1 if not on it */
+  fl: number;
+}
+
+export function objectCells(slab: SnapSlab): ObjectCell[] {
+  const flPos = new Map(slab.freelist.map((o, i) => [o, i]));
+  const cells: ObjectCell[] = [];
+  for (let i = 0; i < slab.objects; i++) {
+    const id = slab.obj0 + i;
+    cells.push({ id, index: i, state: slab.state[i] ?? '?', fl: flPos.get(id) ?? -1 });
+  }
+  return cells;
+}
+
+/** The slab the detail view shows: the selected one, else the one the
+ * current event names, else the head of the cache's first partial list,
+ * else any slab of the cache. */
+export function pickSlab({ snap, event }: VizInput, cacheId: number, selected: number | null | undefined): SnapSlab | null {
+  const mine = snap.slabs.filter((s) => s.cache === cacheId);
+  if (selected !== null && selected !== undefined) {
+    const s = mine.find((x) => x.id === selected);
+    if (s) return s;
+  }
+  if (event?.slab !== undefined) {
+    const s = mine.find((x) => x.id === event.slab);
+    if (s) return s;
+  }
+  if (event?.obj !== undefined) {
+    const s = mine.find((x) => event.obj! >= x.obj0 && event.obj! < x.obj0 + x.objects);
+    if (s) return s;
+  }
+  const cache = snap.caches.find((c) => c.id === cacheId);
+  for (const n of cache?.nodes ?? []) {
+    const s = mine.find((x) => x.id === n.partial[0]);
+    if (s) return s;
+  }
+  return mine[0] ?? null;
+}
+
+const CELL = 26;
+const GAP = 4;
+
+export function slabGridLayout(objects: number) {
+  const cols = objects <= 16 ? objects : objects <= 64 ? 16 : 32;
+  const rows = Math.ceil(objects / Math.max(1, cols));
+  const pos = (i: number) => ({ x: (i % cols) * (CELL + GAP) + 4, y: Math.floor(i / cols) * (CELL + GAP) + 4 });
+  return { cols, rows, pos, width: cols * (CELL + GAP) + 8, height: rows * (CELL + GAP) + 8 };
+}
+
+export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: VizInput, opts: VizOptions): void {
+  const s = root(svg);
+  if (!slab) {
+    s.selectAll('*').remove();
+    s.attr('viewBox', '0 0 10 10').attr('width', 10).attr('height', 10).attr('data-slab-id', null);
+    return;
+  }
+  const L = slabGridLayout(slab.objects);
+  const cells = objectCells(slab);
+  const ev = input.event;
+  s.attr('viewBox', `0 0 ${L.width} ${L.height}`).attr('width', L.width).attr('height', L.height)
+    .attr('data-slab-id', slab.id).attr('data-inuse', slab.inuse).attr('data-objects', slab.objects);
+  if (s.select('defs').empty()) {
+    s.append('defs').append('marker').attr('id', 'fl-arrow').attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
+      .attr('markerWidth', 6).attr('markerHeight', 6).attr('orient', 'auto-start-reverse')
+      .append('path').attr('d', 'M0,0 L10,5 L0,10 z').attr('fill', '#2a7a2a');
+  }
+  let gCells = s.select<SVGGElement>('g.cells');
+  if (gCells.empty()) gCells = s.append('g').attr('class', 'cells');
+  let gArrows = s.select<SVGGElement>('g.arrows');
+  if (gArrows.empty()) gArrows = s.append('g').attr('class', 'arrows').attr('pointer-events', 'none');
+
+  const cell = gCells
+    .selectAll<SVGGElement, ObjectCell>('g.obj')
+    .data(cells, (c) => String(c.index))
+    .join((enter) => {
+      const e = enter.append('g').attr('class', 'obj');
+      e.append('rect').attr('width', CELL).attr('height', CELL).attr('rx', 3);
+      e.append('text').attr('class', 'st').attr('x', CELL / 2).attr('y', CELL / 2 + 4).attr('text-anchor', 'middle').attr('font-size', 11).attr('font-weight', 'bold');
+      e.append('title');
+      return e;
+    })
+    .attr('transform', (c) => `translate(${L.pos(c.index).x},${L.pos(c.index).y})`)
+    .attr('data-object-id', (c) => c.id)
+    .attr('data-object-index', (c) => c.index)
+    .attr('data-object-state', (c) => objectState(c.state).name)
+    .attr('data-freelist-pos', (c) => c.fl)
+    .attr('data-touched', (c) => (ev?.obj === c.id ? 'true' : 'false'));
+  anim(cell.select('rect'), opts.animMs)
+    .attr('fill', (c) => objectState(c.state).color)
+    .attr('stroke', (c) => (ev?.obj === c.id ? '#e67e22' : '#556'))
+    .attr('stroke-width', (c) => (ev?.obj === c.id ? 3 : 1))
+    // free objects dashed: shape differs too, not only color
+    .attr('stroke-dasharray', (c) => (c.state === 'f' ? '3 2' : null));
+  cell.select('text.st')
+    .text((c) => objectState(c.state).label)
+    .attr('fill', (c) => (c.state === 'u' || c.state === 's' || c.state === 'l' || c.state === 'c' ? '#fff' : '#222'));
+  cell.select('title').text((c) => `object #${c.id} (index ${c.index}): ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}`);
+
+  // freelist arrows, in order: freelist[k] -> freelist[k+1]
+  const pairs = slab.freelist.slice(0, -1).map((o, k) => ({ k, a: o - slab.obj0, b: slab.freelist[k + 1] - slab.obj0 }));
+  const center = (i: number) => ({ x: L.pos(i).x + CELL / 2, y: L.pos(i).y + CELL / 2 });
+  gArrows
+    .selectAll<SVGPathElement, { k: number; a: number; b: number }>('path.fl')
+    .data(pairs.length <= 256 ? pairs : [], (p) => String(p.k))
+    .join('path')
+    .attr('class', 'fl')
+    .attr('data-freelist-index', (p) => p.k)
+    .attr('data-from', (p) => p.a + slab.obj0)
+    .attr('data-to', (p) => p.b + slab.obj0)
+    .attr('fill', 'none')
+    .attr('stroke', '#2a7a2a')
+    .attr('stroke-width', 1.3)
+    .attr('opacity', 0.75)
+    .attr('marker-end', 'url(#fl-arrow)')
+    .attr('d', (p) => {
+      const A = center(p.a);
+      const B = center(p.b);
+      const dx = B.x - A.x;
+      const dy = B.y - A.y;
+      const len = Math.max(1, Math.hypot(dx, dy));
+      const sx = A.x + (dx / len) * 8;
+      const sy = A.y + (dy / len) * 8;
+      const ex = B.x - (dx / len) * 10;
+      const ey = B.y - (dy / len) * 10;
+      const mx = (sx + ex) / 2 - (dy / len) * 12;
+      const my = (sy + ey) / 2 + (dx / len) * 12;
+      return `M${sx},${sy} Q${mx},${my} ${ex},${ey}`;
+    });
+}

@@ -1,0 +1,65 @@
+// Vite config for the slubviz web app (root: web/).
+// The wasm module (build-wasm/slubviz_core.{mjs,wasm}) and the scenarios
+// (scenarios/*.trace + a generated index.json) are copied into
+// web/public/ (git-ignored) whenever Vite starts (dev, build, preview), so the
+// worker loads them as static files.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const WEB = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(WEB, '..');
+
+function describe(text: string): string {
+  const lines: string[] = [];
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('#')) break;
+    lines.push(l.replace(/^# ?/, ''));
+  }
+  return lines.join(' ');
+}
+
+export function copyAssets(): void {
+  const pub = join(WEB, 'public');
+  mkdirSync(join(pub, 'wasm'), { recursive: true });
+  mkdirSync(join(pub, 'scenarios'), { recursive: true });
+  for (const f of ['slubviz_core.mjs', 'slubviz_core.wasm']) {
+    const src = join(ROOT, 'build-wasm', f);
+    if (!existsSync(src)) throw new Error(`${src} missing: run scripts/build.sh wasm`);
+    copyFileSync(src, join(pub, 'wasm', f));
+  }
+  const dir = join(ROOT, 'scenarios');
+  const list = readdirSync(dir).filter((f) => f.endsWith('.trace')).sort();
+  const index = list.map((f) => {
+    const text = readFileSync(join(dir, f), 'utf8');
+    copyFileSync(join(dir, f), join(pub, 'scenarios', f));
+    return { id: f.replace(/\.trace$/, ''), file: f, description: describe(text) };
+  });
+  writeFileSync(join(pub, 'scenarios', 'index.json'), JSON.stringify(index, null, 1) + '\n');
+}
+
+function slubvizAssets(): Plugin {
+  return {
+    name: 'slubviz-assets',
+    config() {
+      copyAssets();
+    },
+  };
+}
+
+export default defineConfig({
+  root: WEB,
+  base: './',
+  plugins: [slubvizAssets()],
+  esbuild: { jsx: 'automatic' },
+  worker: { format: 'es' },
+  build: {
+    outDir: join(WEB, 'dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1500,
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+});
