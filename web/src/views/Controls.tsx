@@ -15,15 +15,15 @@ export function Controls() {
   return (
     <section className="controls" aria-label="Playback controls">
       <div className="row">
-        <button type="button" onClick={() => void store.toStart()} disabled={disabled} aria-label="To start" title="To start (Home)">⏮</button>
-        <button type="button" onClick={() => void store.opBack()} disabled={disabled} aria-label="Op back" title="Back one op (Shift+←)">⏪ op</button>
+        <button type="button" onClick={() => void store.toStart()} disabled={disabled} aria-label="To start" title="To start (Home)">|◀</button>
+        <button type="button" onClick={() => void store.opBack()} disabled={disabled} aria-label="Op back" title="Back one op (Shift+←)">◀◀ op</button>
         <button type="button" onClick={() => void store.stepBack()} disabled={disabled} aria-label="Step back" title="Back one micro-step (←)">◀ step</button>
         <button type="button" onClick={() => store.togglePlay()} disabled={disabled} aria-label={st.playing ? 'Pause' : 'Play'} title="Play/pause (Space)" aria-pressed={st.playing}>
-          {st.playing ? '⏸ pause' : '▶ play'}
+          {st.playing ? '❚❚ pause' : '▶ play'}
         </button>
         <button type="button" onClick={() => void store.stepForward()} disabled={disabled} aria-label="Step" title="One micro-step (→)">step ▶</button>
-        <button type="button" onClick={() => void store.stepOp()} disabled={disabled} aria-label="Step op" title="One op (Shift+→)">op ⏩</button>
-        <button type="button" onClick={() => void store.toEnd()} disabled={disabled} aria-label="To end" title="To end (End)">⏭</button>
+        <button type="button" onClick={() => void store.stepOp()} disabled={disabled} aria-label="Step op" title="One op (Shift+→)">op ▶▶</button>
+        <button type="button" onClick={() => void store.toEnd()} disabled={disabled} aria-label="To end" title="To end (End)">▶|</button>
         <label className="speed">
           speed
           <select aria-label="Speed (micro-steps per second)" value={st.speed} onChange={(e) => store.setSpeed(Number(e.target.value))}>

@@ -45,7 +45,7 @@ export function TopologyView() {
       title="Topology"
       extra={t && <small>{`${t.nodes.length} nodes, ${t.nr_cpus} CPUs (possible ${t.possible}, present ${t.present}, online ${t.online})`}</small>}
     >
-      <svg ref={ref} role="img" aria-label="NUMA nodes and CPUs" />
+      <svg ref={ref} role="group" aria-label="NUMA nodes and CPUs (select a CPU to focus it)" />
     </Panel>
   );
 }

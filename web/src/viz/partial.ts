@@ -33,7 +33,7 @@ export function slabListRows({ snap }: VizInput, cacheId: number): SlabListRow[]
 const SLAB_W = 14;
 const SLAB_H = 30;
 const ROW_H = 52;
-const LABEL_W = 110;
+const LABEL_W = 140;
 
 export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: VizOptions): void {
   const rows = slabListRows(input, opts.cache);
@@ -56,7 +56,7 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-node', (d) => d.node)
     .attr('data-list', (d) => d.list)
     .attr('data-length', (d) => d.slabs.length + d.more);
-  row.select('text.label').text((d) => (d.list === 'other' ? 'not on a list' : `node ${d.node} ${d.list}`));
+  row.select('text.label').text((d) => (d.list === 'other' ? 'on no list (full/in use)' : `node ${d.node} ${d.list}`));
   row.select('text.sub').text((d) =>
     d.list === 'other' ? '' : `${d.slabs.length + d.more} slabs${d.listLock >= 0 ? `, locked by cpu ${d.listLock}` : ''}`,
   );

@@ -31,7 +31,8 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
   const rows = sheafRows(input, opts.cache);
   const cap = Math.max(1, cache?.sheaf_capacity ?? 1);
   const width = opts.width ?? 560;
-  const half = (width - LABEL_W - 16) / 2;
+  const TXT = 64;
+  const half = (width - LABEL_W - 16 - 2 * TXT) / 2;
   const cells = rows.length * 2 * cap <= 1200;
   const cw = half / cap;
   const t = touched(input.event);
@@ -47,7 +48,7 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     hdr.append('text').attr('class', 'h-spare').attr('y', 12);
   }
   hdr.select('.h-main').attr('x', LABEL_W).text(`main (capacity ${cap})`);
-  hdr.select('.h-spare').attr('x', LABEL_W + half + 8).text('spare');
+  hdr.select('.h-spare').attr('x', LABEL_W + half + TXT + 8).text('spare');
 
   const row = s
     .selectAll<SVGGElement, SheafRow>('g.cpu-row')
@@ -79,7 +80,7 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
       e.append('text').attr('class', 'size').attr('y', 13).attr('font-size', 10);
       return e;
     })
-    .attr('transform', (d) => `translate(${d.where === 'main' ? LABEL_W : LABEL_W + half + 8},0)`)
+    .attr('transform', (d) => `translate(${d.where === 'main' ? LABEL_W : LABEL_W + half + TXT + 8},0)`)
     .attr('data-where', (d) => d.where)
     .attr('data-sheaf-id', (d) => (d.sheaf ? d.sheaf.id : 'none'))
     .attr('data-size', (d) => d.sheaf?.size ?? 0)
@@ -97,9 +98,9 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     .attr('fill', '#5b8def');
   sheaf
     .select('text.size')
-    .attr('x', half - 4)
-    .attr('text-anchor', 'end')
-    .text((d) => (d.sheaf ? `#${d.sheaf.id} ${d.sheaf.size}/${d.sheaf.capacity}` : 'none'));
+    .attr('x', half + 4)
+    .attr('text-anchor', 'start')
+    .text((d) => (d.sheaf ? `${d.sheaf.size}/${d.sheaf.capacity} #${d.sheaf.id}` : 'none'));
 
   const obj = sheaf
     .selectAll<SVGRectElement, number>('rect.obj')

@@ -1,0 +1,240 @@
+// End-to-end tests of the slubviz web app (system Chromium, animations off).
+// They read state through window.__slubviz and data-* attributes, not pixels.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, SlubvizPage, test } from './fixtures';
+
+async function drawnSheaf(app: SlubvizPage) {
+  const m = app.mainSheaf(0);
+  return { id: await m.getAttribute('data-sheaf-id'), size: await m.getAttribute('data-size') };
+}
+
+async function objectStates(app: SlubvizPage): Promise<Record<string, string>> {
+  return app.page.evaluate(() => {
+    const out: Record<string, string> = {};
+    document.querySelectorAll('[data-panel=slab] [data-object-id]').forEach((e) => {
+      out[e.getAttribute('data-object-id')!] = e.getAttribute('data-object-state')!;
+    });
+    return out;
+  });
+}
+
+test('loads the default scenario', async ({ app }) => {
+  await app.open();
+  const st = await app.state();
+  expect(st.scenario).toBe('basics');
+  expect(st.seq).toBe(0);
+  expect(st.opsTotal).toBeGreaterThan(0);
+  expect(st.checkpoints).toBeGreaterThan(1);
+  await expect(app.page.locator('[data-panel=topology] [data-node]')).not.toHaveCount(0);
+  await expect(app.page.locator('[data-panel=topology] [data-cpu]')).not.toHaveCount(0);
+  await expect(app.mainSheaf(0)).toHaveCount(1);
+  await expect(app.page.locator('[data-panel=barns] [data-barn-node]')).not.toHaveCount(0);
+  await expect(app.page.getByTestId('text-slabinfo')).toContainText('slabinfo - version: 2.1');
+});
+
+test('Step and Step back move a sheaf and an object, and undo it', async ({ app }) => {
+  await app.open();
+  let sheafMoved = false;
+  let objectMoved = false;
+  for (let i = 0; i < 60 && !(sheafMoved && objectMoved); i++) {
+    const sheaf0 = await drawnSheaf(app);
+    const objs0 = await objectStates(app);
+    await app.click(app.step);
+    const sheaf1 = await drawnSheaf(app);
+    const objs1 = await objectStates(app);
+    const changedObj = Object.keys(objs1).find((k) => objs0[k] !== undefined && objs0[k] !== objs1[k]);
+    const changedSheaf = sheaf0.id !== sheaf1.id || sheaf0.size !== sheaf1.size;
+    if (changedSheaf || changedObj) {
+      // Step back restores exactly what was drawn before
+      await app.click(app.stepBack);
+      expect(await drawnSheaf(app)).toEqual(sheaf0);
+      if (changedObj) expect((await objectStates(app))[changedObj]).toBe(objs0[changedObj]);
+      await app.click(app.step);
+      expect(await drawnSheaf(app)).toEqual(sheaf1);
+      if (changedObj) expect((await objectStates(app))[changedObj]).toBe(objs1[changedObj]);
+      sheafMoved ||= changedSheaf;
+      objectMoved ||= !!changedObj;
+    }
+  }
+  expect(sheafMoved, 'a main sheaf changed within 60 steps').toBe(true);
+  expect(objectMoved, 'an object changed state within 60 steps').toBe(true);
+});
+
+test('N steps forward then N back restore the exact drawn state', async ({ app }) => {
+  await app.open();
+  await app.act('seekSeq', 9);
+  await app.waitSeq(9);
+  const before = await app.dump();
+  const N = 15;
+  await app.click(app.step, N);
+  expect((await app.state()).seq).toBe(9 + N);
+  const forward = await app.dump();
+  expect(forward).not.toEqual(before);
+  await app.click(app.stepBack, N);
+  expect((await app.state()).seq).toBe(9);
+  expect(await app.dump()).toEqual(before);
+});
+
+test('scrub the timeline and jump to an op', async ({ app }) => {
+  await app.open();
+  const total = (await app.state()).opsTotal;
+  await app.timeline.focus();
+  await app.page.keyboard.press('End');
+  await expect.poll(async () => (await app.state()).op).toBe(total);
+  await app.page.keyboard.press('Home');
+  await expect.poll(async () => (await app.state()).op).toBe(0);
+  for (let i = 0; i < 3; i++) await app.page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await app.state()).op).toBe(3);
+
+  await app.jumpInput.fill('5');
+  await app.click(app.jumpButton);
+  let st = await app.state();
+  expect(st.op).toBe(5);
+  expect(st.inflight).toBe(0);
+  // back to an earlier op: a restore from a checkpoint, same drawn state as
+  // getting there by stepping
+  await app.jumpInput.fill('2');
+  await app.click(app.jumpButton);
+  const viaJump = await app.dump();
+  await app.act('toStart');
+  await app.click(app.stepOp, 2);
+  st = await app.state();
+  expect(st.op).toBe(2);
+  expect(await app.dump()).toEqual(viaJump);
+  await app.click(app.opBack);
+  expect((await app.state()).op).toBe(1);
+});
+
+test('breakpoints stop on the next new slab and the next discard', async ({ app }) => {
+  await app.open();
+  await app.breakpoint.selectOption('new_slab');
+  await app.click(app.runToBreakpoint);
+  let st = await app.state();
+  expect(st.event?.kind).toBe('new_slab');
+  await expect(app.page.locator('.hit')).toHaveAttribute('data-hit', 'true');
+  await expect(app.page.getByTestId('callpath')).toHaveAttribute('data-kind', 'new_slab');
+
+  await app.breakpoint.selectOption('discard');
+  await app.click(app.runToBreakpoint);
+  st = await app.state();
+  expect(st.event?.kind).toBe('discard_slab');
+
+  // the keyboard shortcut runs the same action
+  await app.act('toStart');
+  await app.page.locator('body').press('2');
+  await expect.poll(async () => (await app.state()).event?.kind).toBe('new_slab');
+});
+
+test('keyboard shortcuts step and play', async ({ app }) => {
+  await app.open();
+  await app.page.locator('body').press('ArrowRight');
+  await app.waitSeq(1);
+  await app.page.locator('body').press('ArrowRight');
+  await app.waitSeq(2);
+  await app.page.locator('body').press('ArrowLeft');
+  await app.waitSeq(1);
+  await app.page.locator('body').press('Shift+ArrowRight');
+  await expect.poll(async () => (await app.state()).op).toBe(1);
+  await app.page.locator('body').press('End');
+  await expect.poll(async () => (await app.state()).op).toBe((await app.state()).opsTotal);
+  await app.page.locator('body').press('Home');
+  await app.waitSeq(0);
+  await app.act('setSpeed', 1000);
+  await app.page.locator('body').press(' ');
+  await expect.poll(async () => (await app.state()).seq).toBeGreaterThan(5);
+  await app.page.locator('body').press(' ');
+  await expect.poll(async () => (await app.state()).playing).toBe(false);
+});
+
+test('free play: allocate and free on a chosen CPU, download the trace', async ({ app }) => {
+  await app.open('#s=sheaf-cycle');
+  const st0 = await app.state();
+  expect(st0.scenario).toBe('sheaf-cycle');
+  await app.page.getByRole('combobox', { name: 'Free play CPU' }).selectOption('1');
+  await app.click(app.allocate);
+  await expect.poll(async () => (await app.state()).freeOps).toBe(1);
+  let st = await app.state();
+  expect(st.opsTotal).toBe(st0.opsTotal + 1);
+  expect(st.op).toBe(st.opsTotal);
+  expect(st.event?.kind).toBe('return');
+  expect(st.event?.cpu).toBe(1);
+  const trace = await app.page.evaluate(() => window.__slubviz!.trace());
+  expect(trace).toMatch(/c1 alloc pair-64 fp0\n$/);
+
+  await app.click(app.free);
+  await expect.poll(async () => (await app.state()).freeOps).toBe(2);
+  st = await app.state();
+  expect(st.opsTotal).toBe(st0.opsTotal + 2);
+  expect(st.op).toBe(st.opsTotal);
+  await expect(app.page.getByTestId('free-ops')).toContainText('c1 free pair-64 fp0');
+  await expect(app.page.locator('[data-panel=callpath] .error')).toHaveCount(0);
+
+  const download = app.page.waitForEvent('download');
+  await app.page.getByRole('button', { name: 'Download trace' }).click();
+  const d = await download;
+  expect(d.suggestedFilename()).toBe('sheaf-cycle-freeplay.trace');
+});
+
+test('share link round trip: scenario, config and position', async ({ app, context }) => {
+  await app.open();
+  await app.preset.selectOption('v7.0-rc1');
+  await app.ready();
+  await app.act('jumpToOp', 3);
+  await app.click(app.step, 2);
+  const st = await app.state();
+  const drawn = await app.dump();
+  await app.share.click();
+  await expect(app.shareLink).toHaveValue(/#s=basics&preset=v7.0-rc1&seq=\d+/);
+  const url = await app.shareLink.inputValue();
+
+  const other = await context.newPage();
+  const errors: string[] = [];
+  other.on('pageerror', (e) => errors.push(e.message));
+  const app2 = new SlubvizPage(other);
+  await other.goto(url);
+  await app2.ready();
+  await expect.poll(async () => (await app2.state()).seq).toBe(st.seq);
+  expect((await app2.state()).scenario).toBe('basics');
+  await expect(other.locator('header .status')).toContainText('v7.0-rc1');
+  expect(await app2.dump()).toEqual(drawn);
+  expect(errors).toEqual([]);
+});
+
+test('share link round trip: a free-play trace travels compressed', async ({ app, context }) => {
+  await app.open();
+  await app.click(app.allocate);
+  await expect.poll(async () => (await app.state()).freeOps).toBe(1);
+  const trace = await app.page.evaluate(() => window.__slubviz!.trace());
+  const st = await app.state();
+  await app.share.click();
+  await expect(app.shareLink).toHaveValue(/#t=/);
+  const other = await context.newPage();
+  await other.goto(await app.shareLink.inputValue());
+  const app2 = new SlubvizPage(other);
+  await app2.ready();
+  await expect.poll(async () => (await app2.state()).seq).toBe(st.seq);
+  expect(await other.evaluate(() => window.__slubviz!.trace())).toBe(trace);
+});
+
+test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', async ({ app }) => {
+  await app.open('#s=ublk-bio256');
+  const st = await app.state();
+  expect(st.opsTotal).toBeGreaterThan(100_000);
+  await expect(app.page.locator('[data-panel=topology] [data-cpu]')).toHaveCount(64);
+  await expect(app.page.locator('[data-panel=topology] [data-memoryless=true]')).toHaveCount(6);
+  await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(64);
+  await app.jumpInput.fill('150000');
+  await app.click(app.jumpButton);
+  expect((await app.state()).op).toBe(150000);
+  await app.click(app.stepBack);
+  expect((await app.state()).op).toBe(149999);
+});
+
+test('no serious or critical accessibility violations (axe)', async ({ app, page }) => {
+  await app.open();
+  await app.act('seekSeq', 30);
+  await app.idle();
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
