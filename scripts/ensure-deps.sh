@@ -2,9 +2,11 @@
 # Install what building and testing slubviz needs, and nothing on a machine
 # that already has it. Idempotent; safe with CI=true and no stdin.
 #
-#   scripts/ensure-deps.sh            toolchain (apt) + node_modules (npm ci)
-#   scripts/ensure-deps.sh --browser  also Chromium (for the web app's e2e tests)
-#   SVZ_WITH_BROWSER=1                same as --browser
+#   scripts/ensure-deps.sh            toolchain (apt) + Chromium + node_modules (npm ci)
+#   scripts/ensure-deps.sh --no-browser  without Chromium
+#   SVZ_WITH_BROWSER=0                same as --no-browser
+# Chromium is Debian's (/usr/bin/chromium): the e2e tests (Playwright) use
+# the system browser; `playwright install` is never run.
 #
 # apt: cmake, ninja-build, build-essential, emscripten, nodejs, npm (only the
 # missing ones, one `apt-get update` first). npm: `npm ci` (`npm install`
@@ -15,10 +17,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-WITH_BROWSER="${SVZ_WITH_BROWSER:-0}"
+WITH_BROWSER="${SVZ_WITH_BROWSER:-1}"
 for arg in "$@"; do
   case "$arg" in
     --browser) WITH_BROWSER=1 ;;
+    --no-browser) WITH_BROWSER=0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "ensure-deps.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
@@ -49,8 +52,8 @@ want npm npm
 # (package node-acorn, a dependency of emscripten; checked in case node was
 # replaced after emscripten was installed).
 if have emcc && [ ! -d /usr/share/nodejs/acorn ]; then missing+=(node-acorn); fi
-if [ "$WITH_BROWSER" = 1 ]; then
-  want chromium chromium
+if [ "$WITH_BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

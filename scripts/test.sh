@@ -3,11 +3,14 @@
 #   1. scripts/ensure-deps.sh
 #   2. test build (build-test/: Debug, ASan+UBSan, validator after every op), ctest
 #   3. native release build (build/) and wasm builds (build-wasm/)
-#   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI
+#   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI;
+#      (web/src/**/*.test.ts): the web app's engine, store actions, viz
+#   5. web app: typecheck (tsc) and build (vite build -> web/dist)
+#   6. Playwright (e2e/) on the built app with the system Chromium
 # A build failure stops at once; failing tests do not stop the later steps
 # (one run shows every failure). Ends with one line
-# "summary: N passed, N failed" over ctest and vitest, and exits non-zero if
-# anything failed or if either runner ran no test.
+# "summary: N passed, N failed" over ctest, vitest and Playwright, and exits
+# non-zero if anything failed or if any runner ran no test.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -59,8 +62,33 @@ if [ -f "$vitest_json" ]; then
 fi
 if [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ]; then vitest_failed=1; fi
 
+step "web app: typecheck + build"
+node_modules/.bin/tsc -p web/tsconfig.json
+node_modules/.bin/vite build --config web/vite.config.ts
+
+step "playwright (e2e, system chromium)"
+pw_json=build-test/playwright.json
+rm -f "$pw_json"
+set +e
+SVZ_PW_JSON="$pw_json" node_modules/.bin/playwright test
+pw_status=$?
+set -e
+pw_passed=0 pw_failed=0
+if [ -f "$pw_json" ]; then
+  read -r pw_passed pw_failed < <(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const s = r.stats || {};
+    // errors outside tests (a config or web server failure) count as one failure
+    const outside = (r.errors || []).length ? 1 : 0;
+    console.log((s.expected || 0) + (s.flaky || 0), (s.unexpected || 0) + ((s.unexpected || 0) ? 0 : outside));
+  ' "$pw_json")
+fi
+if [ "$pw_status" -ne 0 ] && [ "$pw_failed" -eq 0 ]; then pw_failed=1; fi
+if [ $((pw_passed + pw_failed)) -eq 0 ]; then echo "playwright ran no test"; pw_status=1; pw_failed=1; fi
+
 step "done in $((SECONDS - T0))s"
 echo "ctest:  $ctest_passed passed, $ctest_failed failed (exit $ctest_status)"
 echo "vitest: $vitest_passed passed, $vitest_failed failed (exit $vitest_status)"
-echo "summary: $((ctest_passed + vitest_passed)) passed, $((ctest_failed + vitest_failed)) failed"
-[ "$ctest_status" -eq 0 ] && [ "$vitest_status" -eq 0 ]
+echo "playwright: $pw_passed passed, $pw_failed failed (exit $pw_status)"
+echo "summary: $((ctest_passed + vitest_passed + pw_passed)) passed, $((ctest_failed + vitest_failed + pw_failed)) failed"
+[ "$ctest_status" -eq 0 ] && [ "$vitest_status" -eq 0 ] && [ "$pw_status" -eq 0 ]

@@ -38,6 +38,9 @@ export function describeTrace(text: string): string {
 export function totalStats(snap: Snapshot): Record<string, number> {
   const t: Record<string, number> = {};
   for (const c of snap.caches) {
+    // model counters (exact, whatever stat() the path bumps)
+    t.slabs_allocated = (t.slabs_allocated ?? 0) + c.slabs_allocated;
+    t.slabs_freed = (t.slabs_freed ?? 0) + c.slabs_freed;
     if (!c.stats) continue;
     for (const [k, v] of Object.entries(c.stats)) t[k] = (t[k] ?? 0) + v.reduce((a, b) => a + b, 0);
   }
@@ -47,8 +50,8 @@ export function totalStats(snap: Snapshot): Record<string, number> {
 /** The most notable path taken between two stat totals. */
 export function classify(before: Record<string, number>, after: Record<string, number>): PathClass {
   const d = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
-  if (d('free_slab') > 0) return 'discard';
-  if (d('alloc_slab') > 0) return 'new_slab';
+  if (d('free_slab') > 0 || d('slabs_freed') > 0) return 'discard';
+  if (d('alloc_slab') > 0 || d('slabs_allocated') > 0) return 'new_slab';
   if (d('alloc_slowpath') > 0 || d('free_slowpath') > 0) return 'slow';
   if (d('sheaf_refill') > 0 || d('sheaf_flush') > 0) return 'refill';
   if (d('barn_get') > 0 || d('barn_put') > 0 || d('barn_get_fail') > 0 || d('barn_put_fail') > 0) return 'barn';
@@ -77,6 +80,17 @@ export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null):
       );
   }
   return false;
+}
+
+/** Where object `obj` is and in what state: its slab's state char, the
+ * sheaf or CPU bulk array holding it. Changes when the object changes. */
+export function objectWhere(snap: Snapshot, obj: number): string {
+  const slab = snap.slabs.find((x) => obj >= x.obj0 && obj < x.obj0 + x.objects);
+  if (!slab) return 'none';
+  const st = slab.state[obj - slab.obj0] ?? '?';
+  const sheaf = snap.sheaves.find((sh) => sh.objects.includes(obj));
+  const cpu = snap.cpus.find((c) => c.bulk.includes(obj));
+  return `${slab.id}:${st}:${sheaf ? sheaf.id : '-'}:${cpu ? cpu.cpu : '-'}`;
 }
 
 export class Engine {
@@ -279,13 +293,9 @@ export class Engine {
   /** Run forward until the breakpoint's condition holds for a step; stop
    * right after that step. At most maxSteps steps. */
   runUntil(bp: Breakpoint, maxSteps = 50_000_000, progress?: Progress): Frame {
+    if (bp.kind === 'object') return this.runUntilObject(bp.obj ?? -1, maxSteps);
     const s = this.session;
-    let objSlab: number | null = null;
-    if (bp.kind === 'object' && bp.obj !== undefined) {
-      const snap = this.lastSnap ?? this.snapshot();
-      const slab = snap.slabs.find((x) => bp.obj! >= x.obj0 && bp.obj! < x.obj0 + x.objects);
-      objSlab = slab ? slab.id : null;
-    }
+    const objSlab: number | null = null;
     const BATCH = 4096;
     let ran = 0;
     let t0 = Date.now();
@@ -305,6 +315,38 @@ export class Engine {
         progress(s.opsDone(), s.opsTotal(), 'breakpoint');
         t0 = Date.now();
       }
+    }
+    return this.frame(false);
+  }
+
+  /** Run until object `obj` changes state or place (see objectWhere). */
+  private runUntilObject(obj: number, maxSteps: number): Frame {
+    const s = this.session;
+    const BATCH = 256;
+    let where = objectWhere(this.lastSnap ?? this.snapshot(), obj);
+    let ran = 0;
+    while (ran < maxSteps) {
+      const from = s.seq();
+      const n = this.stepN(Math.min(BATCH, maxSteps - ran));
+      ran += n;
+      if (n === 0) break;
+      const evs = this.events(from, n);
+      const direct = evs.find((e) => e.obj === obj);
+      // moves of many objects name only the last one: look closer
+      const bulk = evs.some((e) => e.kind === 'new_slab' || e.kind === 'discard_slab' || Math.abs(e.count) > 1);
+      const now = objectWhere(this.snapshot(), obj);
+      if (now !== where || direct || bulk) {
+        // find the first step of the batch after which it differs
+        this.seekSeqNoFrame(from);
+        for (let i = 0; i < n; i++) {
+          this.stepN(1);
+          const seq = s.seq();
+          const w = objectWhere(this.snapshot(), obj);
+          if ((direct && seq > direct.seq) || w !== where) return this.frame(true);
+        }
+      }
+      where = now;
+      if (n < BATCH) break;
     }
     return this.frame(false);
   }

@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { Engine } from '../engine/engine';
+import type { SlubvizModule } from '../engine/session';
+import { LocalEngine, loadModule, scenario } from '../engine/testing';
+import { act, configSets, parseSets, SPEEDS, Store } from './store';
+import { decodeShare } from './url';
+
+let mod: SlubvizModule;
+beforeAll(async () => {
+  mod = await loadModule();
+});
+
+function makeStore() {
+  const timers: (() => void)[] = [];
+  const store = new Store(new LocalEngine(new Engine(mod)), {
+    fetchText: async (path) => {
+      const m = /^scenarios\/(.+)\.trace$/.exec(path);
+      if (m) return scenario(m[1]);
+      if (path === 'scenarios/index.json') return JSON.stringify([{ id: 'basics', file: 'basics.trace', description: '' }]);
+      throw new Error(`no ${path}`);
+    },
+    setTimeout: (fn) => {
+      timers.push(fn);
+      return timers.length;
+    },
+    clearTimeout: () => {},
+    now: () => 0,
+  });
+  /** runs the pending play timer, if any */
+  const tick = async () => {
+    const fn = timers.shift();
+    fn?.();
+    await new Promise((r) => setTimeout(r, 0));
+    await store.idle();
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { store, tick, timers };
+}
+
+describe('store actions', () => {
+  test('loadScenario, stepForward, stepBack', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    const s = store.getState();
+    expect(s.status).toBe('ready');
+    expect(s.scenario).toBe('basics');
+    expect(s.frame?.seq).toBe(0);
+    expect(s.selectedCache).toBe(0);
+    await act(store, 'stepForward');
+    await act(store, 'stepForward');
+    expect(store.getState().frame?.seq).toBe(2);
+    await act(store, 'stepBack');
+    expect(store.getState().frame?.seq).toBe(1);
+    expect(store.getState().frame?.event?.seq).toBe(0);
+  });
+
+  test('stepOp, opBack, jumpToOp, toEnd, toStart', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    await act(store, 'stepOp');
+    expect(store.getState().frame?.opsDone).toBe(1);
+    await act(store, 'stepForward');
+    await act(store, 'opBack');
+    expect(store.getState().frame?.opsDone).toBe(1);
+    expect(store.getState().frame?.inflight).toBe(0);
+    await act(store, 'opBack');
+    expect(store.getState().frame?.seq).toBe(0);
+    await act(store, 'jumpToOp', 7);
+    expect(store.getState().frame?.opsDone).toBe(7);
+    await act(store, 'toEnd');
+    expect(store.getState().frame?.opsDone).toBe(store.getState().meta?.opsTotal);
+    await act(store, 'toStart');
+    expect(store.getState().frame?.seq).toBe(0);
+  });
+
+  test('runToBreakpoint records the hit', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    await act(store, 'runToBreakpoint', { kind: 'new_slab' });
+    const s = store.getState();
+    expect(s.frame?.event?.kind).toBe('new_slab');
+    expect(s.lastHit).toEqual({ bp: { kind: 'new_slab' }, seq: s.frame?.seq, found: true });
+    expect(s.breakpoint).toEqual({ kind: 'new_slab' });
+  });
+
+  test('play steps on each tick until paused; speeds', async () => {
+    const { store, tick } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    store.setSpeed(10);
+    store.play();
+    expect(store.getState().playing).toBe(true);
+    await tick();
+    await tick();
+    expect(store.getState().frame?.seq).toBe(2);
+    store.pause();
+    expect(store.getState().playing).toBe(false);
+    store.faster();
+    expect(store.getState().speed).toBe(SPEEDS[SPEEDS.indexOf(10) + 1]);
+    store.slower();
+    store.slower();
+    expect(store.getState().speed).toBe(SPEEDS[SPEEDS.indexOf(10) - 1]);
+  });
+
+  test('setConfig restarts the run with the new config', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    await act(store, 'jumpToOp', 3);
+    await act(store, 'setConfig', { preset: 'v7.0-rc1', seed: '5', switches: { fix1: '1' } });
+    const s = store.getState();
+    expect(s.frame?.seq).toBe(0);
+    expect(s.frame?.snapshot.config.preset).toBe('v7.0-rc1');
+    expect(s.frame?.snapshot.config.switches.seed).toBe('5');
+    expect(s.frame?.snapshot.config.switches.fix1).toBe(true);
+    expect(configSets(s.config)).toBe('fix1=1\nseed=5');
+    expect(parseSets('fix1=1\nseed=5')).toEqual({ seed: '5', switches: { fix1: '1' } });
+  });
+
+  test('free play appends ops, re-opens and runs to the end', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    const total = store.getState().meta!.opsTotal;
+    const h = await act(store, 'freeAlloc');
+    expect(h).toBe('fp0');
+    let s = store.getState();
+    expect(s.meta?.opsTotal).toBe(total + 1);
+    expect(s.frame?.opsDone).toBe(total + 1);
+    expect(s.trace).toMatch(/# free play\nc0 alloc demo-64 fp0\n$/);
+    expect(store.liveHandles().map((x) => x.handle)).toEqual(['fp0']);
+    await act(store, 'freeFree');
+    s = store.getState();
+    expect(s.frame?.opsDone).toBe(total + 2);
+    expect(s.frame?.runError).toBe('');
+    expect(store.liveHandles()).toEqual([]);
+  });
+
+  test('shareHash round trip', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    await act(store, 'seekSeq', 17);
+    let hash = await store.shareHash();
+    expect(await decodeShare(hash)).toEqual({ scenario: 'basics', seq: 17 });
+    await act(store, 'freeAlloc');
+    hash = await store.shareHash();
+    const d = await decodeShare(hash);
+    expect(d.trace).toBe(store.getState().trace);
+    expect(d.scenario).toBeUndefined();
+  });
+});
