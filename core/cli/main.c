@@ -1,6 +1,7 @@
 /* slubviz: the command line driver.
  *
  *   slubviz run TRACE [options]    run a trace, print events / kernel views
+ *   slubviz import FILE [options]  convert a real trace (ftrace, perf ...) to v1
  *   slubviz sizes ...              cache geometry (cmd_sizes.c)
  *   slubviz presets                the kernel presets
  *   slubviz bench TRACE [options]  time a whole-trace run
@@ -23,6 +24,7 @@
 #include "model.h"
 #include "session.h"
 #include "slubviz/config.h"
+#include "slubviz/import.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
 
@@ -33,9 +35,12 @@ static const char usage[] =
 "\n"
 "  slubviz run TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--stats]\n"
 "                    [--slabinfo] [--sysfs CACHE] [--json]\n"
-"      Run a trace (format v1, docs/trace-format.md) to the end and print\n"
+"      Run a trace to the end and print\n"
 "      'ops DONE/TOTAL steps N', any kernel-style reports, then the views asked\n"
 "      for:\n"
+"        --format F        the trace's format (default: detected): v1 (docs/\n"
+"                          trace-format.md), ftrace, trace-cmd, perf, bpftrace,\n"
+"                          malloc-lab; other formats are imported (docs/import.md)\n"
 "        --preset NAME     kernel preset, overriding the trace's (slubviz presets)\n"
 "        --set KEY=VALUE   a setting applied last (keys as in a trace's 'set')\n"
 "        --events          one line per micro-step, as it happens (docs/events.md)\n"
@@ -45,6 +50,14 @@ static const char usage[] =
 "        --json            everything as one JSON document (schema 1)\n"
 "        --stats-only-raw, --slabinfo-only-raw\n"
 "                          print exactly that view and nothing else\n"
+"  slubviz import FILE [--format F] [-o OUT] [--json]\n"
+"      Import a real trace (ftrace / trace_pipe text, trace-cmd report, perf\n"
+"      script, the bpftrace one-liner of docs/import.md, malloc-lab .rep) and\n"
+"      write it as v1 to OUT (default: stdout); the diagnostics summary goes to\n"
+"      stderr (--json: as JSON). Exit 2 if nothing could be imported.\n"
+"  slubviz import --bench N\n"
+"      Import a generated N-line ftrace log in memory and print\n"
+"      'lines=N ns_per_line=NS lines_per_s=R'\n"
 "  slubviz sizes ...       slab geometry; 'slubviz sizes --help'\n"
 "  slubviz presets         the kernel presets: name, settings, description\n"
 "  slubviz bench TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--repeat N]\n"
@@ -68,8 +81,9 @@ static int fail(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
-/* Whole file (or stdin for "-"), NUL-terminated. NULL with errno set. */
-static char *read_file(const char *path)
+/* Whole file (or stdin for "-"), NUL-terminated. NULL with errno set.
+ * Shared with the other commands. */
+char *read_file(const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!f)
@@ -114,6 +128,7 @@ static char *read_file(const char *path)
 /* Options shared by run and bench. */
 struct opts {
 	const char *trace;
+	const char *format;
 	const char *preset;
 	struct sbuf sets;
 	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw;
@@ -152,7 +167,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			o->trace = a;
 			continue;
 		}
-		if ((v = opt_value(argc, argv, &i, "--preset", &m)) || m) {
+		if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
+			if (!v || !*v)
+				return fail(cmd, "--format needs a format (v1, ftrace, trace-cmd, perf, "
+					    "bpftrace, malloc-lab)");
+			o->format = v;
+		} else if ((v = opt_value(argc, argv, &i, "--preset", &m)) || m) {
 			if (!v)
 				return fail(cmd, "--preset needs a preset name (try: slubviz presets)");
 			o->preset = v;
@@ -192,19 +212,103 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 	return 0;
 }
 
-/* Read and open: 0 and *h, or the exit status (error printed). */
-static int open_trace(const char *cmd, struct opts *o, int *h)
+/* Feed a file (or stdin for "-") to an importer in chunks. -1 with errno. */
+static int feed_file(struct svz_importer *im, const char *path)
 {
-	char *text = read_file(o->trace);
-	if (!text)
-		return fail(cmd, "cannot read '%s': %s", o->trace, strerror(errno));
-	*h = svz_open(text, o->preset, o->sets.s);
-	free(text);
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return -1;
+	static char chunk[1 << 20];
+	int rc = 0;
+	for (;;) {
+		size_t n = fread(chunk, 1, sizeof chunk, f);
+		if (n)
+			svz_importer_feed(im, chunk, n);
+		if (n < sizeof chunk) {
+			if (ferror(f)) {
+				errno = errno ? errno : EIO;
+				rc = -1;
+			}
+			break;
+		}
+	}
+	if (f != stdin) {
+		int e = errno;
+		fclose(f);
+		errno = e;
+	}
+	return rc;
+}
+
+/* Import (or parse) a file of any format: 0 with *t and *rep, or the exit
+ * status with the error printed. */
+static int import_file(const char *cmd, const char *path, const char *format,
+		       struct svz_trace *t, struct svz_import_report *rep)
+{
+	enum svz_import_format f = SVZ_FMT_AUTO;
+	if (format && *format && svz_import_format_parse(format, &f))
+		return fail(cmd, "unknown format '%s' (auto, v1, ftrace, trace-cmd, perf, bpftrace, "
+			    "malloc-lab)", format);
+	struct svz_importer *im = svz_importer_new(f, NULL, NULL);
+	if (!im)
+		return fail(cmd, "out of memory");
+	errno = 0;
+	if (feed_file(im, path)) {
+		int e = errno;
+		svz_importer_free(im);
+		return fail(cmd, "cannot read '%s': %s", path, strerror(e));
+	}
+	struct svz_error err;
+	int r = svz_importer_finish(im, t, rep, &err);
+	svz_importer_free(im);
+	if (r == 0)
+		return 0;
+	if (rep->format == SVZ_FMT_V1 && rep->fatal)
+		fprintf(stderr, "%s\n", rep->fatal_msg); /* trace:LINE:COL: error: ... */
+	else
+		fail(cmd, "cannot import '%s' (%s): %s", path, svz_import_format_name(rep->format),
+		     rep->fatal ? rep->fatal_msg : err.msg);
+	svz_import_report_free(rep);
+	return 2;
+}
+
+/* Open a session on a trace file of any format: native v1 as is, anything
+ * `slubviz import` reads imported first (one summary line on stderr unless
+ * quiet). 0 and *h, or the exit status (error printed). For every command
+ * that takes a trace. */
+int load_any_trace(const char *cmd, const char *path, const char *format, const char *preset,
+		   const char *sets, bool quiet, int *h)
+{
+	struct svz_trace t;
+	struct svz_import_report rep;
+	int rc = import_file(cmd, path, format, &t, &rep);
+	if (rc)
+		return rc;
+	char *text = NULL, *json = NULL;
+	if (rep.format != SVZ_FMT_V1) {
+		text = svz_import_report_text(&rep);
+		json = svz_import_report_json(&rep);
+		if (!quiet)
+			fprintf(stderr, "slubviz %s: imported '%s' (%s): %llu events, %llu kept, "
+				"%llu skipped, %llu bad lines (details: slubviz import)\n",
+				cmd, path, svz_import_format_name(rep.format),
+				(unsigned long long)rep.events, (unsigned long long)rep.kept,
+				(unsigned long long)(rep.events - rep.kept),
+				(unsigned long long)rep.bad_lines);
+	}
+	svz_import_report_free(&rep);
+	*h = svz_session_adopt(&t, preset, sets, text, json);
 	if (*h < 0) {
 		fprintf(stderr, "%s\n", svz_last_error());
 		return 2;
 	}
 	return 0;
+}
+
+/* Read and open: 0 and *h, or the exit status (error printed). */
+static int open_trace(const char *cmd, struct opts *o, int *h)
+{
+	return load_any_trace(cmd, o->trace, o->format, o->preset, o->sets.s, false, h);
 }
 
 /* A stopped run: every report on stderr. */
@@ -412,6 +516,110 @@ out:
 	return rc;
 }
 
+/* slubviz import --bench N: import speed on a generated ftrace log, fed in
+ * 64 KiB chunks like a file. */
+static int import_bench(uint64_t n)
+{
+	size_t len;
+	char *text = svz_import_synth_ftrace(n, &len);
+	if (!text)
+		return fail("import", "out of memory generating %llu lines", (unsigned long long)n);
+	int64_t total = 0;
+	long reps = 0;
+	do {
+		struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
+		struct svz_trace t;
+		struct svz_import_report rep;
+		int64_t t0 = now_ns();
+		for (size_t o = 0; im && o < len; o += 65536)
+			svz_importer_feed(im, text + o, len - o < 65536 ? len - o : 65536);
+		int r = svz_importer_finish(im, &t, &rep, NULL);
+		total += now_ns() - t0;
+		svz_importer_free(im);
+		svz_import_report_free(&rep);
+		if (r) {
+			free(text);
+			return fail("import", "bench: the generated log did not import");
+		}
+		svz_trace_free(&t);
+		reps++;
+	} while (total < 300000000 && reps < 1000);
+	free(text);
+	double per = (double)total / ((double)reps * (double)(n ? n : 1));
+	printf("lines=%llu ns_per_line=%.2f lines_per_s=%.0f\n", (unsigned long long)n, per,
+	       per > 0 ? 1e9 / per : 0.0);
+	return 0;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	const char *file = NULL, *format = NULL, *out = NULL;
+	bool json = false;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		bool m;
+		if (a[0] != '-' || strcmp(a, "-") == 0) {
+			if (file)
+				return fail("import", "expected one trace file, got a second: '%s'", a);
+			file = a;
+		} else if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
+			if (!v || !*v)
+				return fail("import", "--format needs a format (v1, ftrace, trace-cmd, perf, "
+					    "bpftrace, malloc-lab)");
+			format = v;
+		} else if (((v = opt_value(argc, argv, &i, "-o", &m)) || m) ||
+			   ((v = opt_value(argc, argv, &i, "--output", &m)) || m)) {
+			if (!v || !*v)
+				return fail("import", "-o needs a file name");
+			out = v;
+		} else if (strcmp(a, "--json") == 0) {
+			json = true;
+		} else if ((v = opt_value(argc, argv, &i, "--bench", &m)) || m) {
+			char *end;
+			errno = 0;
+			unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
+				return fail("import", "--bench needs a line count of 1..100000000, got '%s'",
+					    v ? v : "");
+			return import_bench(n);
+		} else {
+			return fail("import", "unknown option '%s' (see: slubviz help)", a);
+		}
+	}
+	if (!file)
+		return fail("import", "expected a trace file (see: slubviz help)");
+	struct svz_trace t;
+	struct svz_import_report rep;
+	int rc = import_file("import", file, format, &t, &rep);
+	if (rc)
+		return rc;
+	char *summary = json ? svz_import_report_json(&rep) : svz_import_report_text(&rep);
+	svz_import_report_free(&rep);
+	size_t len;
+	char *v1 = svz_trace_to_v1(&t, &len);
+	svz_trace_free(&t);
+	if (summary) {
+		fputs(summary, stderr);
+		if (json)
+			fputc('\n', stderr);
+	}
+	free(summary);
+	if (!v1)
+		return fail("import", "out of memory");
+	FILE *f = out ? fopen(out, "wb") : stdout;
+	if (!f) {
+		free(v1);
+		return fail("import", "cannot write '%s': %s", out, strerror(errno));
+	}
+	bool ok = fwrite(v1, 1, len, f) == len;
+	if (out)
+		ok &= fclose(f) == 0;
+	free(v1);
+	if (!ok)
+		return fail("import", "cannot write '%s': %s", out ? out : "stdout", strerror(errno));
+	return 0;
+}
+
 static int cmd_presets(int argc, char **argv)
 {
 	(void)argv;
@@ -446,6 +654,8 @@ int main(int argc, char **argv)
 		rc = cmd_presets(argc - 2, argv + 2);
 	else if (strcmp(cmd, "bench") == 0)
 		rc = cmd_bench(argc - 2, argv + 2);
+	else if (strcmp(cmd, "import") == 0)
+		rc = cmd_import(argc - 2, argv + 2);
 	else {
 		fail(NULL, "unknown command '%s'", cmd);
 		fputs(usage, stderr);

@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "model.h"
 #include "session.h"
+#include "slubviz/import.h"
 
 #define RING_CAP (1u << 16)
 #define VALIDATE_OUT (1u << 16)
@@ -57,6 +58,8 @@ struct session {
 	int ntls, cur_tl;
 	struct sbuf out;       /* last view / events text */
 	char *validate_buf;
+	char *import_text, *import_json; /* import report (svz_open_any, imports) */
+	char *export_v1;       /* last svz_export_v1() */
 };
 
 static struct session **table;
@@ -103,6 +106,9 @@ static void session_free(struct session *s)
 	free(s->tls);
 	sb_free(&s->out);
 	free(s->validate_buf);
+	free(s->import_text);
+	free(s->import_json);
+	free(s->export_v1);
 	svz_trace_free(&s->trace);
 	free(s);
 }
@@ -158,6 +164,10 @@ static int apply_sets(struct svz_config *cfg, const char *sets)
 	return rc;
 }
 
+/* Model, ring and table slot for a session whose trace is parsed: the
+ * handle, or -1 (s freed, last_error set). */
+static int session_start(struct session *s, const char *preset, const char *sets);
+
 int svz_open(const char *trace_text, const char *preset, const char *sets)
 {
 	last_error[0] = 0;
@@ -175,6 +185,35 @@ int svz_open(const char *trace_text, const char *preset, const char *sets)
 		free(s);
 		return -1;
 	}
+	return session_start(s, preset, sets);
+}
+
+int svz_session_adopt(struct svz_trace *t, const char *preset, const char *sets, char *import_text,
+		      char *import_json)
+{
+	last_error[0] = 0;
+	struct session *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(last_error, sizeof last_error, "out of memory");
+		svz_trace_free(t);
+		free(import_text);
+		free(import_json);
+		return -1;
+	}
+	s->trace = *t;
+	memset(t, 0, sizeof *t);
+	s->import_text = import_text;
+	s->import_json = import_json;
+	return session_start(s, preset, sets);
+}
+
+void svz_session_set_error(const char *msg)
+{
+	snprintf(last_error, sizeof last_error, "%s", msg ? msg : "");
+}
+
+static int session_start(struct session *s, const char *preset, const char *sets)
+{
 	struct svz_config cfg = s->trace.config;
 	if (preset && preset[0] && svz_preset_apply(&cfg, preset)) {
 		snprintf(last_error, sizeof last_error,
@@ -613,6 +652,28 @@ const char *svz_stats_text(int h)
 	out_reset(s);
 	view_stats(&s->m, &s->out);
 	return out_text(s);
+}
+
+const char *svz_import_summary(int h)
+{
+	struct session *s = get(h);
+	return s && s->import_text ? s->import_text : "";
+}
+
+const char *svz_import_summary_json(int h)
+{
+	struct session *s = get(h);
+	return s && s->import_json ? s->import_json : "";
+}
+
+const char *svz_export_v1(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	free(s->export_v1);
+	s->export_v1 = svz_trace_to_v1(&s->trace, NULL);
+	return s->export_v1 ? s->export_v1 : "";
 }
 
 const char *svz_validate(int h)

@@ -16,4 +16,13 @@
 struct model *svz_session_model(int h);
 const struct svz_trace *svz_session_trace(int h);
 
+/* Open a session on an already parsed or imported trace (moved from *t,
+ * which is left empty), with the import's summaries (owned from here,
+ * either may be NULL). Handle, or -1 with svz_last_error(); everything
+ * passed in is released on failure. */
+int svz_session_adopt(struct svz_trace *t, const char *preset, const char *sets, char *import_text,
+		      char *import_json);
+/* What svz_last_error() reports next. */
+void svz_session_set_error(const char *msg);
+
 #endif

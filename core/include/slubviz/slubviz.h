@@ -59,4 +59,29 @@ const char *svz_sysfs(int h, const char *cache);   /* find ... -exec grep -aH . 
 const char *svz_stats_text(int h);                 /* per-cache SLUB_STATS + model counters */
 const char *svz_validate(int h);                   /* "" if all invariants hold, else reports */
 
+/* Real traces (docs/import.md). svz_open_any() takes any supported format:
+ * native v1 is parsed as by svz_open() (same errors); ftrace, trace-cmd
+ * report, perf script, the bpftrace one-liner's output and malloc-lab .rep
+ * are imported first (format detected). Bad lines are skipped and reported
+ * in the session's import summary; -1 only when nothing could be imported
+ * (svz_last_error() then holds the reason). */
+int svz_open_any(const char *text, const char *preset, const char *sets);
+/* Streaming import for large logs: begin (format "" or NULL = detect, else
+ * "ftrace", "trace-cmd", "perf", "bpftrace", "malloc-lab", "v1") -> id > 0;
+ * feed chunks of any size (lines may straddle them; 0, or -1 for a bad id);
+ * lines read so far (progress); end opens the session exactly as
+ * svz_open_any() and frees the import (or cancel frees it). */
+int svz_import_begin(const char *format);
+int svz_import_feed(int imp, const char *data, int len);
+int svz_import_lines(int imp);
+int svz_import_end(int imp, const char *preset, const char *sets);
+void svz_import_cancel(int imp);
+/* The import's diagnostics: text, or JSON {"schema":1,...}; "" if the
+ * session was opened from v1 text with svz_open(). */
+const char *svz_import_summary(int h);
+const char *svz_import_summary_json(int h);
+/* The session's trace (imported or not) as native v1 text that replays
+ * identically. */
+const char *svz_export_v1(int h);
+
 #endif
