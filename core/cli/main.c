@@ -29,6 +29,7 @@
 #include "slubviz/trace.h"
 
 int svz_cmd_sizes(int argc, char **argv);
+int svz_cmd_diff(int argc, char **argv);
 
 static const char usage[] =
 "usage: slubviz <command> [arguments]\n"
@@ -60,6 +61,10 @@ static const char usage[] =
 "      'lines=N ns_per_line=NS lines_per_s=R'\n"
 "  slubviz sizes ...       slab geometry; 'slubviz sizes --help'\n"
 "  slubviz presets         the kernel presets: name, settings, description\n"
+"  slubviz diff TRACE --a PRESET --b PRESET [--cache NAME] [--set KEY=VALUE]... [--json]\n"
+"      Replay TRACE under both presets; counters side by side with absolute and\n"
+"      relative differences, the slow-path share and list_lock acquisitions\n"
+"      per 1000 ops\n"
 "  slubviz bench TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--repeat N]\n"
 "      Run the trace N times (default: repeat for at least 0.5 s) and print\n"
 "      'ops=OPS steps=STEPS ns_per_op=NS' (per run; events recorded, not printed,\n"
@@ -82,7 +87,7 @@ static int fail(const char *cmd, const char *fmt, ...)
 }
 
 /* Whole file (or stdin for "-"), NUL-terminated. NULL with errno set.
- * Shared with the other commands. */
+ * Shared with the other commands (cli.h). */
 char *read_file(const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -656,6 +661,8 @@ int main(int argc, char **argv)
 		rc = cmd_bench(argc - 2, argv + 2);
 	else if (strcmp(cmd, "import") == 0)
 		rc = cmd_import(argc - 2, argv + 2);
+	else if (strcmp(cmd, "diff") == 0)
+		rc = svz_cmd_diff(argc - 2, argv + 2);
 	else {
 		fail(NULL, "unknown command '%s'", cmd);
 		fputs(usage, stderr);

@@ -14,6 +14,10 @@
 int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	if (CLASSIC(m)) {
+		CALL(CO_C_SLAB_ALLOC_NODE, (void)callee);
+		CO_RETURN(f->ret);
+	}
 	CALL(CO_ALLOC_FROM_PCS, (void)callee);
 	if (f->ret >= 0)
 		CO_RETURN(f->ret);
@@ -228,22 +232,39 @@ int co_GET_PARTIAL_NODE_BULK(struct model *m, int cpu, struct frame *f)
 	if (!f->ret)
 		CO_RETURN(0);
 	f->i = 0;
+	f->c = 0; /* length of the run of adjacent slabs taken */
 	f->x = CNODE(f->node)->partial.first;
 	while (f->x != NIL) {
 		f->j = (int32_t)(slab_r(m, f->x)->objects - slab_r(m, f->x)->inuse);
 		if (f->i >= f->n && f->i + f->j > f->k)
 			break;
 		f->y = slab_r(m, f->x)->lnext;
-		remove_partial(m, f->cache, f->node, f->x);
-		dlist_add(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x, false);
+		if (SW.batched_partial) {
+			/* seed 002: clear_node_partial_state() now, one
+			 * list_bulk_move_tail() for the whole run below */
+			struct cnode_rec *n = CNODE(f->node);
+			dlist_del(m, P_SLAB, &n->partial, f->x);
+			n->nr_partial--;
+			dlist_add(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x, true);
+		} else {
+			remove_partial(m, f->cache, f->node, f->x);
+			dlist_add(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x, false);
+			list_writes(m, f->cache, f->node, 4);
+		}
 		slab_r(m, f->x)->list = LIST_PRIVATE;
-		list_writes(m, f->cache, f->node, 4);
 		f->i += f->j;
+		f->c++;
 		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = f->x, .node = f->node,
 		   .from = LOC_PARTIAL, .to = LOC_PRIVATE, .value = slab_r(m, f->x)->inuse);
 		if (f->i >= f->k)
 			break;
 		f->x = f->y;
+	}
+	if (f->c) {
+		struct cnode_rec *n = CNODE(f->node);
+		n->counters[f->c >= 4 ? NC_RUN_4PLUS : NC_RUN_1 + (f->c - 1)]++;
+		if (SW.batched_partial)
+			list_writes(m, f->cache, f->node, 6); /* list_bulk_move_tail */
 	}
 	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	CO_RETURN(f->i > 0);
@@ -311,6 +332,27 @@ int co_REFILL_OBJECTS_NODE(struct model *m, int cpu, struct frame *f)
 		}
 		if (f->i >= f->k)
 			break;
+	}
+	if (WORLD(m)->cpus[cpu].private_list.first != NIL && SW.batched_partial) {
+		/* seed 002: set_node_partial_state() each, one list_splice_tail() */
+		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
+		{
+			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+			struct cnode_rec *n = CNODE(f->node);
+			f->j = 0;
+			while (c->private_list.first != NIL) {
+				idx_t s = c->private_list.first;
+				dlist_del(m, P_SLAB, &c->private_list, s);
+				dlist_add(m, P_SLAB, &n->partial, s, true);
+				n->nr_partial++;
+				slab_r(m, s)->list = LIST_PARTIAL;
+				f->j++;
+			}
+			list_writes(m, f->cache, f->node, 4);
+		}
+		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .node = f->node, .from = LOC_PRIVATE,
+		   .to = LOC_PARTIAL, .item = 1, .count = f->j);
+		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	}
 	if (WORLD(m)->cpus[cpu].private_list.first != NIL) {
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
@@ -394,6 +436,12 @@ int co_ALLOC_FROM_NEW_SLAB(struct model *m, int cpu, struct frame *f)
 			taken++;
 		}
 		f->i = taken;
+		struct slab_rec *sr = slab_r(m, f->b);
+		if (sr->deferred) {
+			/* build_slab_freelist(): only the objects left are linked */
+			sr->deferred = false;
+			cache_r(m, f->cache)->fp_writes += sr->objects - sr->inuse;
+		}
 		/* inc_slabs_node() */
 		struct cnode_rec *n = CNODE(f->node);
 		n->nr_slabs++;

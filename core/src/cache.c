@@ -55,7 +55,8 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 	/* v6.19's classic era only gives sheaves to caches that ask for them. */
 	if (cfg->sw.era == SVZ_ERA_CLASSIC && !sheaf_req)
 		cr->g.sheaf_capacity = 0;
-	cr->has_sheaves = cr->g.sheaf_capacity != 0;
+	/* the classic era runs kmem_cache_cpu paths only (see cpu.c) */
+	cr->has_sheaves = cr->g.sheaf_capacity != 0 && cfg->sw.era == SVZ_ERA_SHEAVES;
 	cr->min_partial = g.min_partial;
 	cr->remote_node_defrag_ratio = 1000;
 	cr->cnode = cnode;
@@ -107,6 +108,7 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		p->lock = -1;
 		p->main = main;
 		p->spare = NIL;
+		classic_init_cpu(m, pcs + (idx_t)cpu, cpu);
 	}
 	w = WORLD(m);
 	w->nr_caches++;

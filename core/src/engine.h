@@ -31,7 +31,11 @@
 	X(__kmem_cache_shrink) X(kmem_cache_shrink) X(kmem_cache_destroy) \
 	X(__kmem_cache_shutdown) X(alloc_from_pcs_bulk) X(free_to_pcs_bulk) \
 	X(__kmem_cache_alloc_bulk) X(__kmalloc_large_node) X(free_large_kmalloc) \
-	X(alloc_pages) X(__free_pages) X(flush_cpu_sheaves)
+	X(alloc_pages) X(__free_pages) X(flush_cpu_sheaves) \
+	X(__slab_alloc_node) X(get_partial) X(get_partial_node) X(get_any_partial) \
+	X(deactivate_slab) X(do_slab_free) X(put_cpu_partial) X(__put_partials) \
+	X(flush_slab) X(put_partials) X(get_freelist) X(freeze_slab) \
+	X(build_slab_freelist)
 
 enum kfn {
 #define X(n) KFN_##n,
@@ -65,7 +69,8 @@ extern const char *const ev_kind_names[EV__COUNT];
 	X(NONE, "none") X(USER, "user") X(MAIN, "main") X(SPARE, "spare") \
 	X(BARN_FULL, "barn_full") X(BARN_EMPTY, "barn_empty") \
 	X(FREELIST, "freelist") X(PARTIAL, "partial") X(PRIVATE, "private") \
-	X(BULK, "bulk") X(CHAIN, "chain") X(PAGES, "pages") X(SHEAF, "sheaf")
+	X(BULK, "bulk") X(CHAIN, "chain") X(PAGES, "pages") X(SHEAF, "sheaf") \
+	X(CPU_FREELIST, "cpu_freelist") X(CPU_SLAB, "cpu_slab") X(CPU_PARTIAL, "cpu_partial")
 
 enum loc {
 #define X(k, s) LOC_##k,
@@ -154,7 +159,10 @@ enum co_result { CO_YIELD, CO_CALL, CO_DONE };
 	X(PCS_REPLACE_FULL_MAIN) X(PCS_INSTALL_EMPTY) X(__SLAB_FREE) \
 	X(FREE_BULK_SLABS) X(SHEAF_FLUSH_MAIN) X(SHEAF_FLUSH_UNUSED) \
 	X(PCS_FLUSH) X(BARN_SHRINK) X(SHRINK_NODES) X(ALLOC_FROM_PCS_BULK) \
-	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK)
+	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK) \
+	X(C_SLAB_ALLOC_NODE) X(C_SLAB_ALLOC) X(C_GET_PARTIAL) X(C_GET_PARTIAL_NODE) \
+	X(C_GET_ANY_PARTIAL) X(C_DEACTIVATE_SLAB) X(C_DO_SLAB_FREE) X(C___SLAB_FREE) \
+	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK)
 
 enum co_fn {
 #define X(n) CO_##n,
@@ -197,6 +205,7 @@ int lock_node(struct model *m, enum lock_kind kind, idx_t rec);
 /* ---- stats.c ---- */
 extern const char *const stat_names[NR_SLUB_STAT_ITEMS];
 extern const char *const node_counter_names[NR_NODE_COUNTERS];
+bool stat_in_era(enum stat_item si, enum svz_era era);
 /* stat(s, item) += delta and report it as this step's event. */
 #define STAT(ITEM, DELTA) STAT_CPU(f->on_cpu, ITEM, DELTA)
 
@@ -206,6 +215,10 @@ extern const char *const node_counter_names[NR_NODE_COUNTERS];
 
 /* Which kfn a frame models (for events). */
 enum kfn f_kfn(const struct frame *f);
+
+#define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
+/* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
+#define HAS_CPU_PARTIAL(m, c) (cache_r(m, (c))->g.cpu_partial != 0)
 
 /* ---- helpers shared across files ---- */
 /* slab.c */
@@ -219,6 +232,9 @@ uint32_t freelist_len(struct model *m, idx_t s);
 uint64_t freeptr_raw(struct model *m, idx_t o);     /* hardened encoding of o->next */
 void set_freepointer(struct model *m, idx_t o, idx_t next);
 idx_t obj_of_addr(struct model *m, uint64_t addr);
+
+/* cpu.c */
+void classic_init_cpu(struct model *m, idx_t pcs, int cpu);
 
 /* node.c */
 void add_partial(struct model *m, idx_t cache, int node, idx_t s, bool tail);

@@ -105,22 +105,32 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 	snprintf(head, sizeof head, "#%lld op %u cpu %d %s", (long long)e->seq, e->op, e->cpu,
 		 kfn_names[e->fn]);
 	const char *from = loc_names[e->from], *to = loc_names[e->to];
+	/* the per-CPU local lock is s->cpu_slab->lock in the classic era */
+	const char *lname = e->lock == LK_PCS_LOCK && WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC
+				    ? "cpu_slab_lock" : lock_names[e->lock];
 	switch ((enum ev_kind)e->kind) {
 	case EV_LOCK:
-		snprintf(buf, len, "%s: lock %s (node %d) [%s]", head, lock_names[e->lock], e->node, cname);
+		snprintf(buf, len, "%s: lock %s (node %d) [%s]", head, lname, e->node, cname);
 		break;
 	case EV_UNLOCK:
-		snprintf(buf, len, "%s: unlock %s (node %d) [%s]", head, lock_names[e->lock], e->node, cname);
+		snprintf(buf, len, "%s: unlock %s (node %d) [%s]", head, lname, e->node, cname);
 		break;
 	case EV_TRYLOCK_FAIL:
 		snprintf(buf, len, "%s: trylock of %s (node %d) failed: held by cpu %lld [%s]", head,
-			 lock_names[e->lock], e->node, (long long)e->value, cname);
+			 lname, e->node, (long long)e->value, cname);
 		break;
 	case EV_SPIN:
 		snprintf(buf, len, "%s: spin on %s (node %d) held by cpu %lld [%s]", head,
-			 lock_names[e->lock], e->node, (long long)e->value, cname);
+			 lname, e->node, (long long)e->value, cname);
 		break;
 	case EV_CMPXCHG:
+		if (e->from == LOC_CPU_FREELIST || e->to == LOC_CPU_FREELIST) {
+			snprintf(buf, len, "%s: this_cpu_cmpxchg of (c->freelist, tid): %d object(s) %s, tid now %lld [%s]",
+				 head, e->count < 0 ? -e->count : e->count,
+				 e->count < 0 ? "freed onto c->freelist" : "taken off c->freelist",
+				 (long long)e->value, cname);
+			break;
+		}
 		snprintf(buf, len, "%s: cmpxchg %s freelist: %d object(s) %s, inuse now %lld [%s]", head,
 			 slab, e->count < 0 ? -e->count : e->count, e->count < 0 ? "freed" : "taken",
 			 (long long)e->value, cname);

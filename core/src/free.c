@@ -9,6 +9,14 @@
 int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	if (CLASSIC(m)) {
+		WORLD(m)->cpus[cpu].pending = NIL;
+		obj_r(m, f->b)->state = OBJ_CHAIN;
+		obj_r(m, f->b)->next = NIL;
+		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, f->b)->slab; callee->x = f->b;
+		     callee->y = f->b; callee->n = 1);
+		CO_RETURN(0);
+	}
 	if (slab_r(m, obj_r(m, f->b)->slab)->node == cpu_node(m, cpu)) {
 		CALL(CO_FREE_TO_PCS, callee->b = f->b; callee->flag1 = true);
 		if (f->ret)
@@ -158,10 +166,16 @@ int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 		EV(.kind = EV_TAKE_OBJECT, .fn = KFN_build_detached_freelist, .slab = f->b, .obj = f->x,
 		   .from = LOC_BULK, .to = LOC_CHAIN, .count = f->n,
 		   .value = WORLD(m)->cpus[cpu].bulk_len);
-		CALL(CO___SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y;
-		     callee->n = f->n);
-		if (f->flag1)
-			STAT(FREE_SLOWPATH, f->n);
+		if (CLASSIC(m)) {
+			/* do_slab_free(): the cpu slab's fast path, else __slab_free */
+			CALL(CO_C_DO_SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y;
+			     callee->n = f->n);
+		} else {
+			CALL(CO___SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y;
+			     callee->n = f->n);
+			if (f->flag1)
+				STAT(FREE_SLOWPATH, f->n);
+		}
 	}
 	CO_RETURN(0);
 	CO_END;

@@ -17,7 +17,8 @@
  * a cmpxchg on the slab's freelist.
  *
  * List pointer writes are counted per list op as the kernel's list.h does
- * them: list_add 4 writes, list_del 4 (2 unlink + 2 poison). */
+ * them: list_add 4 writes, list_del 4 (2 unlink + 2 poison),
+ * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
 #include "engine.h"
 
 int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec)
@@ -84,9 +85,12 @@ int co_LOCK(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
+/* One list operation under n->list_lock doing n pointer writes. */
 void list_writes(struct model *m, idx_t cache, int node, uint32_t n)
 {
-	cnode_r(m, cnode_idx(m, cache, node))->counters[NC_LIST_WRITES] += n;
+	struct cnode_rec *cn = cnode_r(m, cnode_idx(m, cache, node));
+	cn->counters[NC_LIST_WRITES] += n;
+	cn->counters[NC_LIST_OPS]++;
 }
 
 /* add_partial(): nr_partial++, SL_partial set. */

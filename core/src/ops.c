@@ -225,6 +225,16 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	for (uint32_t i = 0; i < OP(f)->count; i++)
 		if (check_alloc_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
 			CO_RETURN(-1);
+	if (CLASSIC(m)) {
+		CALL(CO_C_ALLOC_BULK, callee->n = f->n);
+		if (f->ret < f->n) {
+			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+			for (uint32_t i = 0; i < OP(f)->count; i++)
+				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
+			CO_RETURN(0);
+		}
+		goto bind;
+	}
 	CALL(CO_ALLOC_FROM_PCS_BULK, callee->n = f->n);
 	f->i = f->ret;
 	if (f->i < f->n) {
@@ -237,6 +247,7 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 		}
 		STAT(ALLOC_SLOWPATH, f->n - f->i);
 	}
+bind:
 	{
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 		uint32_t n = c->bulk_len;
@@ -284,6 +295,10 @@ int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	if (CLASSIC(m)) {
+		CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)cpu);
+		CO_RETURN(0);
+	}
 	CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)cpu);
 	CO_RETURN(0);
 	CO_END;
@@ -294,6 +309,14 @@ int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	for (f->j = 0; f->j < WORLD(m)->nr_cpus; f->j++) {
+		if (CLASSIC(m)) {
+			/* has_cpu_slab(): c->slab or c->partial */
+			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, f->j));
+			if (p->c_slab == NIL && p->c_partial == NIL)
+				continue;
+			CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)f->j);
+			continue;
+		}
 		if (!cache_r(m, f->cache)->has_sheaves)
 			break;
 		{

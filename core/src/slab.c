@@ -71,12 +71,18 @@ idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pf
 	struct slab_rec *sr = slab_r(m, s);
 	*sr = (struct slab_rec){ .cache = cache, .alive = true, .node = node, .order = (uint8_t)order,
 		.list = LIST_NONE, .objects = objects, .inuse = 0, .freelist = NIL, .obj0 = obj0,
-		.pfn = pfn, .lprev = NIL, .lnext = NIL, .next_free = NIL };
+		.pfn = pfn, .lprev = NIL, .lnext = NIL, .next_partial = NIL, .next_free = NIL };
 	for (uint32_t i = 0; i < objects; i++)
 		*obj_r(m, obj0 + i) = (struct obj_rec){ .slab = s, .index = i, .state = OBJ_FREE,
 			.next = NIL, .holder = NIL };
 	c = cache_r(m, cache);
 	c->slabs_allocated++;
+	/* Seed 000 (deferred freelist construction): new_slab() no longer
+	 * writes free pointers; the hand-out order is the same, so the model
+	 * keeps it in the links but counts the writes only when
+	 * build_slab_freelist() links the leftovers (alloc_from_new_slab). */
+	bool deferred = w->cfg.sw.deferred_freelist;
+	uint64_t writes_before = c->fp_writes;
 	idx_t prev = NIL;
 	if (w->cfg.sw.freelist_random && c->random_seq != NIL && objects >= 2) {
 		uint32_t count = c->g.objects;
@@ -101,6 +107,10 @@ idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pf
 		}
 	}
 	set_freepointer(m, prev, NIL);
+	if (deferred) {
+		cache_r(m, cache)->fp_writes = writes_before;
+		slab_r(m, s)->deferred = true;
+	}
 	return s;
 }
 

@@ -45,14 +45,24 @@ enum stat_item {
 	BARN_GET, BARN_GET_FAIL, BARN_PUT, BARN_PUT_FAIL, SHEAF_PREFILL_FAST,
 	SHEAF_PREFILL_SLOW, SHEAF_PREFILL_OVERSIZE, SHEAF_RETURN_FAST,
 	SHEAF_RETURN_SLOW,
+	/* ERA A (v6.8 .. v6.19) items, removed in v7.0 */
+	FREE_FROZEN, ALLOC_FROM_PARTIAL, ALLOC_REFILL, CPUSLAB_FLUSH,
+	DEACTIVATE_FULL, DEACTIVATE_EMPTY, DEACTIVATE_TO_HEAD, DEACTIVATE_TO_TAIL,
+	DEACTIVATE_REMOTE_FREES, DEACTIVATE_BYPASS, CMPXCHG_DOUBLE_CPU_FAIL,
+	CPU_PARTIAL_ALLOC, CPU_PARTIAL_FREE, CPU_PARTIAL_NODE, CPU_PARTIAL_DRAIN,
+	ALLOC_PCS, FREE_PCS,
 	NR_SLUB_STAT_ITEMS
 };
+#define NR_SHEAVES_STAT_ITEMS (SHEAF_RETURN_SLOW + 1)
 
 /* Model counters (not in the kernel) the lessons need, per (cache, node). */
 enum node_counter {
 	NC_LIST_LOCK, NC_LIST_LOCK_TRYFAIL, NC_LIST_LOCK_SPIN,
 	NC_BARN_LOCK, NC_BARN_LOCK_TRYFAIL, NC_BARN_LOCK_SPIN,
 	NC_LIST_WRITES,   /* list pointer writes under n->list_lock */
+	NC_LIST_OPS,      /* list operations under n->list_lock (seed 002) */
+	NC_RUN_1, NC_RUN_2, NC_RUN_3, NC_RUN_4PLUS, /* runs of adjacent slabs
+			     isolated by get_partial_node_bulk (seed 002) */
 	NR_NODE_COUNTERS
 };
 
@@ -66,9 +76,13 @@ enum obj_state {
 	OBJ_BULK,     /* in this CPU's bulk buffer, not yet handed out */
 	OBJ_CHAIN,    /* on a detached chain being freed by __slab_free */
 	OBJ_LOST,     /* leaked by a kernel path (e.g. a failed free is leaked) */
+	OBJ_CPU_FREELIST, /* classic era: on c->freelist of CPU `holder` */
 };
 
-enum list_id { LIST_NONE, LIST_PARTIAL, LIST_FULL, LIST_PRIVATE };
+enum list_id { LIST_NONE, LIST_PARTIAL, LIST_FULL, LIST_PRIVATE,
+	       LIST_CPU_SLAB,     /* classic: c->slab of some CPU (frozen) */
+	       LIST_CPU_PARTIAL,  /* classic: on a CPU's partial chain */
+};
 
 /* A doubly linked list of records, like struct list_head (first = head). */
 struct dlist {
@@ -115,9 +129,16 @@ struct barn_rec {            /* node_barn */
 	uint32_t nr_full, nr_empty;
 };
 
-struct pcs_rec {             /* slub_percpu_sheaves */
-	int32_t lock;            /* owner CPU or -1 (local_trylock_t) */
+/* Per (cache, CPU): slub_percpu_sheaves in the sheaves era, kmem_cache_cpu
+ * in the classic era (both behind the same local lock). */
+struct pcs_rec {
+	int32_t lock;            /* owner CPU or -1 (local_trylock_t / c->lock) */
 	idx_t main, spare;       /* main NIL = the bootstrap sheaf (capacity 0) */
+	/* kmem_cache_cpu (classic era) */
+	idx_t c_freelist;        /* c->freelist: objects of c->slab, lockless */
+	uint64_t tid;            /* c->tid: cpu + k * TID_STEP */
+	idx_t c_slab;            /* c->slab: the frozen cpu slab */
+	idx_t c_partial;         /* c->partial: chain through slab.next_partial */
 };
 
 struct sheaf_rec {           /* slab_sheaf */
@@ -146,6 +167,9 @@ struct slab_rec {
 	idx_t obj0;              /* first object record (objects contiguous) */
 	uint64_t pfn;
 	idx_t lprev, lnext;      /* slab_list */
+	idx_t next_partial;      /* slab->next on a CPU partial chain (classic) */
+	uint32_t slabs;          /* slab->slabs: chain length, valid at the head */
+	bool deferred;           /* freelist not yet built (seed 000) */
 	idx_t next_free;
 };
 

@@ -29,6 +29,12 @@
  *             runs an op];  refs(o) <= 1 always, and when quiescent
  *             refs(o) == 1, or 0 for state LOST
  *   locks     quiescent  ⇒  every list_lock, barn lock and pcs lock is -1
+ *   cpu       (classic era) c->slab alive, frozen, list CPU_SLAB; every
+ *             o on c->freelist is an object of c->slab with state
+ *             CPU_FREELIST, holder == cpu; c->partial chain: alive,
+ *             unfrozen (delayed freezing), list CPU_PARTIAL,
+ *             |chain| == head->slabs; quiescent: every slab marked
+ *             CPU_SLAB / CPU_PARTIAL is on exactly one CPU
  *
  * "Quiescent" is world.inflight == 0. Between the micro-steps of an op,
  * objects may sit in a coroutine's locals (a freelist detached by
@@ -120,7 +126,8 @@ static const char *cname(struct model *m, idx_t c)
 
 static const char *state_name(uint8_t st)
 {
-	static const char *const names[] = { "free", "user", "sheaf", "bulk", "chain", "lost" };
+	static const char *const names[] = { "free", "user", "sheaf", "bulk", "chain", "lost",
+					     "cpu_freelist" };
 	return st < sizeof names / sizeof names[0] ? names[st] : "?";
 }
 
@@ -572,6 +579,73 @@ static void check_cpus(struct vctx *v)
 	}
 }
 
+/* kmem_cache_cpu of the classic era. */
+static void check_kmem_cache_cpu(struct vctx *v)
+{
+	struct model *m = v->m;
+	struct world *w = WORLD(m);
+	uint32_t ns = pool_len(m, P_SLAB);
+	uint8_t *owned = calloc(ns ? ns : 1, 1);
+	if (!owned)
+		return;
+	for (idx_t c = 0; c < w->nr_caches; c++) {
+		const char *cn = cname(m, c);
+		for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+			struct pcs_rec *p = pcs_r(m, pcs_idx(m, c, cpu));
+			if (p->c_slab != NIL) {
+				struct slab_rec *sr = p->c_slab < ns ? VSLAB(v, p->c_slab) : NULL;
+				if (!sr || !sr->alive || sr->cache != c) {
+					violation(v, "BUG %s (Not tainted): cpu %d c->slab %u is not a slab of this cache",
+						  cn, cpu, p->c_slab);
+				} else {
+					if (owned[p->c_slab]++)
+						violation(v, "BUG %s (Not tainted): slab %016llx is c->slab of two CPUs",
+							  cn, saddr(m, p->c_slab));
+					if (!sr->frozen || sr->list != LIST_CPU_SLAB)
+						violation(v, "BUG %s (Not tainted): cpu %d c->slab %016llx is not frozen",
+							  cn, cpu, saddr(m, p->c_slab));
+				}
+			}
+			uint32_t n = 0;
+			for (idx_t o = p->c_freelist; o != NIL; o = VOBJ(v, o)->next, n++) {
+				if (!obj_live(v, o) || VOBJ(v, o)->slab != p->c_slab || n > 65536) {
+					violation(v, "BUG %s (Not tainted): cpu %d c->freelist corrupt (entry %u)", cn, cpu, n);
+					break;
+				}
+				if (VOBJ(v, o)->state != OBJ_CPU_FREELIST || VOBJ(v, o)->holder != (idx_t)cpu)
+					violation(v, "BUG %s (Not tainted): Object at %016llx on cpu %d c->freelist is %s",
+						  cn, (unsigned long long)obj_addr(m, o), cpu, state_name(VOBJ(v, o)->state));
+				ref(v, o);
+			}
+			n = 0;
+			uint32_t head_slabs = p->c_partial != NIL && p->c_partial < ns ? VSLAB(v, p->c_partial)->slabs : 0;
+			for (idx_t s = p->c_partial; s != NIL; s = VSLAB(v, s)->next_partial, n++) {
+				if (s >= ns || !VSLAB(v, s)->alive || VSLAB(v, s)->cache != c || n > ns) {
+					violation(v, "BUG %s (Not tainted): cpu %d c->partial chain corrupt (entry %u)", cn, cpu, n);
+					break;
+				}
+				if (owned[s]++)
+					violation(v, "BUG %s (Not tainted): slab %016llx on two CPU partial chains", cn, saddr(m, s));
+				if (VSLAB(v, s)->frozen || VSLAB(v, s)->list != LIST_CPU_PARTIAL)
+					violation(v, "BUG %s (Not tainted): slab %016llx on cpu %d partial chain is %s",
+						  cn, saddr(m, s), cpu, VSLAB(v, s)->frozen ? "frozen" : "not marked cpu partial");
+			}
+			if (n != head_slabs)
+				violation(v, "BUG %s (Not tainted): cpu %d partial chain has %u slabs but head->slabs is %u",
+					  cn, cpu, n, head_slabs);
+		}
+	}
+	if (v->quiet)
+		for (idx_t s = 0; s < ns; s++) {
+			struct slab_rec *sr = VSLAB(v, s);
+			if (sr->alive && (sr->list == LIST_CPU_SLAB || sr->list == LIST_CPU_PARTIAL) && !owned[s])
+				violation(v, "BUG %s (Not tainted): slab %016llx marked %s but on no CPU",
+					  cname(m, sr->cache), saddr(m, s),
+					  sr->list == LIST_CPU_SLAB ? "cpu slab" : "cpu partial");
+		}
+	free(owned);
+}
+
 /* Every object of every alive slab is in exactly one place. */
 static void check_places(struct vctx *v)
 {
@@ -697,6 +771,7 @@ int model_validate(struct model *m, char *out, size_t outlen)
 	check_sheaves(v);
 	check_handles(v);
 	check_cpus(v);
+	check_kmem_cache_cpu(v);
 	check_places(v);
 	if (v->quiet)
 		check_locks(v);

@@ -228,6 +228,19 @@ static void show_slab_objects(struct model *m, idx_t ci, unsigned flags, struct 
 	struct world *w = WORLD(m);
 	uint64_t total = 0, nodes[SVZ_MAX_NODES] = {0};
 
+	/* SO_CPU (classic era): each cpu slab counts 1, each partial chain its
+	 * head's slab->slabs. In v7.0 there are no cpu slabs: always 0. */
+	for (int cpu = 0; cpu < w->nr_cpus && (flags & SO_CPU) && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
+		struct pcs_rec *p = pcs_r(m, pcs_idx(m, ci, cpu));
+		if (p->c_slab != NIL) {
+			total++;
+			nodes[slab_r(m, p->c_slab)->node]++;
+		}
+		if (p->c_partial != NIL) {
+			total += slab_r(m, p->c_partial)->slabs;
+			nodes[slab_r(m, p->c_partial)->node] += slab_r(m, p->c_partial)->slabs;
+		}
+	}
 	for (int node = 0; node < w->nr_nodes && (flags & (SO_ALL | SO_PARTIAL)); node++) {
 		struct cnode_rec *n = get_node(m, ci, node);
 		if (!n)
@@ -255,6 +268,28 @@ static void show_slab_objects(struct model *m, idx_t ci, unsigned flags, struct 
 	for (int node = 0; node < w->nr_nodes; node++)
 		if (nodes[node])
 			sb_printf(b, " N%d=%" PRIu64, node, nodes[node]);
+}
+
+/* slabs_cpu_partial_show(): objects(slabs) with objects estimated as
+ * slabs * objs_per_slab / 2 (half full), then " C<cpu>=objects(slabs)". */
+static void show_slabs_cpu_partial(struct model *m, idx_t ci, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	uint32_t per = cache_r(m, ci)->g.objects;
+	int slabs = 0;
+	for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
+		idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
+		if (head != NIL)
+			slabs += (int)slab_r(m, head)->slabs;
+	}
+	sb_printf(b, "%d(%d)", (int)((int64_t)slabs * per / 2), slabs);
+	for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
+		idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
+		if (head != NIL) {
+			int n = (int)slab_r(m, head)->slabs;
+			sb_printf(b, " C%d=%d(%d)", cpu, (int)((int64_t)n * per / 2), n);
+		}
+	}
 }
 
 /* show_stat(): per-CPU counters are unsigned int in the kernel (struct
@@ -336,14 +371,15 @@ static int sysfs_file_cmp(const void *pa, const void *pb)
 
 #define NR_SYSFS_FILES (A__COUNT - 1 + NR_SLUB_STAT_ITEMS)
 
-/* The directory's files in `find` order. */
-static void sysfs_files(struct sysfs_file *out)
+/* The directory's files in `find` order; the stat files of the era. */
+static int sysfs_files(struct sysfs_file *out, enum svz_era era)
 {
 	int k = 0;
 	for (int a = 0; a < A__COUNT; a++) {
 		if (a == A_stat) {
 			for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++)
-				out[k++] = (struct sysfs_file){ stat_names[si], A_stat, si, 0 };
+				if (stat_in_era((enum stat_item)si, era))
+					out[k++] = (struct sysfs_file){ stat_names[si], A_stat, si, 0 };
 		} else {
 			out[k++] = (struct sysfs_file){ attr_names[a], a, -1, 0 };
 		}
@@ -351,6 +387,7 @@ static void sysfs_files(struct sysfs_file *out)
 	for (int i = 0; i < k; i++)
 		out[i].hash = kernfs_name_hash(out[i].name);
 	qsort(out, (size_t)k, sizeof *out, sysfs_file_cmp);
+	return k;
 }
 
 /* A symbol-looking name for a constructor, as %pS prints it. */
@@ -379,7 +416,9 @@ static bool show_attr(struct model *m, idx_t ci, const struct sysfs_file *f, str
 	case A_order: sb_printf(b, "%u", c->g.order); break;
 	case A_sheaf_capacity: sb_printf(b, "%u", c->g.sheaf_capacity); break;
 	case A_min_partial: sb_printf(b, "%" PRIu64, (uint64_t)c->min_partial); break;
-	case A_cpu_partial: sb_puts(b, "0"); break;
+	case A_cpu_partial:
+		sb_printf(b, "%u", WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC ? c->g.cpu_partial : 0);
+		break;
 	case A_objects_partial: show_slab_objects(m, ci, SO_PARTIAL | SO_OBJECTS, b); break;
 	case A_partial: show_slab_objects(m, ci, SO_PARTIAL, b); break;
 	case A_cpu_slabs: show_slab_objects(m, ci, SO_CPU, b); break;
@@ -394,7 +433,7 @@ static bool show_attr(struct model *m, idx_t ci, const struct sysfs_file *f, str
 	case A_reclaim_account: sb_printf(b, "%d", flag(c, SLAB_RECLAIM_ACCOUNT)); break;
 	case A_destroy_by_rcu: sb_printf(b, "%d", flag(c, SLAB_TYPESAFE_BY_RCU)); break;
 	case A_shrink: return false;
-	case A_slabs_cpu_partial: sb_puts(b, "0(0)"); break;
+	case A_slabs_cpu_partial: show_slabs_cpu_partial(m, ci, b); break;
 	case A_total_objects: show_slab_objects(m, ci, SO_ALL | SO_TOTAL, b); break;
 	case A_objects: show_slab_objects(m, ci, SO_ALL | SO_OBJECTS, b); break;
 	case A_slabs: show_slab_objects(m, ci, SO_ALL, b); break;
@@ -433,9 +472,9 @@ int view_sysfs(struct model *m, const char *cache, struct sbuf *b)
 
 	struct sysfs_file files[NR_SYSFS_FILES];
 	struct sbuf val = {0};
-	sysfs_files(files);
+	int nfiles = sysfs_files(files, w->cfg.sw.era);
 	sb_puts(b, "");
-	for (int i = 0; i < NR_SYSFS_FILES; i++) {
+	for (int i = 0; i < nfiles; i++) {
 		val.len = 0;
 		if (val.s)
 			val.s[0] = 0;
@@ -469,6 +508,8 @@ void view_stats(struct model *m, struct sbuf *b)
 			continue;
 		sb_printf(b, "cache %s\n", cache_r(m, ci)->name);
 		for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++) {
+			if (!stat_in_era((enum stat_item)si, w->cfg.sw.era))
+				continue;
 			uint64_t sum = 0;
 			for (int cpu = 0; cpu < w->nr_cpus; cpu++)
 				sum += *stat_ptr(m, ci, cpu, (enum stat_item)si);

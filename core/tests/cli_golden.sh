@@ -5,9 +5,16 @@
 set -u
 cli=$1; src=$2
 pass=0; fail=0
+# NAME.events is scenarios/NAME.trace under its own preset; NAME-PRESET.events
+# the same trace under --preset PRESET.
 for golden in "$src"/scenarios/expected/*.events; do
 	name=$(basename "$golden" .events)
-	if "$cli" run "$src/scenarios/$name.trace" --events --stats | diff -u "$golden" - > /tmp/golden-$name.diff; then
+	preset=()
+	if [ ! -f "$src/scenarios/$name.trace" ]; then
+		preset=(--preset "${name#*-v}"); preset[1]="v${preset[1]}"
+		name=${name%%-v*}
+	fi
+	if "$cli" run "$src/scenarios/$name.trace" "${preset[@]}" --events --stats | diff -u "$golden" - > /tmp/golden-$name.diff; then
 		pass=$((pass+1))
 	else
 		fail=$((fail+1)); echo "golden mismatch for $name:"; head -20 /tmp/golden-$name.diff

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "slubviz/slubviz.h"
+
 int svz_t_pass, svz_t_fail;
 
 char *svz_t_read_file(const char *relpath, size_t *len)
@@ -34,4 +36,39 @@ int svz_t_done(void)
 {
 	printf("%d passed, %d failed\n", svz_t_pass, svz_t_fail);
 	return svz_t_fail ? 1 : 0;
+}
+
+long long svz_t_stat_cpu(const char *sysfs, const char *attr, int cpu)
+{
+	char key[80];
+	snprintf(key, sizeof key, "./%s:", attr);
+	const char *l = strstr(sysfs, key);
+	if (!l)
+		return -1;
+	const char *end = strchr(l, '\n');
+	char pat[24];
+	snprintf(pat, sizeof pat, " C%d=", cpu);
+	const char *p = strstr(l, pat);
+	if (!p || (end && p > end))
+		return 0;
+	return atoll(p + strlen(pat));
+}
+
+long long svz_t_stat_total(const char *sysfs, const char *attr)
+{
+	char key[80];
+	snprintf(key, sizeof key, "./%s:", attr);
+	const char *l = strstr(sysfs, key);
+	return l ? atoll(l + strlen(key)) : -1;
+}
+
+int svz_t_run(const char *text, const char *preset, const char *sets)
+{
+	int h = svz_open(text, preset, sets);
+	if (h <= 0) {
+		fprintf(stderr, "open: %s\n", svz_last_error());
+		return -1;
+	}
+	svz_run_all(h);
+	return h;
 }

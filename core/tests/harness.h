@@ -21,4 +21,12 @@ extern int svz_t_pass, svz_t_fail;
 char *svz_t_read_file(const char *relpath, size_t *len);
 int svz_t_done(void); /* prints the summary, returns the exit status */
 
+/* Model helpers over the public API. */
+/* Value of " C<cpu>=" on a sysfs stat line ("./alloc_slowpath:77 C1=3 ..."), 0 if absent, -1 if no such file. */
+long long svz_t_stat_cpu(const char *sysfs, const char *attr, int cpu);
+/* The value of "./attr:" (its first number), -1 if no such file. */
+long long svz_t_stat_total(const char *sysfs, const char *attr);
+/* svz_open + svz_run_all; the handle (or -1, after printing the error). */
+int svz_t_run(const char *text, const char *preset, const char *sets);
+
 #endif
