@@ -8,7 +8,14 @@
 // each --repeat times (default 3), keeps the median ns/op, and prints a table.
 // The bench subcommand prints one line: ops=<n> steps=<n> ns_per_op=<float>.
 //
-// Usage: node scripts/bench.mjs [--repeat N] [--json] [TRACE...]
+// Then the web app's figures (skip with --no-web):
+//   - seek latency of the web engine (the worker's code) to random ops and
+//     steps of a generated 1M-op trace: web/bench/seek.ts (vite-node);
+//   - frames per second while playing the 64-CPU scenario in the built app
+//     (system Chromium, requestAnimationFrame), and the bundle sizes (JS
+//     gzipped, wasm): web/bench/fps.mjs.
+//
+// Usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [TRACE...]
 // Numbers only: nothing here asserts a speed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -26,14 +33,18 @@ function die(msg) {
 
 let repeat = 3;
 let json = false;
+let web = true;
+let webOnly = false;
 const explicit = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--repeat') repeat = Number(argv[++i]);
   else if (a === '--json') json = true;
+  else if (a === '--no-web') web = false;
+  else if (a === '--web-only') webOnly = true;
   else if (a === '-h' || a === '--help') {
-    console.log('usage: node scripts/bench.mjs [--repeat N] [--json] [TRACE...]');
+    console.log('usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [TRACE...]');
     process.exit(0);
   } else if (a.startsWith('-')) die(`unknown option ${a}`);
   else explicit.push(a);
@@ -79,7 +90,7 @@ function median(xs) {
 }
 
 const rows = [];
-for (const trace of traces) {
+for (const trace of webOnly ? [] : traces) {
   for (const events of [false, true]) {
     let nativeNs;
     for (const engine of ['native', 'wasm']) {
@@ -102,8 +113,30 @@ for (const trace of traces) {
 }
 if (!json) process.stderr.write('\n');
 
+/** The web app's benchmarks; returns their JSON results (json mode) or prints them. */
+function webBench() {
+  const out = {};
+  const run = (what, cmd, args) => {
+    if (!json) console.log('');
+    const r = spawnSync(cmd, [...args, ...(json ? ['--json'] : [])], {
+      cwd: ROOT, encoding: 'utf8', stdio: json ? ['ignore', 'pipe', 'inherit'] : 'inherit', maxBuffer: 64 << 20,
+    });
+    if (r.status !== 0) die(`${what} failed (exit ${r.status})`);
+    if (json) out[what] = JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const vite = spawnSync(join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+    cwd: ROOT, stdio: ['ignore', json ? 'ignore' : 'inherit', 'inherit'],
+  });
+  if (vite.status !== 0) die('vite build failed');
+  run('seek', join(ROOT, 'node_modules/.bin/vite-node'), ['web/bench/seek.ts']);
+  run('fps', process.execPath, ['web/bench/fps.mjs']);
+  return out;
+}
+
 if (json) {
-  console.log(JSON.stringify({ repeat, rows }, null, 2));
+  console.log(JSON.stringify({ repeat, rows, ...(web ? { web: webBench() } : {}) }, null, 2));
+} else if (webOnly) {
+  webBench();
 } else {
   const header = ['trace', 'engine', 'events', 'ops', 'steps', 'ns/op', 'wasm/native'];
   const table = rows.map((r) => [
@@ -125,3 +158,4 @@ if (json) {
   console.log(`\nmedian of ${repeat} run(s) each; node ${process.version}; ` +
     `wasm/native > 1 means wasm is slower.`);
 }
+if (!json && web && !webOnly) webBench();
