@@ -573,7 +573,7 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 		return NONE;
 	}
 	if (nlen)
-		snprintf(d.name, sizeof d.name, "%s", key);
+		snprintf(d.name, sizeof d.name, "%.63s", key);
 	else
 		snprintf(d.name, sizeof d.name, "inferred-%u-%u", req, alloc);
 	if (!GROW(im->caches, im->cap_caches, (uint64_t)im->nr_caches + 1) ||
@@ -592,7 +592,7 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 	struct cache_x *x = &im->cx[id];
 	memset(x, 0, sizeof *x);
 	x->info = info;
-	snprintf(x->info.name, sizeof x->info.name, "%s", d.name);
+	memcpy(x->info.name, d.name, sizeof x->info.name);
 	x->info.bytes_req = req;
 	x->info.bytes_alloc = alloc;
 	x->info.object_size = d.object_size;

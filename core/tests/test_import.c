@@ -1,0 +1,1103 @@
+/* Importers (docs/import.md): every fixture in core/tests/data/ftrace with
+ * counts taken from the files by hand, more than 40 malformed or hostile
+ * inputs each with its diagnostic, streaming in odd chunk sizes, and the
+ * round trips v1 -> export -> parse and import -> export -> parse with
+ * identical replays. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "session.h"
+#include "slubviz/gfp.h"
+#include "slubviz/import.h"
+#include "slubviz/sizing.h"
+#include "slubviz/slubviz.h"
+#include "slubviz/trace.h"
+
+#define DATA "core/tests/data/ftrace/"
+
+struct imp {
+	int rc;
+	struct svz_trace t;
+	struct svz_import_report r;
+	char *text; /* summary */
+};
+
+static void imp_free(struct imp *x)
+{
+	if (x->rc == 0)
+		svz_trace_free(&x->t);
+	svz_import_report_free(&x->r);
+	free(x->text);
+}
+
+static struct imp imp_lim(const char *text, size_t len, enum svz_import_format f,
+			  const struct svz_import_limits *lim)
+{
+	struct imp x;
+	struct svz_error e;
+	x.rc = svz_import(text, len, f, NULL, lim, &x.t, &x.r, &e);
+	x.text = svz_import_report_text(&x.r);
+	return x;
+}
+
+static struct imp imp(const char *text)
+{
+	return imp_lim(text, strlen(text), SVZ_FMT_AUTO, NULL);
+}
+
+static struct imp imp_file(const char *name)
+{
+	char path[256];
+	size_t len = 0;
+	snprintf(path, sizeof path, DATA "%s", name);
+	char *text = svz_t_read_file(path, &len);
+	struct imp x = imp_lim(text ? text : "", text ? len : 0, SVZ_FMT_AUTO, NULL);
+	free(text);
+	return x;
+}
+
+static uint64_t skipped(const struct imp *x, enum svz_import_skip s) { return x->r.skipped[s]; }
+
+static uint64_t skipped_total(const struct imp *x)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < SVZ_SKIP__COUNT; i++)
+		n += x->r.skipped[i];
+	return n;
+}
+
+/* Does the report hold an error for `line` whose message contains `want`? */
+static bool has_error(const struct imp *x, uint64_t line, const char *want)
+{
+	for (uint32_t i = 0; i < x->r.nr_errors; i++)
+		if (x->r.errors[i].line == line && strstr(x->r.errors[i].msg, want))
+			return true;
+	fprintf(stderr, "  no error '%s' on line %" PRIu64 "; errors:\n", want, line);
+	for (uint32_t i = 0; i < x->r.nr_errors; i++)
+		fprintf(stderr, "    line %" PRIu64 ": %s\n", x->r.errors[i].line, x->r.errors[i].msg);
+	return false;
+}
+
+static bool summary_has(const struct imp *x, const char *want)
+{
+	if (x->text && strstr(x->text, want))
+		return true;
+	fprintf(stderr, "  summary lacks '%s':\n%s", want, x->text ? x->text : "(null)");
+	return false;
+}
+
+static const char *cache_of(const struct imp *x, uint32_t op)
+{
+	uint32_t c = x->t.ops[op].cache;
+	return c < x->t.nr_caches ? x->t.caches[c].name : "-";
+}
+
+static const char *handle_of(const struct imp *x, uint32_t op)
+{
+	return x->t.handle_names[x->t.ops[op].handle];
+}
+
+static const char *site_of(const struct imp *x, uint32_t op)
+{
+	return x->t.sites[x->t.ops[op].site];
+}
+
+/* Events must add up: every kmem event is kept or skipped for one reason. */
+static void check_balance(const struct imp *x)
+{
+	CHECK_EQ_INT(x->r.events, x->r.kept + skipped_total(x));
+}
+
+/* ---- the fixtures --------------------------------------------------------- */
+
+static void test_v3_elinux(void)
+{
+	/* 7 kmalloc, 1 kfree of (null), 1 kmem_cache_alloc; #P:1; CPU [000] */
+	struct imp x = imp_file("ftrace-kmem-v3.x-i386-elinux.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_FTRACE);
+	CHECK_EQ_INT(x.r.lines, 25);
+	CHECK_EQ_INT(x.r.comment_lines, 16);
+	CHECK_EQ_INT(x.r.events, 9);
+	CHECK_EQ_INT(x.r.kept, 8);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 1);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.unpaired, 8);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.raw_ptrs, 8);
+	CHECK_EQ_INT(x.r.hashed_ptrs, 0);
+	CHECK_EQ_INT(x.r.header_cpus, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_nodes, 1);
+	CHECK_EQ_INT(x.t.nr_ops, 8);
+	CHECK_EQ_INT(x.t.nr_caches, 1);
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-64-64");
+	CHECK_EQ_INT(x.t.caches[0].object_size, 64);
+	CHECK_EQ_INT(x.t.ops[0].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[0].size, 29);
+	CHECK_EQ_INT(x.t.ops[0].line, 17);
+	CHECK_EQ_STR(handle_of(&x, 0), "pc147dd20");
+	CHECK_EQ_STR(site_of(&x, 0), "c104deff");
+	/* GFP_ZERO is the old spelling of __GFP_ZERO */
+	CHECK_EQ_INT(x.t.ops[4].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_INT(x.r.gfp_unknown, 0);
+	CHECK_EQ_INT(x.t.ops[7].type, SVZ_OP_ALLOC);
+	CHECK_EQ_STR(cache_of(&x, 7), "inferred-64-64");
+	/* kmalloc(6) shows bytes_alloc=32 on that i386 kernel; the model says 8 */
+	CHECK_EQ_INT(x.r.kmalloc_size_differs, 2);
+	CHECK(summary_has(&x, "inferred from bytes_req=64 bytes_alloc=64"));
+	imp_free(&x);
+}
+
+static void test_v54_changbin(void)
+{
+	/* kmem_cache_free, kfree, kmem_cache_free of objects from before the
+	 * trace; then 2 kmem_cache_alloc + 1 kmalloc, freed again; CPU [002] */
+	struct imp x = imp_file("ftrace-kmem-v5.4-changbin-pS-mixed.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.events, 9);
+	CHECK_EQ_INT(x.r.kept, 6);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 3);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.hashed_ptrs, 9);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 3);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 1u << 2);
+	CHECK_EQ_INT(x.t.nr_caches, 2);
+	/* slub_debug strides: no alignment turns 168 into 576 */
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-168-576");
+	CHECK_EQ_INT(x.t.caches[0].object_size, 576);
+	CHECK(x.r.caches[0].size_fallback);
+	CHECK_EQ_STR(x.t.caches[1].name, "inferred-4096-4480");
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[1].size, 8);
+	CHECK_EQ_INT(x.t.ops[3].type, SVZ_OP_FREE);
+	CHECK_EQ_INT(x.t.ops[4].type, SVZ_OP_KFREE);
+	CHECK_EQ_STR(site_of(&x, 3), "putname+0x47/0x50");
+	CHECK(summary_has(&x, "skipped 3 frees of objects allocated before the trace began"));
+	imp_free(&x);
+}
+
+static void test_v54_vmware(void)
+{
+	/* 15 kmem_cache_alloc in two header blocks, #P:4, CPUs 0,2,3; two
+	 * pointers allocated twice without a free in between */
+	struct imp x = imp_file("ftrace-kmem-v5.4-x86_64-vmware-liulangrenaaa.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.lines, 44);
+	CHECK_EQ_INT(x.r.comment_lines, 29);
+	CHECK_EQ_INT(x.r.events, 15);
+	CHECK_EQ_INT(x.r.kept, 15);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.rebound, 2);
+	CHECK_EQ_INT(x.r.unpaired, 15);
+	CHECK_EQ_INT(x.r.header_cpus, 4);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 4);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 0xdu);
+	CHECK_EQ_INT(x.t.nr_caches, 5);
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-224-256");
+	CHECK_EQ_INT(x.t.caches[0].flags, SLAB_HWCACHE_ALIGN);
+	CHECK_EQ_STR(x.t.caches[4].name, "inferred-5678-10320");
+	CHECK_EQ_INT(x.r.caches[4].allocs, 9);
+	CHECK_EQ_STR(handle_of(&x, 1), "p873301d3");
+	CHECK_EQ_STR(handle_of(&x, 4), "p873301d3.1");
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_ATOMIC);
+	/* the module name stays in the label, without the blank */
+	CHECK_EQ_STR(site_of(&x, 6), "memleak_task_test+0x70/0xb0[memleak]");
+	CHECK(summary_has(&x, "2 of them because their pointer was allocated again"));
+	imp_free(&x);
+}
+
+static void test_v612_rostedt(void)
+{
+	/* 3 kmem_cache_alloc + kmem_cache_free name=names_cache, twice: TP_printk
+	 * (hashed) and options/fields (raw, hex (decimal)); no CPU column */
+	struct imp x = imp_file("ftrace-kmem-v6.12-rostedt-node-accounted-name.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.events, 8);
+	CHECK_EQ_INT(x.r.kept, 8);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.unpaired, 4);
+	CHECK_EQ_INT(x.r.no_cpu, 8);
+	CHECK_EQ_INT(x.r.hashed_ptrs, 4);
+	CHECK_EQ_INT(x.r.raw_ptrs, 4);
+	CHECK_EQ_INT(x.r.ts_backwards, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 1);
+	CHECK_EQ_INT(x.t.nr_caches, 3);
+	/* named by its kmem_cache_free events */
+	CHECK_EQ_STR(x.t.caches[0].name, "names_cache");
+	CHECK(x.r.caches[0].named_by_free);
+	CHECK_EQ_STR(x.t.caches[1].name, "inferred-360-384");
+	CHECK_EQ_INT(x.t.caches[1].flags, SLAB_HWCACHE_ALIGN);
+	CHECK_EQ_STR(x.t.caches[2].name, "inferred-16-16");
+	/* fields form: gfp_flags=0xdc0 (3520) is GFP_KERNEL|__GFP_ZERO, node=0xffffffff (-1) */
+	CHECK_EQ_INT(x.t.ops[6].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_INT(x.t.ops[6].node, -1);
+	CHECK_EQ_STR(handle_of(&x, 4), "pffff9e0e8571e000");
+	CHECK_EQ_STR(site_of(&x, 4), "0xffffffff92d10d97");
+	CHECK_EQ_INT(x.t.ops[7].type, SVZ_OP_FREE);
+	CHECK_EQ_STR(cache_of(&x, 7), "names_cache");
+	CHECK(summary_has(&x, "named by its kmem_cache_free name="));
+	imp_free(&x);
+}
+
+static void test_trace_cmd(void)
+{
+	struct imp x = imp_file("trace-cmd-report.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_TRACE_CMD);
+	CHECK_EQ_INT(x.r.header_cpus, 2);
+	CHECK_EQ_INT(x.r.events, 4);
+	CHECK_EQ_INT(x.r.kept, 4);
+	CHECK_EQ_INT(x.r.other_events, 1);
+	CHECK_EQ_STR(x.r.other_names[0].name, "sched_switch");
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 2);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 1);
+	CHECK_EQ_INT(x.t.ops[2].cpu, 0);
+	CHECK_EQ_INT(x.t.ops[3].type, SVZ_OP_FREE);
+	imp_free(&x);
+}
+
+static void test_perf(void)
+{
+	struct imp x = imp_file("perf-script-callchain.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(x.r.kept, 3);
+	CHECK_EQ_INT(x.r.callchain_lines, 4);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 2);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_NOFS | __GFP_ZERO);
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-104-128");
+	imp_free(&x);
+}
+
+static void test_bpftrace(void)
+{
+	struct imp x = imp_file("bpftrace-oneliner.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_BPFTRACE);
+	CHECK_EQ_INT(x.r.events, 6);
+	CHECK_EQ_INT(x.r.kept, 6);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.lost_events, 2);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 4);
+	CHECK_EQ_INT(x.t.nr_caches, 2);
+	CHECK_EQ_STR(x.t.caches[0].name, "names_cache");
+	CHECK_EQ_STR(x.t.caches[1].name, "filp");
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_INT(x.t.ops[1].size, 2312);
+	CHECK_EQ_INT(x.t.ops[2].node, 0);
+	CHECK_EQ_STR(site_of(&x, 0), "getname_flags");
+	imp_free(&x);
+}
+
+static void test_malloc_lab(void)
+{
+	struct imp x = imp_file("malloc-lab-short.rep");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_MALLOC_LAB);
+	CHECK_EQ_INT(x.r.events, 8);
+	CHECK_EQ_INT(x.r.kept, 8);
+	CHECK_EQ_INT(x.r.header_ops, 8);
+	CHECK_EQ_INT(x.r.realloc_in_place, 1);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 2);
+	/* a0 a1 | r0 640: kmalloc id0.1 + kfree id0 | a2@1 f1 | r0 768 in place | f0@1 f2 */
+	CHECK_EQ_INT(x.t.nr_ops, 8);
+	CHECK_EQ_INT(x.t.ops[2].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[2].size, 640);
+	CHECK_EQ_STR(handle_of(&x, 2), "id0.1");
+	CHECK_EQ_INT(x.t.ops[3].type, SVZ_OP_KFREE);
+	CHECK_EQ_STR(handle_of(&x, 3), "id0");
+	CHECK_EQ_INT(x.t.ops[4].cpu, 1);
+	CHECK_EQ_STR(handle_of(&x, 6), "id0.1");
+	CHECK_EQ_INT(x.t.ops[6].cpu, 1);
+	imp_free(&x);
+}
+
+/* ---- hostile and malformed inputs --------------------------------------------- */
+
+#define PFX "          bash-1200  [001] ..... 100.000001: "
+#define KM(ptr, req) PFX "kmalloc: call_site=f+0x1/0x2 ptr=" ptr " bytes_req=" req \
+	" bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+#define KF(ptr) PFX "kfree: call_site=g+0x1/0x2 ptr=" ptr "\n"
+
+static void test_hostile(void)
+{
+	struct imp x;
+
+	/* 1. empty input */
+	x = imp("");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK(x.r.fatal);
+	CHECK_EQ_STR(x.r.fatal_msg, "empty input: nothing to import");
+	imp_free(&x);
+
+	/* 2. only an ftrace header: imports, nothing to replay */
+	x = imp("# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:8\n#\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_FTRACE);
+	CHECK_EQ_INT(x.r.events, 0);
+	CHECK_EQ_INT(x.t.nr_ops, 0);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 8);
+	CHECK(summary_has(&x, "no kmem events: nothing to replay"));
+	imp_free(&x);
+
+	/* 3. only blank lines */
+	x = imp("\n   \n\t\n");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, "no trace lines: only blank lines and comments");
+	imp_free(&x);
+
+	/* 4. binary junk */
+	{
+		char junk[300];
+		for (int i = 0; i < 300; i++)
+			junk[i] = (char)((i * 37 + 11) & 0xff);
+		x = imp_lim(junk, sizeof junk, SVZ_FMT_AUTO, NULL);
+		CHECK_EQ_INT(x.rc, -1);
+		CHECK(strstr(x.r.fatal_msg, "no trace lines recognised") != NULL);
+		CHECK(has_error(&x, 1, "binary data: byte 0x0B at column 1"));
+		imp_free(&x);
+	}
+
+	/* 5. a NUL byte inside an otherwise good line; the rest imports */
+	{
+		static const char t[] = KM("00000000000000a0", "16") KM("00000000000000b0", "16");
+		char buf[sizeof t];
+		memcpy(buf, t, sizeof t);
+		buf[40] = 0;
+		x = imp_lim(buf, sizeof t - 1, SVZ_FMT_AUTO, NULL);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK_EQ_INT(x.r.bad_lines, 1);
+		CHECK(has_error(&x, 1, "binary data: byte 0x00 at column 41"));
+		CHECK_EQ_INT(x.r.kept, 1);
+		imp_free(&x);
+	}
+
+	/* 6. a line cut inside the fields */
+	x = imp(KM("00000000000000a0", "16") PFX "kmalloc: call_si\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK(has_error(&x, 2, "kmalloc: expected key=value fields, got 'call_si'"));
+	CHECK_EQ_INT(x.r.kept, 1);
+	imp_free(&x);
+
+	/* 7. a line cut before the event */
+	x = imp(KM("00000000000000a0", "16") "          bash-1200  [001] ..... 100.0\n");
+	CHECK(has_error(&x, 2, "expected an event line 'TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS'"));
+	imp_free(&x);
+
+	/* 8. a last line without '\n' still counts */
+	x = imp(KM("00000000000000a0", "16") PFX "kfree: call_site=g+0x1/0x2 ptr=00000000000000a0");
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.lines, 2);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	imp_free(&x);
+
+	/* 9. a number beyond 64 bits */
+	x = imp(KM("00000000000000a0", "99999999999999999999999"));
+	CHECK(has_error(&x, 1, "expected bytes_req=NUMBER below 2^63, got 'bytes_req=99999999999999999999999'"));
+	CHECK_EQ_INT(x.rc, -1); /* nothing else in the file */
+	imp_free(&x);
+
+	/* 10. a size beyond 64 MiB: skipped, and so is its free */
+	x = imp(KM("00000000000000a0", "67108865") KF("00000000000000a0") KM("00000000000000b0", "67108864"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_TOO_LARGE), 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_SKIPPED), 1);
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.t.ops[0].size, 67108864);
+	check_balance(&x);
+	imp_free(&x);
+
+	/* 11. a pointer of 17 hex digits */
+	x = imp(KM("1ffffffffffffffff", "16") KM("00000000000000b0", "16"));
+	CHECK(has_error(&x, 1, "expected ptr=HEX or (null), got 'ptr=1ffffffffffffffff'"));
+	imp_free(&x);
+
+	/* 12. a 10 MB single line between good ones */
+	{
+		size_t big = 10u << 20;
+		const char *a = KM("00000000000000a0", "16");
+		size_t al = strlen(a);
+		char *t = malloc(al + big + 1 + al + 1);
+		memcpy(t, a, al);
+		memset(t + al, 'x', big);
+		t[al + big] = '\n';
+		memcpy(t + al + big + 1, KM("00000000000000b0", "16"), al + 1);
+		x = imp_lim(t, strlen(t), SVZ_FMT_AUTO, NULL);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK(has_error(&x, 2, "line longer than the limit of 65536 bytes (10485760 bytes): skipped"));
+		CHECK_EQ_INT(x.r.long_lines, 1);
+		CHECK_EQ_INT(x.r.kept, 2);
+		CHECK_EQ_INT(x.r.lines, 3);
+		/* 13. the same fed in 4 KiB chunks */
+		imp_free(&x);
+		struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
+		size_t n = strlen(t);
+		for (size_t o = 0; o < n; o += 4096)
+			svz_importer_feed(im, t + o, n - o < 4096 ? n - o : 4096);
+		struct svz_error e;
+		x.rc = svz_importer_finish(im, &x.t, &x.r, &e);
+		x.text = NULL;
+		svz_importer_free(im);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK(has_error(&x, 2, "line longer than the limit of 65536 bytes (10485760 bytes): skipped"));
+		CHECK_EQ_INT(x.r.kept, 2);
+		imp_free(&x);
+		free(t);
+	}
+
+	/* 14. an event we do not model */
+	x = imp(PFX "sched_switch: prev_comm=bash prev_pid=1 ==> next_comm=x next_pid=0\n"
+		PFX "mm_page_alloc: page=0xffffea0004e58c00 pfn=0x139630 order=0 migratetype=1 gfp_flags=GFP_KERNEL\n"
+		KM("00000000000000a0", "16"));
+	CHECK_EQ_INT(x.r.other_events, 2);
+	CHECK_EQ_STR(x.r.other_names[0].name, "sched_switch");
+	CHECK_EQ_STR(x.r.other_names[1].name, "mm_page_alloc");
+	CHECK(summary_has(&x, "other events ignored: 2 (sched_switch 1, mm_page_alloc 1)"));
+	imp_free(&x);
+
+	/* 15. only unknown events: imports, nothing to replay */
+	x = imp(PFX "sched_wakeup: comm=x pid=1 prio=120 target_cpu=001\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.events, 0);
+	imp_free(&x);
+
+	/* 16. a free without an alloc */
+	x = imp(KF("00000000000000c0") KM("00000000000000a0", "16"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 1);
+	CHECK(summary_has(&x, "skipped 1 frees of objects allocated before the trace began"));
+	imp_free(&x);
+
+	/* 17. two allocs of one live pointer */
+	x = imp(KM("00000000000000a0", "16") KM("00000000000000a0", "32") KF("00000000000000a0"));
+	CHECK_EQ_INT(x.r.rebound, 1);
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_STR(handle_of(&x, 0), "pa0");
+	CHECK_EQ_STR(handle_of(&x, 1), "pa0.1");
+	CHECK_EQ_STR(handle_of(&x, 2), "pa0.1");
+	imp_free(&x);
+
+	/* 18. a double free */
+	x = imp(KM("00000000000000a0", "16") KF("00000000000000a0") KF("00000000000000a0"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_TWICE), 1);
+	CHECK_EQ_INT(x.r.kept, 2);
+	imp_free(&x);
+
+	/* 19. CRLF line ends: same as LF */
+	{
+		struct imp lf = imp(KM("00000000000000a0", "16") KF("00000000000000a0"));
+		x = imp("          bash-1200  [001] ..... 100.000001: kmalloc: call_site=f+0x1/0x2 "
+			"ptr=00000000000000a0 bytes_req=16 bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 "
+			"accounted=false\r\n"
+			"          bash-1200  [001] ..... 100.000001: kfree: call_site=g+0x1/0x2 "
+			"ptr=00000000000000a0\r\n");
+		CHECK_EQ_INT(x.r.kept, 2);
+		CHECK_EQ_INT(x.r.bad_lines, 0);
+		CHECK_EQ_INT(x.t.ops[0].gfp, lf.t.ops[0].gfp);
+		CHECK_EQ_STR(site_of(&x, 1), "g+0x1/0x2");
+		imp_free(&lf);
+		imp_free(&x);
+	}
+
+	/* 20. a negative CPU */
+	x = imp("   bash-1 [-01] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n" KM("00000000000000b0", "8"));
+	CHECK(has_error(&x, 1, "expected a CPU like [003], got '[-01]'"));
+	imp_free(&x);
+
+	/* 21. a CPU beyond the model's 256; its free is skipped too */
+	x = imp("   bash-1 [300] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n"
+		"   bash-1 [300] .... 1.1: kfree: ptr=00000000000000a0\n" KM("00000000000000b0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 2);
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 2);
+	imp_free(&x);
+
+	/* 22. an absurd CPU number */
+	x = imp("   bash-1 [99999999999999999999] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n" KM("b0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 1);
+	imp_free(&x);
+
+	/* 23. an unknown gfp name: dropped, known flags kept */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 gfp_flags=GFP_KERNEL|__GFP_FROB|__GFP_ZERO\n");
+	CHECK_EQ_INT(x.r.gfp_unknown, 1);
+	CHECK_EQ_STR(x.r.gfp_names[0].name, "__GFP_FROB");
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK(summary_has(&x, "gfp flags the model does not know, dropped (known flags kept): __GFP_FROB"));
+	imp_free(&x);
+
+	/* 24. numeric gfp in the v6.x layout; bit 0x200 is not one */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 gfp_flags=0xcc0 (3264)\n"
+		PFX "kmalloc: ptr=b0 bytes_req=8 gfp_flags=0xec0\n"
+		PFX "kmalloc: ptr=c0 bytes_req=8 gfp_flags=GFP_KERNEL|0x400000\n");
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL);
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL);
+	CHECK_EQ_INT(x.r.gfp_unknown, 1);
+	CHECK_EQ_INT(x.t.ops[2].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	imp_free(&x);
+
+	/* 25. kfree(NULL), hashed and old-style, and kfree(ZERO_SIZE_PTR) */
+	x = imp(KF("0000000000000000") KF("  (null)") KF("0x10") KM("a0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 3);
+	imp_free(&x);
+
+	/* 26. kmalloc(0) returns ZERO_SIZE_PTR; its kfree is a no-op */
+	x = imp(KM("00000000000000a0", "0") KF("00000000000000a0") KM("b0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ZERO_SIZE), 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 1);
+	check_balance(&x);
+	imp_free(&x);
+
+	/* 27. an allocation that failed */
+	x = imp(KM("0000000000000000", "8") KM("b0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ALLOC_FAILED), 1);
+	imp_free(&x);
+
+	/* 28. kmem_cache_alloc with neither name= nor sizes */
+	x = imp(PFX "kmem_cache_alloc: call_site=f ptr=a0 gfp_flags=GFP_KERNEL\n" KM("b0", "8"));
+	CHECK(has_error(&x, 1, "kmem_cache_alloc without name= or bytes_alloc="));
+	imp_free(&x);
+
+	/* 29, 30. fields missing */
+	x = imp(PFX "kmalloc: call_site=f bytes_req=8\n" PFX "kmalloc: call_site=f ptr=a0\n" KM("b0", "8"));
+	CHECK(has_error(&x, 1, "kmalloc without ptr="));
+	CHECK(has_error(&x, 2, "kmalloc without bytes_req="));
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	imp_free(&x);
+
+	/* 31. node= targets: the topology grows to cover them */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 node=5\n");
+	CHECK_EQ_INT(x.t.ops[0].node, 5);
+	CHECK_EQ_INT(x.t.config.topo.nr_nodes, 6);
+	imp_free(&x);
+
+	/* 32. a node beyond the model's 64 */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 node=100\n");
+	CHECK_EQ_INT(x.r.node_dropped, 1);
+	CHECK_EQ_INT(x.t.ops[0].node, -1);
+	CHECK_EQ_INT(x.t.config.topo.nr_nodes, 1);
+	imp_free(&x);
+
+	/* 33. accounted=true picks the kmalloc-cg caches */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 gfp_flags=GFP_KERNEL node=-1 accounted=true\n");
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	imp_free(&x);
+
+	/* 34. cache names: odd characters, kmalloc caches by name */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=my cache! bytes_req=100 bytes_alloc=104\n"
+		PFX "kmem_cache_alloc: ptr=b0 name=kmalloc-cg-1k bytes_req=1024 bytes_alloc=1024\n"
+		PFX "kmem_cache_free: ptr=b0 name=kmalloc-cg-1k\n");
+	CHECK_EQ_INT(x.t.nr_caches, 1);
+	CHECK_EQ_STR(x.t.caches[0].name, "my");
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[1].size, 1024);
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	CHECK_EQ_INT(x.t.ops[2].type, SVZ_OP_KFREE);
+	imp_free(&x);
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=TCP/v6 bytes_req=100 bytes_alloc=104\n");
+	CHECK_EQ_STR(x.t.caches[0].name, "TCP_v6");
+	CHECK_EQ_INT(x.r.names_adjusted, 1);
+	imp_free(&x);
+
+	/* 35. task names with ':' and blanks, and one that looks like columns */
+	x = imp("        test:.sh-1299    [004] .....  2886.040608: kmem_cache_free: call_site=putname+0xa4/0xc8 ptr=000000000f4d22f4 name=names_cache\n"
+		"   my task: x-12  [002] d..1. 5.5: kmalloc: ptr=a0 bytes_req=8\n"
+		"   1.5: fake: -12  [003] .... 5.6: kmalloc: ptr=b0 bytes_req=8\n");
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 1);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 3);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	imp_free(&x);
+
+	/* 36. flags columns of 4 and 5 characters, none, and record-tgid */
+	x = imp("  a-1 [000] .N.. 1.0: kmalloc: ptr=a0 bytes_req=8\n"
+		"  a-1 [001] d..1. 1.1: kmalloc: ptr=b0 bytes_req=8\n"
+		"  a-1 [002] 1.2: kmalloc: ptr=c0 bytes_req=8\n"
+		"  a-1 (    1) [003] .... 1.3: kmalloc: ptr=d0 bytes_req=8\n");
+	CHECK_EQ_INT(x.r.kept, 4);
+	CHECK_EQ_INT(x.t.ops[3].cpu, 3);
+	imp_free(&x);
+
+	/* 37. the options/fields form: node=0xffffffff (-1), accounted=(1) */
+	x = imp("  4582.696626: kmem_cache_alloc: call_site=0xffffffff92d10d97 (-1831793257) "
+		"ptr=0xffff9e0e8571e000 (-107689771147264) bytes_req=0x1000 (4096) bytes_alloc=0x1000 "
+		"(4096) gfp_flags=0xcc0 (3264) node=0xffffffff (-1) accounted=(1)\n");
+	CHECK_EQ_INT(x.t.ops[0].node, -1);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-4096-4096");
+	imp_free(&x);
+
+	/* 38. ftrace's lost-events marker */
+	x = imp(KM("a0", "8") "CPU:3 [LOST 10 EVENTS]\n" KF("a0"));
+	CHECK_EQ_INT(x.r.lost_events, 10);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK(summary_has(&x, "the tracer reported 10 lost events"));
+	imp_free(&x);
+
+	/* 39. bpftrace: a bad CPU and an unknown event */
+	x = imp("svz 1 kmalloc ptr=0xa0 bytes_req=8\nsvz x kmalloc ptr=0xb0 bytes_req=8\nsvz 1 mm_page_free page=0x1\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_BPFTRACE);
+	CHECK(has_error(&x, 2, "expected a CPU number after 'svz', got 'x'"));
+	CHECK_EQ_INT(x.r.other_events, 1);
+	imp_free(&x);
+
+	/* 40. malloc-lab: bad op, bad id, free of an unknown id, header count off */
+	x = imp("100\n3\n9\n1\na 0 8\nx 1 2\na y 8\nf 7\na 1 8 extra\nf 0 @999\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_MALLOC_LAB);
+	CHECK(has_error(&x, 6, "expected a malloc-lab op (a ID BYTES, r ID BYTES, f ID), got 'x'"));
+	CHECK(has_error(&x, 7, "expected an id (a number), got 'y'"));
+	CHECK(has_error(&x, 9, "expected 'a ID BYTES [@CPU]', got 'a 1 8 extra'"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 1);
+	CHECK(summary_has(&x, "the malloc-lab header says 9 ops, the file has 3"));
+	imp_free(&x);
+
+	/* 41. malloc-lab with an incomplete header */
+	x = imp("20000\n3\n");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, "malloc-lab header incomplete: 2 of 4 numbers");
+	imp_free(&x);
+
+	/* 42. the op limit */
+	{
+		struct svz_import_limits lim;
+		svz_import_limits_default(&lim);
+		lim.max_ops = 3;
+		const char *t = KM("a0", "8") KM("b0", "8") KM("c0", "8") KM("d0", "8") KF("d0");
+		x = imp_lim(t, strlen(t), SVZ_FMT_AUTO, &lim);
+		CHECK_EQ_INT(x.t.nr_ops, 3);
+		CHECK_EQ_INT(skipped(&x, SVZ_SKIP_OP_LIMIT), 2);
+		check_balance(&x);
+		imp_free(&x);
+
+		/* 43. the byte limit */
+		svz_import_limits_default(&lim);
+		lim.max_bytes = strlen(KM("a0", "8")) + 10;
+		x = imp_lim(t, strlen(t), SVZ_FMT_AUTO, &lim);
+		CHECK(x.r.truncated);
+		CHECK_EQ_INT(x.r.kept, 1);
+		CHECK(summary_has(&x, "input cut: larger than the input limit"));
+		imp_free(&x);
+
+		/* 44. errors beyond max_errors are counted, not kept */
+		svz_import_limits_default(&lim);
+		lim.max_errors = 2;
+		const char *j = "junk 1\njunk 2\njunk 3\njunk 4\n" KM("a0", "8");
+		x = imp_lim(j, strlen(j), SVZ_FMT_AUTO, &lim);
+		CHECK_EQ_INT(x.r.bad_lines, 4);
+		CHECK_EQ_INT(x.r.nr_errors, 2);
+		CHECK(summary_has(&x, "... and 2 more"));
+		imp_free(&x);
+
+		/* 45. the cache limit */
+		svz_import_limits_default(&lim);
+		lim.max_caches = 1;
+		const char *c = PFX "kmem_cache_alloc: ptr=a0 bytes_req=8 bytes_alloc=8\n"
+				PFX "kmem_cache_alloc: ptr=b0 bytes_req=16 bytes_alloc=16\n";
+		x = imp_lim(c, strlen(c), SVZ_FMT_AUTO, &lim);
+		CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CACHE_LIMIT), 1);
+		CHECK_EQ_INT(x.t.nr_caches, 1);
+		imp_free(&x);
+	}
+
+	/* 46. native v1 without its header: the v1 parser's error */
+	x = imp("node 0 mem=1G\n");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_V1);
+	CHECK_EQ_STR(x.r.fatal_msg, "trace:1:1: error: expected the header 'slubviz-trace 1', got 'node'");
+	imp_free(&x);
+
+	/* 47. a v1 error is passed on unchanged */
+	x = imp("# d\nslubviz-trace 1\nc0 alloc nope h\n");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, "trace:3:10: error: expected a cache declared with 'cache', got 'nope'");
+	imp_free(&x);
+
+	/* 48. a kmem_cache_free naming another cache than the allocation's */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=foo bytes_req=8 bytes_alloc=8\n"
+		PFX "kmem_cache_free: ptr=a0 name=bar\n");
+	CHECK_EQ_INT(x.r.free_other_cache, 1);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_FREE);
+	CHECK_EQ_STR(cache_of(&x, 1), "foo");
+	imp_free(&x);
+
+	/* 49. frees disagreeing on an inferred cache's name: it keeps its own */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 bytes_req=8 bytes_alloc=8\n"
+		PFX "kmem_cache_alloc: ptr=b0 bytes_req=8 bytes_alloc=8\n"
+		PFX "kmem_cache_free: ptr=a0 name=one\n" PFX "kmem_cache_free: ptr=b0 name=two\n");
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-8-8");
+	imp_free(&x);
+
+	/* 50. bytes_alloc below bytes_req: object size from bytes_req */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 bytes_req=100 bytes_alloc=50\n");
+	CHECK_EQ_INT(x.t.caches[0].object_size, 100);
+	imp_free(&x);
+
+	/* 51. a large kmalloc goes to the page allocator in the model */
+	x = imp(KM("a0", "1048576") KF("a0"));
+	CHECK_EQ_INT(x.t.ops[0].size, 1048576);
+	CHECK_EQ_INT(x.r.kept, 2);
+	imp_free(&x);
+
+	/* 52. UTF-8 in a task name */
+	x = imp("  caf\xc3\xa9-7 [000] .... 1.0: kmalloc: ptr=a0 bytes_req=8\n");
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	imp_free(&x);
+
+	/* 53. a line of 100 blank-separated words */
+	{
+		char t[1024] = "";
+		for (int i = 0; i < 100; i++)
+			strcat(t, "w ");
+		strcat(t, "\n" KM("a0", "8"));
+		x = imp(t);
+		CHECK(has_error(&x, 1, "expected an event line"));
+		CHECK_EQ_INT(x.r.kept, 1);
+		imp_free(&x);
+	}
+
+	/* 54. an escape sequence (terminal junk) */
+	x = imp(KM("a0", "8") "\x1b[31mred\x1b[0m\n");
+	CHECK(has_error(&x, 2, "binary data: byte 0x1B at column 1"));
+	imp_free(&x);
+
+	/* 55. an unknown --format name */
+	{
+		enum svz_import_format f;
+		CHECK_EQ_INT(svz_import_format_parse("ftrace", &f), 0);
+		CHECK_EQ_INT(f, SVZ_FMT_FTRACE);
+		CHECK_EQ_INT(svz_import_format_parse("rep", &f), 0);
+		CHECK_EQ_INT(f, SVZ_FMT_MALLOC_LAB);
+		CHECK_EQ_INT(svz_import_format_parse("csv", &f), -1);
+	}
+
+	/* 56. a forced format that does not fit */
+	{
+		const char *t = KM("a0", "8");
+		x = imp_lim(t, strlen(t), SVZ_FMT_MALLOC_LAB, NULL);
+		CHECK_EQ_INT(x.rc, -1);
+		CHECK(strstr(x.r.fatal_msg, "expected the malloc-lab header's suggested heap size") != NULL);
+		imp_free(&x);
+	}
+
+	/* 57. a huge node number and a non-numeric one */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 node=99999999999999999999\n"
+		PFX "kmalloc: ptr=b0 bytes_req=8 node=abc\n" KM("c0", "8"));
+	CHECK(has_error(&x, 1, "expected node=NUMBER, got 'node=99999999999999999999'"));
+	CHECK(has_error(&x, 2, "expected node=NUMBER, got 'node=abc'"));
+	imp_free(&x);
+
+	/* 58. a negative size */
+	x = imp(KM("a0", "-5") KM("b0", "8"));
+	CHECK(has_error(&x, 1, "expected sizes >= 0, got bytes_req=-5"));
+	imp_free(&x);
+}
+
+/* Feeding one byte at a time gives the same import as one piece. */
+static void test_streaming(void)
+{
+	size_t len;
+	char *text = svz_t_read_file(DATA "ftrace-kmem-v5.4-changbin-pS-mixed.txt", &len);
+	struct imp one = imp_lim(text, len, SVZ_FMT_AUTO, NULL);
+	struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
+	for (size_t i = 0; i < len; i++)
+		svz_importer_feed(im, text + i, 1);
+	CHECK_EQ_INT(svz_importer_lines(im), 16);
+	struct imp x;
+	struct svz_error e;
+	x.rc = svz_importer_finish(im, &x.t, &x.r, &e);
+	x.text = svz_import_report_text(&x.r);
+	svz_importer_free(im);
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_STR(x.text, one.text);
+	CHECK_EQ_INT(x.t.nr_ops, one.t.nr_ops);
+	CHECK(memcmp(x.t.ops, one.t.ops, sizeof *x.t.ops * x.t.nr_ops) == 0);
+	imp_free(&x);
+	imp_free(&one);
+	free(text);
+
+	/* the synthetic benchmark log imports cleanly */
+	text = svz_import_synth_ftrace(20000, &len);
+	x = imp_lim(text, len, SVZ_FMT_AUTO, NULL);
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.lines, 20000);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.kmalloc_size_differs, 0);
+	CHECK_EQ_INT(x.r.events + x.r.other_events + x.r.comment_lines, 20000);
+	CHECK_EQ_INT(x.r.events, x.r.kept);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 4);
+	imp_free(&x);
+	free(text);
+}
+
+/* ---- round trips -------------------------------------------------------------- */
+
+static char *strdup_(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *c = malloc(n);
+	if (c)
+		memcpy(c, s, n);
+	return c;
+}
+
+struct replay {
+	int ops, rc;
+	int64_t seq;
+	char *stats, *slabinfo;
+};
+
+static struct replay replay_of(int h)
+{
+	struct replay r = { 0, -1, 0, NULL, NULL };
+	if (h < 0)
+		return r;
+	r.rc = svz_run_all(h);
+	r.ops = svz_ops_done(h);
+	r.seq = svz_seq(h);
+	r.stats = strdup_(svz_stats_text(h));
+	r.slabinfo = strdup_(svz_slabinfo(h));
+	return r;
+}
+
+static void replay_free(struct replay *r)
+{
+	free(r->stats);
+	free(r->slabinfo);
+}
+
+static void check_same_replay(const struct replay *a, const struct replay *b, const char *what)
+{
+	bool same = a->rc == b->rc && a->ops == b->ops && a->seq == b->seq && a->stats && b->stats &&
+		    strcmp(a->stats, b->stats) == 0 && strcmp(a->slabinfo, b->slabinfo) == 0;
+	if (!same)
+		fprintf(stderr, "  %s: replays differ (rc %d/%d ops %d/%d seq %lld/%lld)\n", what, a->rc,
+			b->rc, a->ops, b->ops, (long long)a->seq, (long long)b->seq);
+	CHECK(same);
+	CHECK(a->ops > 0 || a->rc == 0);
+}
+
+/* Parsed ops of the export equal the original's, line numbers aside. */
+static void check_same_ops(const struct svz_trace *a, const struct svz_trace *b, const char *what)
+{
+	bool same = a->nr_ops == b->nr_ops && a->nr_caches == b->nr_caches &&
+		    memcmp(&a->config, &b->config, sizeof a->config) == 0;
+	for (uint32_t i = 0; same && i < a->nr_caches; i++) {
+		struct svz_cache_decl x = a->caches[i], y = b->caches[i];
+		x.line = y.line = 0;
+		same = memcmp(&x, &y, sizeof x) == 0;
+	}
+	for (uint32_t i = 0; same && i < a->nr_ops; i++) {
+		const struct svz_op *x = &a->ops[i], *y = &b->ops[i];
+		same = x->type == y->type && x->cpu == y->cpu && x->node == y->node &&
+		       x->gfp == y->gfp && x->cache == y->cache && x->size == y->size &&
+		       x->count == y->count && strcmp(a->sites[x->site], b->sites[y->site]) == 0;
+		if (same && x->type != SVZ_OP_ALLOC_BULK && x->type != SVZ_OP_FREE_BULK &&
+		    (x->type <= SVZ_OP_KFREE))
+			same = strcmp(a->handle_names[x->handle], b->handle_names[y->handle]) == 0;
+		if (!same)
+			fprintf(stderr, "  %s: op %u differs\n", what, i);
+	}
+	if (!same)
+		fprintf(stderr, "  %s: export does not parse back the same\n", what);
+	CHECK(same);
+}
+
+static void roundtrip_v1(const char *path)
+{
+	size_t len;
+	char *text = svz_t_read_file(path, &len);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	int h = svz_open(text, NULL, NULL);
+	CHECK(h > 0);
+	char *v1 = strdup_(svz_export_v1(h));
+	struct replay a = replay_of(h);
+	svz_close(h);
+	h = svz_open(v1, NULL, NULL);
+	if (h < 0)
+		fprintf(stderr, "  %s: export does not parse: %s\n", path, svz_last_error());
+	CHECK(h > 0);
+	struct replay b = replay_of(h);
+	svz_close(h);
+	check_same_replay(&a, &b, path);
+
+	struct svz_trace ta, tb;
+	struct svz_config base;
+	svz_config_default(&base);
+	CHECK_EQ_INT(svz_trace_parse(text, len, &base, &ta, NULL), 0);
+	CHECK_EQ_INT(svz_trace_parse(v1, strlen(v1), &base, &tb, NULL), 0);
+	check_same_ops(&ta, &tb, path);
+	/* exporting the export changes nothing */
+	char *again = svz_trace_to_v1(&tb, NULL);
+	CHECK_EQ_STR(again, v1);
+	free(again);
+	svz_trace_free(&ta);
+	svz_trace_free(&tb);
+	replay_free(&a);
+	replay_free(&b);
+	free(v1);
+	free(text);
+}
+
+static void test_roundtrip(void)
+{
+	static const char *const scenarios[] = {
+		"scenarios/basics.trace", "scenarios/sheaf-cycle.trace", "scenarios/partial-churn.trace",
+		"scenarios/fastpath.trace", "scenarios/slub-bulk-bench.trace",
+		"scenarios/ublk-bio256.trace",
+	};
+	for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+		roundtrip_v1(scenarios[i]);
+
+	/* a v1 trace with every kind of line the exporter writes */
+	static const char all[] =
+		"# Every op.\n#\n#  indented description line\nslubviz-trace 1\npage_size 16384\n"
+		"node 0 mem=512M\nnode 1 mem=0\nnode 2 mem=3G\ncpus 0-1,4 node=0\ncpus 2-3 node=2\n"
+		"cpu_counts possible=16 present=8 online=6\npreset v6.8\nset fix2=1 order_form=loop\n"
+		"seed 0x1234\ncache a size=100 align=64 flags=HWCACHE_ALIGN|ACCOUNT ctor sheaf_capacity=32\n"
+		"cache b size=24\n"
+		"c0 alloc a x gfp=GFP_NOWAIT|__GFP_ZERO node=2 at=f+0x1\nc1 kmalloc 9000 y gfp=0 at=g\n"
+		"c4 alloc_bulk b 3 blk gfp=mempool(GFP_NOIO) at=h\nc4 free_bulk b 3 blk at=h2\n"
+		"c2 free a x at=i\nc3 kfree y\nc0 flush b\nc0 flush_all b\nc0 shrink b\nc0 destroy b\n";
+	struct svz_trace ta, tb;
+	struct svz_config base;
+	svz_config_default(&base);
+	CHECK_EQ_INT(svz_trace_parse(all, strlen(all), &base, &ta, NULL), 0);
+	char *v1 = svz_trace_to_v1(&ta, NULL);
+	struct svz_error e;
+	int rc = svz_trace_parse(v1, strlen(v1), &base, &tb, &e);
+	if (rc)
+		fprintf(stderr, "  export: %s\n%s", e.msg, v1);
+	CHECK_EQ_INT(rc, 0);
+	if (!rc) {
+		check_same_ops(&ta, &tb, "all ops");
+		CHECK_EQ_STR(tb.description, ta.description);
+		svz_trace_free(&tb);
+	}
+	svz_trace_free(&ta);
+	free(v1);
+
+	/* imported fixtures: replay == replay of the exported v1 */
+	static const char *const files[] = {
+		"ftrace-kmem-v3.x-i386-elinux.txt", "ftrace-kmem-v5.4-changbin-pS-mixed.txt",
+		"ftrace-kmem-v5.4-x86_64-vmware-liulangrenaaa.txt",
+		"ftrace-kmem-v6.12-rostedt-node-accounted-name.txt", "trace-cmd-report.txt",
+		"perf-script-callchain.txt", "bpftrace-oneliner.txt", "malloc-lab-short.rep",
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[256];
+		snprintf(path, sizeof path, DATA "%s", files[i]);
+		char *text = svz_t_read_file(path, NULL);
+		int h = svz_open_any(text, NULL, NULL);
+		if (h < 0)
+			fprintf(stderr, "  %s: %s\n", files[i], svz_last_error());
+		CHECK(h > 0);
+		CHECK(strncmp(svz_import_summary(h), "format: ", 8) == 0);
+		CHECK(strncmp(svz_import_summary_json(h), "{\"schema\":1,", 12) == 0);
+		char *v1x = strdup_(svz_export_v1(h));
+		struct replay a = replay_of(h);
+		CHECK_EQ_INT(a.rc, a.ops);
+		CHECK_EQ_STR(svz_run_error(h), "");
+		svz_close(h);
+		h = svz_open(v1x, NULL, NULL);
+		if (h < 0)
+			fprintf(stderr, "  %s: export: %s\n", files[i], svz_last_error());
+		struct replay b = replay_of(h);
+		svz_close(h);
+		check_same_replay(&a, &b, files[i]);
+		/* the same through the streaming API, 7 bytes at a time */
+		int imp_id = svz_import_begin("");
+		CHECK(imp_id > 0);
+		size_t n = strlen(text);
+		for (size_t o = 0; o < n; o += 7)
+			CHECK_EQ_INT(svz_import_feed(imp_id, text + o, (int)(n - o < 7 ? n - o : 7)), 0);
+		CHECK(svz_import_lines(imp_id) > 0);
+		h = svz_import_end(imp_id, NULL, NULL);
+		CHECK(h > 0);
+		struct replay c = replay_of(h);
+		svz_close(h);
+		check_same_replay(&a, &c, files[i]);
+		replay_free(&a);
+		replay_free(&b);
+		replay_free(&c);
+		free(v1x);
+		free(text);
+	}
+}
+
+static void test_api(void)
+{
+	/* junk: -1 and the reason */
+	CHECK_EQ_INT(svz_open_any("hello\nworld\n", NULL, NULL), -1);
+	CHECK_EQ_STR(svz_last_error(), "import (ftrace): no kmem events recognised as ftrace: 2 lines "
+		     "could not be read (line 1: expected an event line 'TASK-PID [CPU] FLAGS "
+		     "TIMESTAMP: EVENT: FIELDS', got 'hello')");
+	CHECK_EQ_INT(svz_open_any("", NULL, NULL), -1);
+	CHECK_EQ_STR(svz_last_error(), "import (auto): empty input: nothing to import");
+	CHECK_EQ_INT(svz_open_any(NULL, NULL, NULL), -1);
+	/* v1: the same errors as svz_open */
+	const char *bad = "slubviz-trace 2\n";
+	CHECK_EQ_INT(svz_open(bad, NULL, NULL), -1);
+	char want[1100];
+	snprintf(want, sizeof want, "%s", svz_last_error());
+	CHECK_EQ_INT(svz_open_any(bad, NULL, NULL), -1);
+	CHECK_EQ_STR(svz_last_error(), want);
+	/* v1 sessions opened with svz_open_any have a short summary */
+	int h = svz_open_any("slubviz-trace 1\ncache c size=8\nc0 alloc c a\n", "v6.19", "seed=5");
+	CHECK(h > 0);
+	CHECK(strstr(svz_import_summary(h), "native v1 trace: 1 ops, 1 caches") != NULL);
+	CHECK(strstr(svz_export_v1(h), "preset v6.19\n") != NULL);
+	CHECK(strstr(svz_export_v1(h), "seed 5\n") != NULL);
+	svz_close(h);
+	/* a preset given at open applies to imports too */
+	h = svz_open_any(KM("a0", "8"), "nope", NULL);
+	CHECK_EQ_INT(h, -1);
+	CHECK_EQ_STR(svz_last_error(), "unknown preset 'nope' (try: slubviz presets)");
+	/* streaming: bad ids and formats */
+	CHECK_EQ_INT(svz_import_begin("csv"), -1);
+	CHECK(strstr(svz_last_error(), "unknown trace format 'csv'") != NULL);
+	CHECK_EQ_INT(svz_import_feed(999, "x", 1), -1);
+	CHECK_EQ_INT(svz_import_lines(999), -1);
+	CHECK_EQ_INT(svz_import_end(999, NULL, NULL), -1);
+	int id = svz_import_begin("malloc-lab");
+	CHECK(id > 0);
+	CHECK_EQ_INT(svz_import_feed(id, "1\n2\n", 4), 0);
+	svz_import_cancel(id);
+	CHECK_EQ_INT(svz_import_feed(id, "3\n", 2), -1);
+	/* summaries of a plain svz_open session are empty */
+	h = svz_open("slubviz-trace 1\n", NULL, NULL);
+	CHECK_EQ_STR(svz_import_summary(h), "");
+	CHECK_EQ_STR(svz_import_summary_json(h), "");
+	svz_close(h);
+	CHECK_EQ_STR(svz_import_summary(12345), "");
+	CHECK_EQ_STR(svz_export_v1(12345), "");
+}
+
+int main(void)
+{
+	test_v3_elinux();
+	test_v54_changbin();
+	test_v54_vmware();
+	test_v612_rostedt();
+	test_trace_cmd();
+	test_perf();
+	test_bpftrace();
+	test_malloc_lab();
+	test_hostile();
+	test_streaming();
+	test_roundtrip();
+	test_api();
+	return svz_t_done();
+}
