@@ -411,22 +411,39 @@ static struct pent *ptab_get(struct svz_importer *im, uint64_t key, bool *isnew)
 static uint32_t new_handle(struct svz_importer *im, const char *prefix, uint64_t key, uint32_t gen,
 			   bool hex)
 {
-	char name[48];
-	if (hex)
-		snprintf(name, sizeof name, gen ? "%s%" PRIx64 ".%u" : "%s%" PRIx64, prefix, key,
-			 (unsigned)gen);
-	else
-		snprintf(name, sizeof name, gen ? "%s%" PRIu64 ".%u" : "%s%" PRIu64, prefix, key,
-			 (unsigned)gen);
+	/* prefix, the key in hex or decimal, ".gen" when gen > 0 (no printf:
+	 * this runs once per object) */
+	char name[48], digits[24];
+	size_t n = 0, d = 0;
+	while (prefix[n])
+		name[n] = prefix[n], n++;
+	do {
+		unsigned v = hex ? (unsigned)(key & 15) : (unsigned)(key % 10);
+		digits[d++] = (char)(v < 10 ? '0' + v : 'a' + v - 10);
+		key = hex ? key >> 4 : key / 10;
+	} while (key);
+	while (d)
+		name[n++] = digits[--d];
+	if (gen) {
+		name[n++] = '.';
+		do {
+			digits[d++] = (char)('0' + gen % 10);
+			gen /= 10;
+		} while (gen);
+		while (d)
+			name[n++] = digits[--d];
+	}
+	name[n] = 0;
 	if (!GROW(im->handles, im->cap_handles, (uint64_t)im->nr_handles + 1)) {
 		im->oom = true;
 		return NONE;
 	}
-	char *copy = dupstr(name);
+	char *copy = malloc(n + 1);
 	if (!copy) {
 		im->oom = true;
 		return NONE;
 	}
+	memcpy(copy, name, n + 1);
 	im->handles[im->nr_handles] = copy;
 	return im->nr_handles++;
 }
@@ -1835,6 +1852,33 @@ static bool is_blank(const char *s, size_t n)
 	return true;
 }
 
+/* Index of the first byte below 0x20 other than tab and CR, or DEL; n if
+ * none. Eight bytes at a time: (x - 0x20..) & ~x & 0x80.. flags any byte
+ * below 0x20, the same on x ^ 0x7f.. any 0x7f. */
+static size_t control_byte(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, d;
+		memcpy(&x, s + i, 8);
+		d = x ^ (ones * 0x7f);
+		if (!(((x - ones * 0x20) & ~x & highs) | ((d - ones) & ~d & highs)))
+			continue;
+		for (size_t j = i; j < i + 8; j++) {
+			unsigned char c = (unsigned char)s[j];
+			if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+				return j;
+		}
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return i;
+	}
+	return n;
+}
+
 static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct svz_import_report *r = &im->rep;
@@ -1847,12 +1891,11 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 		return;
 	}
 	/* control bytes (NUL, escape sequences ...) never occur in these formats */
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-			bad_line(im, line, "binary data: byte 0x%02X at column %zu", c, i + 1);
-			return;
-		}
+	size_t bad = control_byte(s, n);
+	if (bad < n) {
+		bad_line(im, line, "binary data: byte 0x%02X at column %zu", (unsigned char)s[bad],
+			 bad + 1);
+		return;
 	}
 	if (is_blank(s, n)) {
 		r->blank_lines++;

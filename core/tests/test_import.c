@@ -797,6 +797,13 @@ static void test_hostile(void)
 	CHECK(has_error(&x, 2, "expected node=NUMBER, got 'node=abc'"));
 	imp_free(&x);
 
+	/* 59. DEL in a line; tabs between columns are fine */
+	x = imp("\tbash-1\t[001]\t....\t1.0:\tkmalloc:\tptr=a0\tbytes_req=8\n"
+		"  bash-1 [001] .... 1.1: kmalloc: ptr=b\x7f" "0 bytes_req=8\n");
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK(has_error(&x, 2, "binary data: byte 0x7F at column 40"));
+	imp_free(&x);
+
 	/* 58. a negative size */
 	x = imp(KM("a0", "-5") KM("b0", "8"));
 	CHECK(has_error(&x, 1, "expected sizes >= 0, got bytes_req=-5"));

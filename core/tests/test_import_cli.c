@@ -1,0 +1,198 @@
+/* `slubviz import` and `slubviz run` on imported formats, through the built
+ * CLI (SVZ_CLI_PATH): exit codes, where the summary and the v1 go, --sysfs
+ * on an imported cache, --format, --bench. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define DATA SVZ_SOURCE_DIR "/core/tests/data/ftrace/"
+
+static char tmpdir[64];
+
+struct res {
+	int status;
+	char *out, *err;
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return calloc(1, 1);
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 >= cap) {
+			char *b = realloc(buf, cap * 2);
+			if (!b)
+				break;
+			buf = b;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = 0;
+	return buf;
+}
+
+/* Runs "slubviz ARGS" with stdout and stderr captured. */
+static struct res run(const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", SVZ_CLI_PATH, args, tmpdir, tmpdir);
+	int st = system(cmd);
+	struct res r;
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	char p[128];
+	snprintf(p, sizeof p, "%s/out", tmpdir);
+	r.out = slurp(p);
+	snprintf(p, sizeof p, "%s/err", tmpdir);
+	r.err = slurp(p);
+	return r;
+}
+
+static void res_free(struct res *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static bool contains(const char *hay, const char *needle)
+{
+	if (hay && strstr(hay, needle))
+		return true;
+	fprintf(stderr, "  missing '%s' in:\n%s\n", needle, hay ? hay : "(null)");
+	return false;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char p[128];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+int main(void)
+{
+	char args[1024];
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/svz-import-cli-XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+
+	/* import: summary on stderr, v1 on stdout */
+	struct res r = run("import " DATA "ftrace-kmem-v6.12-rostedt-node-accounted-name.txt");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: ftrace\n"));
+	CHECK(contains(r.err, "events: 8 kmem events read, 8 kept, 0 skipped -> 8 ops\n"));
+	CHECK(contains(r.out, "slubviz-trace 1\n"));
+	CHECK(contains(r.out, "cache names_cache size=4096\n"));
+	CHECK(contains(r.out, "c0 free names_cache pe70e10e0 at=do_sys_openat2+0xa7/0xd0\n"));
+	res_free(&r);
+
+	/* -o OUT, --json; the output runs like the input */
+	snprintf(args, sizeof args, "import " DATA "bpftrace-oneliner.txt -o %s/b.trace --json", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK_EQ_STR(r.out, "");
+	CHECK(contains(r.err, "{\"schema\":1,\"format\":\"bpftrace\",\"ok\":true,"));
+	res_free(&r);
+	snprintf(args, sizeof args, "run %s/b.trace --slabinfo", tmpdir);
+	struct res a = run(args);
+	r = run("run " DATA "bpftrace-oneliner.txt --slabinfo");
+	CHECK_EQ_INT(a.status, 0);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK_EQ_STR(r.out, a.out);
+	CHECK_EQ_STR(a.err, "");
+	CHECK(contains(r.err, "slubviz run: imported '"));
+	CHECK(contains(r.err, "(bpftrace): 6 events, 6 kept, 0 skipped, 0 bad lines"));
+	res_free(&a);
+	res_free(&r);
+
+	/* --sysfs on a cache the import created */
+	r = run("run " DATA "ftrace-kmem-v5.4-x86_64-vmware-liulangrenaaa.txt --sysfs inferred-5678-10320");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "ops 15/15 "));
+	CHECK(contains(r.out, "object_size:10320\n"));
+	res_free(&r);
+	r = run("run " DATA "malloc-lab-short.rep --format malloc-lab --stats");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "ops 8/8 "));
+	res_free(&r);
+
+	/* junk: exit 2, one line saying why */
+	write_file("junk.txt", "hello\nworld\n");
+	snprintf(args, sizeof args, "import %s/junk.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.out, "");
+	char want[512];
+	snprintf(want, sizeof want,
+		 "slubviz import: cannot import '%s/junk.txt' (ftrace): no kmem events recognised as "
+		 "ftrace: 2 lines could not be read (line 1: expected an event line 'TASK-PID [CPU] "
+		 "FLAGS TIMESTAMP: EVENT: FIELDS', got 'hello')\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+	snprintf(args, sizeof args, "run %s/junk.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK(contains(r.err, "slubviz run: cannot import '"));
+	res_free(&r);
+
+	/* v1 errors are unchanged */
+	write_file("bad.trace", "slubviz-trace 2\n");
+	snprintf(args, sizeof args, "run %s/bad.trace", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.err, "trace:1:15: error: expected format version 1, got '2'\n");
+	res_free(&r);
+
+	/* option errors */
+	r = run("import " DATA "malloc-lab-short.rep --format csv");
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.err, "slubviz import: unknown format 'csv' (auto, v1, ftrace, trace-cmd, perf, "
+		     "bpftrace, malloc-lab)\n");
+	res_free(&r);
+	r = run("import");
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.err, "slubviz import: expected a trace file (see: slubviz help)\n");
+	res_free(&r);
+	r = run("import --bench 0");
+	CHECK_EQ_INT(r.status, 2);
+	res_free(&r);
+	r = run("import /nonexistent/x.txt");
+	CHECK_EQ_INT(r.status, 2);
+	CHECK(contains(r.err, "slubviz import: cannot read '/nonexistent/x.txt': "));
+	res_free(&r);
+
+	/* the benchmark hook */
+	r = run("import --bench 2000");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "lines=2000 ns_per_line="));
+	CHECK(contains(r.out, " lines_per_s="));
+	res_free(&r);
+
+	/* stdin */
+	snprintf(args, sizeof args, "import - < " DATA "trace-cmd-report.txt");
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: trace-cmd\n"));
+	res_free(&r);
+
+	snprintf(args, sizeof args, "rm -rf '%s'", tmpdir);
+	if (system(args) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return svz_t_done();
+}
