@@ -112,10 +112,13 @@ function Timeline() {
   }, []);
   const svg = useD3<SVGSVGElement>((el) => renderTimeline(el, st.meta?.markers ?? [], total, f?.opsDone ?? 0, width), [st.meta, f?.opsDone, width]);
   // scrubbing: the latest position wins; one seek in flight at a time
+  // while seeks are in flight the slider shows where it was moved to
   const pending = useRef<number | null>(null);
   const running = useRef(false);
+  const [local, setLocal] = useState<number | null>(null);
   const scrub = async (op: number) => {
     pending.current = op;
+    setLocal(op);
     if (running.current) return;
     running.current = true;
     while (pending.current !== null) {
@@ -124,6 +127,7 @@ function Timeline() {
       await store.jumpToOp(t);
     }
     running.current = false;
+    setLocal(null);
   };
   return (
     <div className="timeline" ref={wrap}>
@@ -133,7 +137,7 @@ function Timeline() {
         aria-label="Timeline (op)"
         min={0}
         max={total}
-        value={f?.opsDone ?? 0}
+        value={local ?? f?.opsDone ?? 0}
         disabled={!f}
         onChange={(e) => void scrub(Number(e.target.value))}
         style={{ width: '100%' }}
