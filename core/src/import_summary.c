@@ -64,7 +64,7 @@ static const char *const skip_text[SVZ_SKIP__COUNT] = {
 	[SVZ_SKIP_ALLOC_FAILED] = "allocations that returned NULL",
 	[SVZ_SKIP_ZERO_SIZE] = "allocations of 0 bytes (ZERO_SIZE_PTR)",
 	[SVZ_SKIP_TOO_LARGE] = "allocations above 64 MiB or too large for a slab",
-	[SVZ_SKIP_CPU_LIMIT] = "events on CPUs beyond the model's " "256",
+	[SVZ_SKIP_CPU_LIMIT] = "events on CPUs beyond the model's 256",
 	[SVZ_SKIP_CACHE_LIMIT] = "allocations from caches beyond the cache limit",
 	[SVZ_SKIP_OP_LIMIT] = "events beyond the op limit",
 };
