@@ -157,6 +157,14 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
 int arena_reserve(struct model *m)
 {
 	struct world *w = WORLD(m);
+	const struct pool_desc *pd = w->pools;
+	/* the common case, checked first: room everywhere */
+	if (pd[P_SLAB].len + 2 <= pd[P_SLAB].cap &&
+	    pd[P_OBJ].len + w->max_slab_objects + 1 <= pd[P_OBJ].cap &&
+	    pd[P_SHEAF].len + 2 <= pd[P_SHEAF].cap &&
+	    pd[P_U32].len + 2 * w->max_sheaf_capacity + 2 <= pd[P_U32].cap &&
+	    pd[P_LARGE].len + 2 <= pd[P_LARGE].cap && pd[P_U64].len + 8 <= pd[P_U64].cap)
+		return 0;
 	uint32_t need[P__COUNT] = {0};
 	need[P_SLAB] = 2;
 	need[P_OBJ] = w->max_slab_objects + 1;

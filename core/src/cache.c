@@ -173,8 +173,11 @@ idx_t model_op_cache(struct model *m, const struct svz_op *op)
 	}
 	if (op->cache == SVZ_NO_CACHE)
 		return NIL;
-	const char *name = m->trace->caches[op->cache].name;
-	return model_find_cache(m, name);
+	/* trace caches are created in declaration order, first in the arena */
+	idx_t c = op->cache;
+	if (c < WORLD(m)->nr_caches && cache_r(m, c)->decl == op->cache)
+		return cache_r(m, c)->alive ? c : NIL;
+	return model_find_cache(m, m->trace->caches[op->cache].name);
 }
 
 int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,

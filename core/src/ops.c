@@ -15,6 +15,13 @@
 
 enum handle_state { H_NEVER, H_LIVE, H_FREED, H_NULL };
 
+/* An op on a cache that was destroyed (or never created) is the trace's
+ * error: report it and end the op. */
+#define REQUIRE_CACHE() do { if (f->cache == NIL) { \
+	model_report(m, "trace:%u: error: cache '%s' does not exist (destroyed?)", OP(f)->line, \
+		     m->trace->caches[OP(f)->cache].name); \
+	CO_RETURN(-1); } } while (0)
+
 static enum handle_state handle_state(struct model *m, idx_t h)
 {
 	struct handle_rec *hr = handle_r(m, h);
@@ -103,11 +110,7 @@ static int64_t check_free_handle(struct model *m, int cpu, idx_t h, idx_t cache)
 int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (f->cache == NIL || !cache_r(m, f->cache)->alive) {
-		model_report(m, "trace:%u: error: cache '%s' does not exist (destroyed?)", OP(f)->line,
-			     m->trace->caches[OP(f)->cache].name);
-		CO_RETURN(-1);
-	}
+	REQUIRE_CACHE();
 	if (check_alloc_handle(m, cpu, OP(f)->handle))
 		CO_RETURN(-1);
 	CALL(CO_SLAB_ALLOC_NODE, (void)callee);
@@ -181,6 +184,8 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 {
 	CO_BEGIN
+	if (!is_kfree)
+		REQUIRE_CACHE();
 	{
 		int64_t r = check_free_handle(m, cpu, OP(f)->handle, is_kfree ? NIL : f->cache);
 		if (r == -1)
@@ -222,6 +227,7 @@ int co_OP_KFREE(struct model *m, int cpu, struct frame *f) { return free_common(
 int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	REQUIRE_CACHE();
 	for (uint32_t i = 0; i < OP(f)->count; i++)
 		if (check_alloc_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
 			CO_RETURN(-1);
@@ -265,6 +271,7 @@ bind:
 int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	REQUIRE_CACHE();
 	for (uint32_t i = 0; i < OP(f)->count; i++) {
 		idx_t h = m->trace->handle_lists[OP(f)->handle + i];
 		int64_t r = check_free_handle(m, cpu, h, f->cache);
@@ -295,6 +302,7 @@ int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	REQUIRE_CACHE();
 	if (CLASSIC(m)) {
 		CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)cpu);
 		CO_RETURN(0);
@@ -308,6 +316,7 @@ int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
 int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	REQUIRE_CACHE();
 	for (f->j = 0; f->j < WORLD(m)->nr_cpus; f->j++) {
 		if (CLASSIC(m)) {
 			/* has_cpu_slab(): c->slab or c->partial */
@@ -397,6 +406,7 @@ int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 int co_OP_SHRINK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	REQUIRE_CACHE();
 	CALL(CO_OP_FLUSH_ALL, (void)callee);
 	CALL(CO_SHRINK_NODES, (void)callee);
 	CO_RETURN(0);
@@ -409,10 +419,7 @@ int co_OP_SHRINK(struct model *m, int cpu, struct frame *f)
 int co_OP_DESTROY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (!cache_r(m, f->cache)->alive) {
-		model_report(m, "trace:%u: error: cache '%s' was already destroyed", OP(f)->line, CNAME);
-		CO_RETURN(-1);
-	}
+	REQUIRE_CACHE();
 	CALL(CO_OP_FLUSH_ALL, (void)callee);
 	CALL(CO_SHRINK_NODES, (void)callee);
 	{

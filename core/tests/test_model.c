@@ -245,6 +245,20 @@ static void test_bad_free_reports(void)
 	CHECK_EQ_INT(svz_ops_done(h), 4);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
+	/* a cache used after kmem_cache_destroy(): reported, nothing crashes */
+	const char *d = "slubviz-trace 1\ncache c size=64\nc0 alloc c a\nc0 free c a\nc0 destroy c\n"
+			"c0 alloc c b\nc0 flush c\nc0 destroy c\n";
+	h = svz_open(d, NULL, "continue_on_error=1");
+	svz_run_all(h);
+	CHECK_EQ_INT(svz_ops_done(h), 6);
+	CHECK(strstr(svz_reports(h), "trace:6: error: cache 'c' does not exist (destroyed?)") != NULL);
+	CHECK(strstr(svz_reports(h), "trace:8: error: cache 'c' does not exist (destroyed?)") != NULL);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* destroy with objects still allocated: the kernel's shutdown report */
+	h = svz_t_run("slubviz-trace 1\ncache c size=64\nc0 alloc c a\nc0 destroy c\n", NULL, NULL);
+	CHECK(strstr(svz_run_error(h), "BUG c (Not tainted): Objects remaining on __kmem_cache_shutdown()") != NULL);
+	svz_close(h);
 }
 
 int main(void)
