@@ -8,6 +8,10 @@
 // each --repeat times (default 3), keeps the median ns/op, and prints a table.
 // The bench subcommand prints one line: ops=<n> steps=<n> ns_per_op=<float>.
 //
+// Import speed: `slubviz import --bench 1000000` (a generated 1M-line ftrace
+// kmem log imported in memory, fed in 64 KiB chunks; prints
+// lines=<n> ns_per_line=<float> lines_per_s=<float>), native and wasm CLI.
+//
 // Then the web app's figures (skip with --no-web):
 //   - seek latency of the web engine (the worker's code) to random ops and
 //     steps of a generated 1M-op trace: web/bench/seek.ts (vite-node);
@@ -111,6 +115,24 @@ for (const trace of webOnly ? [] : traces) {
     }
   }
 }
+
+const IMPORT_LINES = 1000000;
+const IMPORT_LINE = /^lines=(\d+) ns_per_line=([0-9.eE+-]+) lines_per_s=([0-9.eE+-]+)\s*$/m;
+const importRows = [];
+for (const engine of webOnly ? [] : ['native', 'wasm']) {
+  const args = ['import', '--bench', String(IMPORT_LINES)];
+  const [cmd, cmdArgs] = engine === 'native' ? [NATIVE, args] : [process.execPath, [WASM, ...args]];
+  const runs = [];
+  for (let i = 0; i < repeat; i++) {
+    const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, encoding: 'utf8' });
+    const m = r.status === 0 ? IMPORT_LINE.exec(r.stdout) : null;
+    if (!m) die(`${engine} import --bench failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+    runs.push(Number(m[2]));
+  }
+  const nsPerLine = median(runs);
+  importRows.push({ engine, lines: IMPORT_LINES, nsPerLine, linesPerS: nsPerLine > 0 ? 1e9 / nsPerLine : 0 });
+  if (!json) process.stderr.write('.');
+}
 if (!json) process.stderr.write('\n');
 
 /** The web app's benchmarks; returns their JSON results (json mode) or prints them. */
@@ -134,7 +156,7 @@ function webBench() {
 }
 
 if (json) {
-  console.log(JSON.stringify({ repeat, rows, ...(web ? { web: webBench() } : {}) }, null, 2));
+  console.log(JSON.stringify({ repeat, rows, import: importRows, ...(web ? { web: webBench() } : {}) }, null, 2));
 } else if (webOnly) {
   webBench();
 } else {
@@ -157,5 +179,10 @@ if (json) {
   for (const row of table) console.log(fmt(row));
   console.log(`\nmedian of ${repeat} run(s) each; node ${process.version}; ` +
     `wasm/native > 1 means wasm is slower.`);
+  console.log(`\nimport of a generated ${IMPORT_LINES}-line ftrace log (slubviz import --bench):`);
+  for (const r of importRows) {
+    console.log(`  ${r.engine.padEnd(6)}  ${r.nsPerLine.toFixed(1).padStart(8)} ns/line  ` +
+      `${Math.round(r.linesPerS).toLocaleString('en-US').padStart(10)} lines/s`);
+  }
 }
 if (!json && web && !webOnly) webBench();

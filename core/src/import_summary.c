@@ -172,10 +172,13 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		if (c->align)
 			snprintf(align, sizeof align, " align=%u", c->align);
 		cache_origin(c, origin, sizeof origin);
-		tb_printf(&b, "  %s: size=%u%s%s%s; %s; %" PRIu64 " allocations\n", c->name,
-			  c->object_size, align, flags,
-			  c->size_fallback ? " (bytes_alloc: no alignment reproduces it)" : "", origin,
-			  c->allocs);
+		char fallback[128] = "";
+		if (c->size_fallback)
+			snprintf(fallback, sizeof fallback, " (no alignment turns %u into %u: declared "
+				 "at bytes_alloc)", c->bytes_req, c->bytes_alloc);
+		tb_printf(&b, "  %s: object_size=%u%s%s%s; %s; %" PRIu64 " allocation%s\n", c->name,
+			  c->object_size, align, flags, fallback, origin, c->allocs,
+			  c->allocs == 1 ? "" : "s");
 	}
 	if (r->hashed_ptrs)
 		tb_printf(&b, "pointers: %" PRIu64 " hashed (%%p): they pair allocations with frees, "
@@ -190,9 +193,10 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		tb_printf(&b, " (%d CPUs in the header)", r->header_cpus);
 	tb_printf(&b, "\n");
 	mem_text(r->node_mem, mem, sizeof mem);
-	tb_printf(&b, "suggested topology: %d node%s with %s each, %d CPU%s (0-%d)%s\n", r->nr_nodes,
-		  r->nr_nodes == 1 ? "" : "s", mem, r->nr_cpus, r->nr_cpus == 1 ? "" : "s",
-		  r->nr_cpus - 1, r->max_node >= 0 ? ", nodes from node=" : "");
+	tb_printf(&b, "suggested topology: %d node%s with %s each, %d CPU%s (%s%d)%s\n",
+		  r->nr_nodes, r->nr_nodes == 1 ? "" : "s", mem, r->nr_cpus, r->nr_cpus == 1 ? "" : "s",
+		  r->nr_cpus == 1 ? "" : "0-", r->nr_cpus - 1,
+		  r->max_node >= 0 ? "; nodes from node= values, CPUs spread over them in blocks" : "");
 	if (r->no_cpu)
 		tb_printf(&b, "note: %" PRIu64 " events had no CPU column: CPU 0 assumed\n", r->no_cpu);
 	if (r->gfp_unknown) {
