@@ -12,6 +12,7 @@ beforeAll(async () => {
 
 function makeStore() {
   const timers: (() => void)[] = [];
+  let clock = 0;
   const store = new Store(new LocalEngine(new Engine(mod)), {
     fetchText: async (path) => {
       const m = /^scenarios\/(.+)\.trace$/.exec(path);
@@ -24,10 +25,11 @@ function makeStore() {
       return timers.length;
     },
     clearTimeout: () => {},
-    now: () => 0,
+    now: () => clock,
   });
   /** runs the pending play timer, if any */
   const tick = async () => {
+    clock += 100;
     const fn = timers.shift();
     fn?.();
     await new Promise((r) => setTimeout(r, 0));

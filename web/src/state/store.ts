@@ -181,7 +181,9 @@ export class Store {
     let slab = this.state.selectedSlab;
     if (slab !== null && !frame.snapshot.slabs.some((s) => s.id === slab)) slab = null;
     this.set({ frame, selectedCache: sel, selectedSlab: slab, lastSeekMs: ms });
-    if (this.state.textTab !== 'events') void this.refreshText();
+    // the kernel text views follow each position, except while playing
+    // (refreshed on pause)
+    if (this.state.textTab !== 'events' && !this.state.playing) void this.refreshText();
   }
 
   // ---- actions -------------------------------------------------------------
@@ -295,23 +297,41 @@ export class Store {
   play = (): void => {
     if (this.state.playing || !this.state.frame) return;
     this.set({ playing: true });
-    this.tick();
+    this.lastTick = this.env.now();
+    this.carry = 0;
+    this.tick(0);
   };
 
   pause = (): void => {
     if (this.timer !== null) this.env.clearTimeout(this.timer);
     this.timer = null;
-    if (this.state.playing) this.set({ playing: false });
+    if (this.state.playing) {
+      this.set({ playing: false });
+      void this.refreshText();
+    }
   };
 
   togglePlay = (): void => (this.state.playing ? this.pause() : this.play());
 
-  private tick(): void {
-    const interval = Math.max(16, 1000 / this.state.speed);
-    const batch = Math.max(1, Math.round((this.state.speed * interval) / 1000));
+  private lastTick = 0;
+  private carry = 0;
+
+  /** Playing: steps owed since the last tick (speed x elapsed time) run as
+   * one batch, then the next tick is scheduled; a slow frame makes the next
+   * batch bigger instead of slowing the run down. */
+  private tick(delay: number): void {
     this.timer = this.env.setTimeout(async () => {
       this.timer = null;
       if (!this.state.playing) return;
+      const now = this.env.now();
+      this.carry += (this.state.speed * Math.min(500, now - this.lastTick)) / 1000;
+      this.lastTick = now;
+      const batch = Math.floor(this.carry);
+      if (batch < 1) {
+        this.tick(Math.max(1, Math.ceil(((1 - this.carry) * 1000) / this.state.speed)));
+        return;
+      }
+      this.carry -= batch;
       const before = this.state.frame?.seq;
       await this.run(() => this.engine.call({ type: 'step', count: batch }));
       const f = this.state.frame;
@@ -319,8 +339,8 @@ export class Store {
         this.pause();
         return;
       }
-      if (this.state.playing) this.tick();
-    }, interval);
+      if (this.state.playing) this.tick(16);
+    }, delay);
   }
 
   setSpeed = (speed: number): void => this.set({ speed: Math.max(1, speed) });

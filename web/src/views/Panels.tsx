@@ -25,7 +25,8 @@ function useViz(): { input: VizInput | null; opts: VizOptions } {
   return {
     input: f ? { snap: f.snapshot, event: f.event } : null,
     opts: {
-      animMs: st.animMs,
+      // short transitions while playing, so frames keep up
+      animMs: st.playing ? Math.min(st.animMs, 60) : st.animMs,
       cache: st.selectedCache ?? 0,
       focusCpu: st.focusCpu,
       selectedSlab: st.selectedSlab,
