@@ -210,6 +210,7 @@ struct svz_importer {
 	uint32_t nr_handles, cap_handles;
 	struct strtab sites;
 	struct strtab votes;
+	struct strtab shown;       /* cache names as declared (unique) */
 	struct strtab gfps;
 	struct gfp_memo *gfp_vals;
 	uint32_t cap_gfp_vals;
@@ -593,6 +594,15 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 		snprintf(d.name, sizeof d.name, "%.63s", key);
 	else
 		snprintf(d.name, sizeof d.name, "inferred-%u-%u", req, alloc);
+	/* a trace may name a cache "inferred-8-8" too: declared names stay unique */
+	char orig[64];
+	memcpy(orig, d.name, sizeof orig);
+	for (unsigned k = 2; st_find(&im->shown, d.name, strlen(d.name)) != NONE && k < 100000; k++)
+		snprintf(d.name, sizeof d.name, "%.54s.%u", orig, k);
+	if (st_intern(&im->shown, d.name, strlen(d.name), NULL) == NONE) {
+		im->oom = true;
+		return NONE;
+	}
 	if (!GROW(im->caches, im->cap_caches, (uint64_t)im->nr_caches + 1) ||
 	    !GROW(im->cx, im->cap_cx, (uint64_t)im->nr_caches + 1)) {
 		im->oom = true;
@@ -1895,6 +1905,10 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 	if (bad < n) {
 		bad_line(im, line, "binary data: byte 0x%02X at column %zu", (unsigned char)s[bad],
 			 bad + 1);
+		if (im->fmt == SVZ_FMT_AUTO) { /* should this be v1, its parser will say */
+			text_append(im, s, n);
+			text_append(im, "\n", 1);
+		}
 		return;
 	}
 	if (is_blank(s, n)) {
@@ -2316,6 +2330,7 @@ void svz_importer_free(struct svz_importer *im)
 	free(im->handles);
 	st_free(&im->sites, true);
 	st_free(&im->votes, true);
+	st_free(&im->shown, true);
 	st_free(&im->gfps, true);
 	free(im->gfp_vals);
 	free(im->ptab);

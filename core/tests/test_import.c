@@ -804,6 +804,27 @@ static void test_hostile(void)
 	CHECK(has_error(&x, 2, "binary data: byte 0x7F at column 40"));
 	imp_free(&x);
 
+	/* 60. a trace naming a cache like an inferred one: names stay unique */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=inferred-8-8 bytes_req=16 bytes_alloc=16\n"
+		PFX "kmem_cache_alloc: ptr=b0 bytes_req=8 bytes_alloc=8\n");
+	CHECK_EQ_INT(x.t.nr_caches, 2);
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-8-8");
+	CHECK_EQ_STR(x.t.caches[1].name, "inferred-8-8.2");
+	{
+		char *v1 = svz_trace_to_v1(&x.t, NULL);
+		struct svz_trace t2;
+		CHECK_EQ_INT(svz_trace_parse(v1, strlen(v1), NULL, &t2, NULL), 0);
+		svz_trace_free(&t2);
+		free(v1);
+	}
+	imp_free(&x);
+
+	/* 61. a binary line before a v1 header: the v1 parser reports it */
+	x = imp("\x01\nslubviz-trace 1\n");
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, "trace:1:1: error: expected printable ASCII text, got byte 0x01");
+	imp_free(&x);
+
 	/* 58. a negative size */
 	x = imp(KM("a0", "-5") KM("b0", "8"));
 	CHECK(has_error(&x, 1, "expected sizes >= 0, got bytes_req=-5"));
