@@ -1,0 +1,310 @@
+// The lesson check (docs/lessons.md, "What the check asserts"): replays a
+// lesson on the model and verifies every stop, question, claim, data table
+// and the sandbox. Used by test/lessons.test.mjs under Node; pure ES module
+// (the caller passes `open` and `readScenario`), so a browser can run it too.
+//
+//   const report = checkLesson(lesson, {
+//     open: (trace, { preset, sets }) => SlubvizSession.open(mod, trace, { preset, sets }),
+//     readScenario: (file) => readFileSync(join(ROOT, file), 'utf8'),
+//   });
+//   report.items: [{ kind, id, ok, message }]
+
+import {
+  clickCandidates, describePosition, missingHighlight, runConfig, sandboxLines, sandboxTrace,
+  checkSandboxLines, setsText,
+} from './lesson-format.mjs';
+import { explain, requirements } from './predicates.mjs';
+import { runProbes } from './runner.mjs';
+
+function scenarioText(sc, readScenario) {
+  return 'inline' in sc ? sc.inline : readScenario(sc.file);
+}
+
+function opener(open, text, preset, sets) {
+  return () => open(text, { preset: preset ?? '', sets: setsText(sets) || null });
+}
+
+function need(pred) {
+  return requirements(pred);
+}
+
+function mergeReq(list) {
+  const r = { snapshot: false, stats: false, slabinfo: false, sysfs: [], events: false, before: false };
+  for (const x of list) {
+    r.snapshot ||= x.snapshot;
+    r.stats ||= x.stats;
+    r.slabinfo ||= x.slabinfo;
+    r.events ||= x.events;
+    r.before ||= x.before;
+    for (const c of x.sysfs) if (!r.sysfs.includes(c)) r.sysfs.push(c);
+  }
+  return r;
+}
+
+function fmt(v) {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 160 ? s.slice(0, 160) + '…' : s;
+}
+
+/** Check one lesson. Returns { items: [{kind, id, ok, message}] }. */
+export function checkLesson(lesson, { open, readScenario, readSeed, prose }) {
+  const items = [];
+  const add = (kind, id, ok, message = '') => items.push({ kind, id, ok, message });
+  const byVariant = new Map(); // variant -> [{probe, check(result)}]
+  const want = (variant, probe, check) => {
+    const v = variant ?? 'base';
+    if (!byVariant.has(v)) byVariant.set(v, []);
+    byVariant.get(v).push({ probe, check });
+  };
+
+  // ---- stops: the position exists, highlighted elements exist there
+  for (const s of lesson.stops) {
+    const cache = s.cache ?? lesson.cache;
+    const hasSysfs = s.highlight.some((h) => 'sysfs' in h);
+    want(s.variant, {
+      id: `stop:${s.id}`, at: s.at,
+      need: { snapshot: true, stats: true, slabinfo: s.highlight.some((h) => 'slabinfo' in h), sysfs: hasSysfs ? [cache] : [] },
+    }, (r) => {
+      const snap = JSON.parse(r.ctx.after.snapshot);
+      const problems = [];
+      if (!snap.caches.some((c) => c.name === cache)) problems.push(`no cache ${cache} at this stop`);
+      for (const h of s.highlight) {
+        const why = missingHighlight(snap, h, cache);
+        if (why) problems.push(why);
+        if ('sysfs' in h && !r.ctx.after.sysfs[cache].includes(`./${h.sysfs}:`)) problems.push(`no sysfs attribute ${h.sysfs}`);
+        if ('slabinfo' in h && !r.ctx.after.slabinfo.split('\n').some((l) => l.split(/\s+/)[0] === h.slabinfo)) problems.push(`no slabinfo row ${h.slabinfo}`);
+        if ('table' in h && !(lesson.data?.tables || []).some((t) => t.id === h.table)) problems.push(`no data table ${h.table}`);
+      }
+      if (s.cpu !== undefined && !snap.topology.nodes.some((n) => n.cpus.includes(s.cpu))) problems.push(`no CPU ${s.cpu}`);
+      return problems.length ? `${describePosition(s.at)} (step ${r.steps.at}): ${problems.join('; ')}` : null;
+    });
+  }
+
+  // ---- questions: the stated answer is what the model does
+  for (const q of lesson.questions) {
+    if (q.kind === 'choice') {
+      const req = mergeReq(q.choices.map((c) => need(c.check)));
+      want(q.variant, { id: `q:${q.id}`, at: q.reveal, from: q.at, need: { ...req, before: true }, events: req.events }, (r) => {
+        const answer = new Set(Array.isArray(q.answer) ? q.answer : [q.answer]);
+        const problems = [];
+        for (const c of q.choices) {
+          const e = explain(c.check, r.ctx);
+          if (e.error) problems.push(`choice ${c.id}: ${e.error}`);
+          else if (e.ok !== answer.has(c.id)) {
+            problems.push(`choice ${c.id} ("${c.text}") is marked ${answer.has(c.id) ? 'right' : 'wrong'} but its check is ${e.ok}${e.value !== undefined ? ` (value ${fmt(e.value)})` : ''}`);
+          }
+        }
+        return problems.length ? problems.join('; ') : null;
+      });
+    } else {
+      const req = need(q.check);
+      want(q.variant, {
+        id: `q:${q.id}`, at: q.reveal, from: q.at,
+        need: { ...req, snapshot: true, before: true }, events: req.events,
+      }, (r) => {
+        const snapAt = JSON.parse(r.ctx.before.snapshot);
+        let cands;
+        try {
+          cands = clickCandidates(snapAt, q.target, q.cache);
+        } catch (e) {
+          return e.message;
+        }
+        if (!cands.some((c) => String(c) === String(q.answer))) return `the stored answer ${q.answer} is not a ${q.target} the student can click at ${describePosition(q.at)}`;
+        const accepted = [];
+        for (const c of cands) {
+          const e = explain(q.check, { ...r.ctx, target: c });
+          if (e.error) return `target ${c}: ${e.error}`;
+          if (e.ok) accepted.push(c);
+        }
+        if (!accepted.some((c) => String(c) === String(q.answer))) return `the check rejects the stored answer ${q.answer} (accepts ${fmt(accepted)})`;
+        if (accepted.length === cands.length) return `the check accepts every ${q.target} (${cands.length}): a wrong click would pass`;
+        if (q.unique !== false && accepted.length !== 1) return `the check accepts ${accepted.length} ${q.target}s (${fmt(accepted)}), expected exactly one`;
+        return null;
+      });
+    }
+  }
+
+  // ---- claims: statements of the lesson the model must bear out
+  for (const c of lesson.claims || []) {
+    if (c.compare) {
+      const sides = {};
+      const done = () => {
+        if (!sides.left || !sides.right) return;
+        const { left, right, op } = c.compare;
+        const f = c.compare.factor ?? 1;
+        const a = sides.left.v;
+        const b = sides.right.v * f;
+        const ok = { '==': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b }[op];
+        add('claim', c.id, ok, ok ? '' : `${left.variant ?? 'base'}: ${a} ${op} ${f === 1 ? '' : f + ' × '}${right.variant ?? 'base'}: ${sides.right.v} is false`);
+      };
+      for (const side of ['left', 'right']) {
+        const spec = c.compare[side];
+        want(spec.variant, { id: `claim:${c.id}:${side}`, at: spec.at ?? { end: true }, need: need(spec.value), events: false }, (r) => {
+          const e = explain({ ...spec.value, op: '>=', value: -Infinity }, r.ctx);
+          if (e.error) return `${side}: ${e.error}`;
+          sides[side] = { v: Number(e.value) };
+          done();
+          return undefined; // reported by done()
+        });
+      }
+      continue;
+    }
+    const req = need(c.check);
+    if (req.events && !c.from) {
+      add('claim', c.id, false, 'the check reads events: give the claim a "from" position (the window start)');
+      continue;
+    }
+    want(c.variant, { id: `claim:${c.id}`, at: c.at ?? { end: true }, from: c.from, need: req, events: req.events }, (r) => {
+      const e = explain(c.check, r.ctx);
+      if (e.error) return e.error;
+      return e.ok ? null : `false at ${describePosition(c.at ?? { end: true })}${e.value !== undefined ? ` (value ${fmt(e.value)})` : ''}`;
+    });
+  }
+
+  // ---- data tables: the model's column is computed (recorded in report.values)
+  const values = {};
+  for (const t of lesson.data?.tables || []) {
+    (t.model || []).forEach((m, j) => {
+      want(m.variant, { id: `data:${t.id}:${j}`, at: m.at ?? { end: true }, need: need(m.value), events: false }, (r) => {
+        const e = explain({ ...m.value, op: '>=', value: -Infinity }, r.ctx);
+        if (e.error) return e.error;
+        values[`${t.id}:${m.row}:${m.column}`] = e.value;
+        return null;
+      });
+    });
+  }
+
+  // ---- sources: the prose cites its seeds and commits; quoted figures are in the seed
+  if (prose !== undefined) {
+    const missing = [];
+    for (const sd of lesson.seeds) if (!prose.includes(sd.file)) missing.push(sd.file);
+    for (const c of lesson.commits) if (!prose.includes(c.id.slice(0, 12))) missing.push(c.id.slice(0, 12));
+    add('source', 'prose-cites', missing.length === 0, missing.length ? `lesson.md does not cite ${missing.join(', ')}` : '');
+  }
+  if (readSeed) {
+    const texts = {};
+    for (const sd of lesson.seeds) texts[sd.file] = readSeed(sd.file);
+    const avail = Object.values(texts).some((x) => typeof x === 'string');
+    if (avail) {
+      const all = norm(Object.values(texts).filter(Boolean).join('\n'));
+      for (const c of lesson.commits.filter((x) => x.in_seed)) {
+        add('source', `commit-${c.id.slice(0, 12)}`, all.includes(c.id.slice(0, 12)), `commit ${c.id} is marked in_seed but no seed of the lesson names it`);
+      }
+      for (const t of lesson.data?.tables || []) {
+        const src = texts[t.source] ?? readSeed(t.source);
+        if (typeof src !== 'string') {
+          add('source', `table-${t.id}`, false, `seed ${t.source} is not readable`);
+          continue;
+        }
+        const body = norm(src);
+        const absent = (t.evidence || []).filter((e) => !body.includes(norm(e)));
+        add('source', `table-${t.id}`, absent.length === 0, absent.length ? `not in ${t.source}: ${absent.map((x) => JSON.stringify(x)).join(', ')}` : '');
+      }
+    }
+  }
+
+  // ---- run every variant's probes
+  for (const [variant, list] of byVariant) {
+    let cfg;
+    try {
+      cfg = runConfig(lesson, variant);
+    } catch (e) {
+      for (const { probe } of list) add(kindOf(probe.id), idOf(probe.id), false, e.message);
+      continue;
+    }
+    let text;
+    try {
+      text = scenarioText(cfg.scenario, readScenario);
+    } catch (e) {
+      for (const { probe } of list) add(kindOf(probe.id), idOf(probe.id), false, `scenario: ${e.message}`);
+      continue;
+    }
+    let out;
+    try {
+      out = runProbes(opener(open, text, cfg.preset, cfg.sets), list.map((x) => x.probe));
+    } catch (e) {
+      for (const { probe } of list) add(kindOf(probe.id), idOf(probe.id), false, `variant ${variant}: ${e.message}`);
+      continue;
+    }
+    if (out.info?.runError) add('run', variant, false, `the run of variant ${variant} stopped: ${out.info.runError}`);
+    for (const { probe, check } of list) {
+      const r = out.results.get(probe.id);
+      const kind = kindOf(probe.id);
+      if (!r || r.error) {
+        add(kind, idOf(probe.id), false, `${variant === 'base' ? '' : `variant ${variant}: `}${r ? r.error : 'not run'}`);
+        continue;
+      }
+      const msg = check(r);
+      if (msg === undefined) continue; // reported elsewhere (compare claims)
+      add(kind, idOf(probe.id), msg === null, msg ? `${variant === 'base' ? '' : `variant ${variant}: `}${msg}` : '');
+    }
+  }
+
+  // ---- sandbox: the stored solution reaches every goal, the wrong sample does not
+  if (lesson.sandbox) items.push(...checkSandbox(lesson, { open, readScenario }));
+  return { items, values };
+}
+
+function norm(s) {
+  return String(s).replace(/\s+/g, ' ').trim();
+}
+
+function kindOf(id) {
+  const k = id.split(':')[0];
+  return { q: 'question' }[k] ?? k;
+}
+function idOf(id) {
+  const parts = id.split(':');
+  return parts[0] === 'claim' || parts[0] === 'data' ? parts.slice(1).join(':').replace(/:(left|right)$/, '') : parts[1];
+}
+
+/** Run a sandbox attempt: { ok, goals: [{id, ok, message}], errors: [...] }. */
+export function runSandbox(lesson, lines, { open, readScenario }) {
+  const sb = lesson.sandbox;
+  const errors = checkSandboxLines(sb, lines);
+  if (errors.length) return { ok: false, goals: [], errors };
+  const base = scenarioText(sb.scenario, readScenario);
+  let baseOps;
+  try {
+    const s = open(base, { preset: sb.preset ?? '', sets: setsText(sb.sets) || null });
+    baseOps = s.opsTotal();
+    s.close();
+  } catch (e) {
+    return { ok: false, goals: [], errors: [`the starting trace does not open: ${e.message}`] };
+  }
+  const text = sandboxTrace(base, lines);
+  const req = mergeReq(sb.goals.map((g) => requirements(g.check)));
+  let out;
+  try {
+    out = runProbes(opener(open, text, sb.preset, sb.sets), [{
+      id: 'goal', at: { end: true }, from: baseOps > 0 ? { op: baseOps - 1 } : { op: -1 },
+      need: { ...req, before: true }, events: req.events,
+    }]);
+  } catch (e) {
+    return { ok: false, goals: [], errors: [e.message] };
+  }
+  const r = out.results.get('goal');
+  if (!r || r.error) return { ok: false, goals: [], errors: [r ? r.error : 'not run'] };
+  if (out.info.opsTotal !== baseOps + lines.length) errors.push(`expected ${lines.length} appended op(s), the trace has ${out.info.opsTotal - baseOps}`);
+  if (out.info.runError) errors.push(`the run stopped: ${out.info.runError}`);
+  const goals = sb.goals.map((g) => {
+    const e = explain(g.check, r.ctx);
+    return { id: g.id, ok: !e.error && e.ok, message: e.error ?? (e.ok ? '' : `not reached${e.value !== undefined ? ` (value ${fmt(e.value)})` : ''}`) };
+  });
+  return { ok: !errors.length && goals.every((g) => g.ok), goals, errors };
+}
+
+function checkSandbox(lesson, env) {
+  const out = [];
+  const sb = lesson.sandbox;
+  const sol = runSandbox(lesson, sandboxLines(sb.solution), env);
+  const bad = [...sol.errors, ...sol.goals.filter((g) => !g.ok).map((g) => `goal ${g.id}: ${g.message}`)];
+  out.push({ kind: 'sandbox', id: 'solution', ok: sol.ok, message: bad.join('; ') });
+  const wrong = runSandbox(lesson, sandboxLines(sb.wrong), env);
+  out.push({
+    kind: 'sandbox', id: 'wrong', ok: !wrong.ok && wrong.errors.length === 0,
+    message: wrong.ok ? 'the wrong sample reaches every goal: the goals accept anything' :
+      wrong.errors.length ? `the wrong sample does not run: ${wrong.errors.join('; ')}` : '',
+  });
+  return out;
+}

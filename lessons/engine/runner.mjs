@@ -1,0 +1,217 @@
+// Drive a slubviz session to lesson positions and capture what predicates
+// read (docs/lessons.md, "Positions"). Pure ES module without dependencies;
+// the session is any object with the methods of SlubvizSession
+// (core/wasm/slubviz-api.mjs) or the web app's Session (web/src/engine/
+// session.ts): step, runToOp, runAll, opsTotal, opsDone, seq, snapshotJson,
+// eventsJson, statsText, slabinfo, sysfs, runError, close.
+
+import { EVENT_WINDOW_MAX, describePosition } from './lesson-format.mjs';
+import { matchEvent, parseEvents } from './predicates.mjs';
+
+export class PositionError extends Error {}
+
+/** Capture the parts of the state `need` asks for (see requirements()). */
+export function captureState(session, need) {
+  const st = {};
+  if (need.snapshot) st.snapshot = session.snapshotJson();
+  if (need.stats) st.stats = session.statsText();
+  if (need.slabinfo) st.slabinfo = session.slabinfo();
+  if (need.sysfs && need.sysfs.length) {
+    st.sysfs = {};
+    for (const c of need.sysfs) st.sysfs[c] = session.sysfs(c);
+  }
+  return st;
+}
+
+/** Events with from <= seq < to (the session must be at `to` or just past
+ * it, and the window must still be retained). */
+export function windowEvents(session, from, to) {
+  const n = to - from;
+  if (n <= 0) return [];
+  if (n > EVENT_WINDOW_MAX) throw new PositionError(`an event window of ${n} micro-steps is longer than the ${EVENT_WINDOW_MAX} events the model keeps`);
+  const evs = parseEvents(session.eventsJson(from, n)).filter((e) => e.seq >= from && e.seq < to);
+  if (evs.length !== n) throw new PositionError(`expected ${n} events from #${from}, the model returned ${evs.length} (not retained?)`);
+  return evs;
+}
+
+function mergeNeeds(a, b) {
+  return {
+    snapshot: a.snapshot || b.snapshot,
+    stats: a.stats || b.stats,
+    slabinfo: a.slabinfo || b.slabinfo,
+    sysfs: [...new Set([...(a.sysfs || []), ...(b.sysfs || [])])],
+  };
+}
+const NO_NEEDS = { snapshot: false, stats: false, slabinfo: false, sysfs: [] };
+
+function posKey(p) {
+  return JSON.stringify(p);
+}
+
+/**
+ * Resolve positions to step counts ("steps" = svz_seq at that point: the
+ * number of micro-steps run; the current event is steps - 1).
+ * `session` must be freshly opened; it is left at the end of the run.
+ * Returns { steps: Map(posKey -> steps), opsTotal, stepsTotal, runError,
+ * opEnds: Map(steps -> op) }. Throws PositionError for a position that
+ * does not exist.
+ */
+export function resolvePositions(session, positions) {
+  const opsTotal = session.opsTotal();
+  const out = new Map();
+  const opEnds = new Map(); // steps -> N for positions that end op N
+  const uniq = new Map();
+  for (const p of positions) uniq.set(posKey(p), p);
+  const byOp = [...uniq.values()].filter((p) => !('seq' in p) && !('end' in p));
+  // an op's events are scanned from its start, so scans come before plain
+  // "end of op N" at the same op
+  byOp.sort((a, b) => a.op - b.op || ('event' in b) - ('event' in a));
+  const opEvents = new Map();
+  for (const p of byOp) {
+    const key = posKey(p);
+    if (p.op === -1) {
+      out.set(key, 0);
+      continue;
+    }
+    if (p.op >= opsTotal) throw new PositionError(`${describePosition(p)}: the trace has ${opsTotal} ops (0..${opsTotal - 1})`);
+    if ('event' in p) {
+      let evs = opEvents.get(p.op);
+      if (!evs) {
+        if (session.opsDone() > p.op) throw new PositionError(`internal: passed op ${p.op} before scanning it`);
+        session.runToOp(p.op);
+        const s0 = session.seq();
+        const r = session.runToOp(p.op + 1);
+        const s1 = session.seq();
+        if (r < 0 && s1 === s0) throw new PositionError(`${describePosition(p)}: the run stopped before op ${p.op}: ${session.runError()}`);
+        evs = windowEvents(session, s0, s1);
+        opEvents.set(p.op, evs);
+      }
+      const hits = evs.filter((e) => e.op === p.op && matchEvent(e, p.event, {}));
+      const nth = p.nth ?? 0;
+      if (hits.length <= nth) throw new PositionError(`${describePosition(p)}: op ${p.op} has ${hits.length} matching event(s)`);
+      out.set(key, hits[nth].seq + 1);
+    } else {
+      if (session.opsDone() <= p.op) {
+        const r = session.runToOp(p.op + 1);
+        if (r < 0 && session.opsDone() <= p.op) throw new PositionError(`${describePosition(p)}: the run stopped at op ${session.opsDone()}: ${session.runError()}`);
+      }
+      // steps at the end of op N: scanning may have run past it already
+      const ev = opEvents.get(p.op);
+      const steps = ev ? ev[ev.length - 1].seq + 1 : session.seq();
+      out.set(key, steps);
+      opEnds.set(steps, p.op);
+    }
+  }
+  session.runAll();
+  const stepsTotal = session.seq();
+  const runError = session.runError();
+  for (const p of uniq.values()) {
+    const key = posKey(p);
+    if ('end' in p) out.set(key, stepsTotal);
+    else if ('seq' in p) {
+      if (p.seq >= stepsTotal) throw new PositionError(`${describePosition(p)}: the run has ${stepsTotal} micro-steps (#0..#${stepsTotal - 1})`);
+      out.set(key, p.seq + 1);
+    }
+  }
+  return { steps: out, opsTotal, stepsTotal, runError, opEnds };
+}
+
+/**
+ * Run a set of probes on one configuration. A probe is
+ *   { id, at: POS, from?: POS, need: requirements(...), events?: bool }
+ * and yields the predicate context { after, before, events } with `after`
+ * the state at `at`, `before` the state at `from` (default: the start) and
+ * `events` the micro-steps between them (only if probe.events).
+ * `open()` returns a fresh session on the configuration; it is called twice
+ * (resolve, then capture). Returns { results: Map(id -> {ctx, steps} |
+ * {error}), info: {opsTotal, stepsTotal, runError} }.
+ */
+export function runProbes(open, probes) {
+  const results = new Map();
+  const positions = [];
+  for (const pr of probes) {
+    positions.push(pr.at);
+    if (pr.from) positions.push(pr.from);
+  }
+  let res;
+  const s1 = open();
+  try {
+    res = resolvePositions(s1, positions.concat([{ op: -1 }]));
+  } catch (e) {
+    // resolve one by one so that one bad position fails only its probes
+    s1.close();
+    res = null;
+    const good = [];
+    for (const pr of probes) {
+      const s = open();
+      try {
+        resolvePositions(s, [pr.at, ...(pr.from ? [pr.from] : [])]);
+        good.push(pr);
+      } catch (err) {
+        results.set(pr.id, { error: err.message });
+      } finally {
+        s.close();
+      }
+    }
+    if (!good.length) return { results, info: null };
+    const again = runProbes(open, good);
+    for (const [k, v] of again.results) results.set(k, v);
+    return { results, info: again.info };
+  }
+  s1.close();
+
+  // capture points: steps -> { need, events windows ending there }
+  const points = new Map();
+  const point = (steps) => {
+    if (!points.has(steps)) points.set(steps, { need: NO_NEEDS, state: null });
+    return points.get(steps);
+  };
+  const plan = [];
+  for (const pr of probes) {
+    const at = res.steps.get(posKey(pr.at));
+    const from = pr.from ? res.steps.get(posKey(pr.from)) : 0;
+    if (from > at) {
+      results.set(pr.id, { error: `the window starts at ${describePosition(pr.from)} (step ${from}), after ${describePosition(pr.at)} (step ${at})` });
+      continue;
+    }
+    if (pr.events && at - from > EVENT_WINDOW_MAX) {
+      results.set(pr.id, { error: `the event window ${describePosition(pr.from || { op: -1 })} .. ${describePosition(pr.at)} has ${at - from} micro-steps, more than the ${EVENT_WINDOW_MAX} the model keeps` });
+      continue;
+    }
+    const need = { ...NO_NEEDS, ...pr.need };
+    point(at).need = mergeNeeds(point(at).need, need);
+    if (pr.need.before || pr.from) point(from).need = mergeNeeds(point(from).need, need);
+    plan.push({ pr, at, from });
+  }
+  const windows = new Map(); // "from:at" -> events
+  const wanted = new Map(); // at -> [from...]
+  for (const { pr, at, from } of plan) {
+    if (!pr.events) continue;
+    if (!wanted.has(at)) wanted.set(at, new Set());
+    wanted.get(at).add(from);
+  }
+
+  const s2 = open();
+  try {
+    const order = [...points.keys()].sort((a, b) => a - b);
+    for (const steps of order) {
+      if (steps > 0) {
+        const op = res.opEnds.get(steps);
+        if (op !== undefined && s2.seq() < steps) s2.runToOp(op + 1);
+        while (s2.seq() < steps) if (s2.step() !== 1) break;
+        if (s2.seq() !== steps) throw new PositionError(`could not reach micro-step ${steps} (at ${s2.seq()})`);
+      }
+      const p = points.get(steps);
+      p.state = captureState(s2, p.need);
+      for (const from of wanted.get(steps) || []) windows.set(`${from}:${steps}`, windowEvents(s2, from, steps));
+    }
+  } finally {
+    s2.close();
+  }
+  for (const { pr, at, from } of plan) {
+    const ctx = { after: points.get(at).state, before: points.get(from)?.state ?? null };
+    if (pr.events) ctx.events = windows.get(`${from}:${at}`);
+    results.set(pr.id, { ctx, steps: { at, from } });
+  }
+  return { results, info: { opsTotal: res.opsTotal, stepsTotal: res.stepsTotal, runError: res.runError } };
+}
