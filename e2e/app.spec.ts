@@ -223,6 +223,11 @@ test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', 
   await expect(app.page.locator('[data-panel=topology] [data-cpu]')).toHaveCount(64);
   await expect(app.page.locator('[data-panel=topology] [data-memoryless=true]')).toHaveCount(6);
   await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(64);
+  // focus node 5: its 8 CPUs only
+  await app.page.getByRole('combobox', { name: 'Focus node' }).selectOption('5');
+  await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(8);
+  await expect(app.page.locator('[data-panel=topology] [data-node="5"]')).toHaveAttribute('data-focus', 'true');
+  await expect(app.page.getByTestId('node-counters')).toContainText('list_lock');
   await app.jumpInput.fill('150000');
   await app.click(app.jumpButton);
   expect((await app.state()).op).toBe(150000);

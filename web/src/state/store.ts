@@ -46,6 +46,8 @@ export interface AppState {
   selectedCache: number | null;
   selectedSlab: number | null;
   focusCpu: number | null;
+  /** show only this node's CPUs in the per-CPU views */
+  focusNode: number | null;
   textTab: TextTab;
   text: string;
   animMs: number;
@@ -78,6 +80,7 @@ export function initialState(): AppState {
     selectedCache: null,
     selectedSlab: null,
     focusCpu: null,
+    focusNode: null,
     textTab: 'slabinfo',
     text: '',
     animMs: 250,
@@ -232,7 +235,7 @@ export class Store {
           frame: r.frame,
           progress: null,
           lastHit: null,
-          ...(opts.keepSelection ? {} : { selectedSlab: null, focusCpu: null, selectedCache: null }),
+          ...(opts.keepSelection ? {} : { selectedSlab: null, focusCpu: null, focusNode: null, selectedCache: null }),
         });
         this.applyFrame(r.frame, 0);
         const caches = r.frame.snapshot.caches.filter((c) => c.alive && !c.kmalloc);
@@ -359,6 +362,7 @@ export class Store {
   };
   selectSlab = (id: number | null): void => this.set({ selectedSlab: id });
   selectCpu = (cpu: number | null): void => this.set({ focusCpu: cpu });
+  selectNode = (node: number | null): void => this.set({ focusNode: node });
   setAnim = (ms: number): void => this.set({ animMs: ms });
   setTextTab = (tab: TextTab): void => {
     this.set({ textTab: tab });
@@ -421,13 +425,13 @@ export class Store {
 export type ActionName =
   | 'stepForward' | 'stepBack' | 'stepOp' | 'opBack' | 'jumpToOp' | 'seekSeq' | 'toStart' | 'toEnd'
   | 'play' | 'pause' | 'togglePlay' | 'faster' | 'slower' | 'setSpeed' | 'runToBreakpoint' | 'setBreakpoint'
-  | 'selectCache' | 'selectSlab' | 'selectCpu' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
+  | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
   | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace';
 
 export const ACTIONS: readonly ActionName[] = [
   'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
   'play', 'pause', 'togglePlay', 'faster', 'slower', 'setSpeed', 'runToBreakpoint', 'setBreakpoint',
-  'selectCache', 'selectSlab', 'selectCpu', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
+  'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
   'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace',
 ];
 

@@ -29,6 +29,8 @@ function useViz(): { input: VizInput | null; opts: VizOptions } {
       animMs: st.playing ? Math.min(st.animMs, 60) : st.animMs,
       cache: st.selectedCache ?? 0,
       focusCpu: st.focusCpu,
+      focusNode: st.focusNode,
+      onSelectNode: (node) => store.selectNode(store.getState().focusNode === node ? null : node),
       selectedSlab: st.selectedSlab,
       onSelectSlab: (id) => store.selectSlab(id),
       onSelectCpu: (cpu) => store.selectCpu(store.getState().focusCpu === cpu ? null : cpu),
@@ -37,8 +39,9 @@ function useViz(): { input: VizInput | null; opts: VizOptions } {
 }
 
 export function TopologyView() {
+  const store = useStore();
   const { input, opts } = useViz();
-  const ref = useD3<SVGSVGElement>((el) => input && renderTopology(el, input, opts), [input, opts.focusCpu, opts.animMs]);
+  const ref = useD3<SVGSVGElement>((el) => input && renderTopology(el, input, opts), [input, opts.focusCpu, opts.focusNode, opts.animMs]);
   const t = input?.snap.topology;
   return (
     <Panel
@@ -46,6 +49,21 @@ export function TopologyView() {
       title="Topology"
       extra={t && <small>{`${t.nodes.length} nodes, ${t.nr_cpus} CPUs (possible ${t.possible}, present ${t.present}, online ${t.online})`}</small>}
     >
+      {t && t.nodes.length > 1 && (
+        <label>
+          show CPUs of{' '}
+          <select
+            aria-label="Focus node"
+            value={opts.focusNode ?? ''}
+            onChange={(e) => store.selectNode(e.target.value === '' ? null : Number(e.target.value))}
+          >
+            <option value="">all nodes</option>
+            {t.nodes.map((n) => (
+              <option key={n.id} value={n.id}>node {n.id}{n.has_memory ? '' : ' (memoryless)'}</option>
+            ))}
+          </select>
+        </label>
+      )}
       <svg ref={ref} role="group" aria-label="NUMA nodes and CPUs (select a CPU to focus it)" />
     </Panel>
   );
@@ -55,7 +73,7 @@ export function SheavesView() {
   const { input, opts } = useViz();
   const cache = input ? cacheOf(input.snap, opts.cache) : null;
   const era = input?.snap.config.era;
-  const ref = useD3<SVGSVGElement>((el) => input && renderSheaves(el, input, opts), [input, opts.cache, opts.focusCpu, opts.animMs]);
+  const ref = useD3<SVGSVGElement>((el) => input && renderSheaves(el, input, opts), [input, opts.cache, opts.focusCpu, opts.focusNode, opts.animMs]);
   return (
     <Panel id="sheaves" title="Per-CPU sheaves" extra={cache && <small>{cache.name}{cache.has_sheaves ? '' : ' (no sheaves)'}</small>}>
       {era === 'classic' ? (

@@ -59,6 +59,35 @@ export function CountersView() {
         </tbody>
       </table>
       {rows.length === 0 && <p>all counters are zero</p>}
+      {cache.nodes && cache.nodes.length > 0 && (
+        <table className="counters" data-testid="node-counters">
+          <caption>model counters per node (locks taken, list writes under a lock)</caption>
+          <thead>
+            <tr>
+              <th scope="col">counter</th>
+              {cache.nodes.map((n) => (
+                <th scope="col" key={n.node}>node {n.node}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {Object.keys(cache.nodes[0].counters).map((k) => (
+              <tr key={k} data-node-counter={k}>
+                <th scope="row">{k}</th>
+                {cache.nodes!.map((n) => (
+                  <td key={n.node}>{n.counters[k]}</td>
+                ))}
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">slabs allocated / freed</th>
+              <td colSpan={cache.nodes.length}>
+                {cache.slabs_allocated} / {cache.slabs_freed} · freelist pointer writes {cache.fp_writes}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
     </Panel>
   );
 }

@@ -13,6 +13,8 @@ export interface VizOptions {
   /** the cache the views show */
   cache: number;
   focusCpu?: number | null;
+  focusNode?: number | null;
+  onSelectNode?: (node: number) => void;
   selectedSlab?: number | null;
   onSelectSlab?: (id: number) => void;
   onSelectCpu?: (cpu: number) => void;

@@ -28,7 +28,7 @@ const LABEL_W = 52;
 
 export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOptions): void {
   const cache = cacheOf(input.snap, opts.cache);
-  const rows = sheafRows(input, opts.cache);
+  const rows = sheafRows(input, opts.cache).filter((r) => opts.focusNode === null || opts.focusNode === undefined || r.node === opts.focusNode);
   const cap = Math.max(1, cache?.sheaf_capacity ?? 1);
   const width = opts.width ?? 560;
   const TXT = 64;

@@ -41,14 +41,18 @@ export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, op
     })
     .attr('transform', (_d, i) => `translate(${L.pos(i).x},${L.pos(i).y})`)
     .attr('data-node', (d) => d.id)
-    .attr('data-memoryless', (d) => (d.has_memory ? 'false' : 'true'));
+    .attr('data-memoryless', (d) => (d.has_memory ? 'false' : 'true'))
+    .attr('data-focus', (d) => (opts.focusNode === d.id ? 'true' : 'false'));
   g.select('rect.node-box')
     .attr('width', L.nodeW)
     .attr('height', L.nodeH)
     .attr('fill', (d) => (d.has_memory ? '#f7f9fc' : 'url(#hatch)'))
     .attr('stroke', (d) => (d.has_memory ? '#8aa' : '#c77'))
     .attr('stroke-dasharray', (d) => (d.has_memory ? null : '4 3'));
-  g.select('text.node-label').text((d) => `node ${d.id}`);
+  g.select('text.node-label').text((d) => `node ${d.id}${opts.focusNode === d.id ? ' (focused)' : ''}`);
+  g.select<SVGRectElement>('rect.node-box')
+    .attr('stroke-width', (d) => (opts.focusNode === d.id ? 3 : 1))
+    .on('click', (_e, d) => opts.onSelectNode?.(d.id));
   g.select('text.node-mem').text((d) =>
     d.has_memory ? `${Math.round((d.mem_pages * snap.config.page_size) / 2 ** 20)} MiB, ${d.used_pages} pages used` : 'memoryless (no memory)',
   );
