@@ -240,6 +240,8 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 		}
 		if (has_gfp && o->gfp != GFP_KERNEL) {
 			svz_gfp_format(o->gfp, gfp, sizeof gfp);
+			if (strlen(gfp) >= 120) /* the v1 parser takes gfp= values below 128 bytes */
+				snprintf(gfp, sizeof gfp, "0x%x", o->gfp);
 			ob_printf(&b, " gfp=%s", gfp);
 		}
 		if (has_node && o->node >= 0)
