@@ -62,7 +62,8 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
   for (const k of ['full', 'empty'] as const) {
     const max = k === 'full' ? BARN_MAX_FULL : BARN_MAX_EMPTY;
     const x0 = k === 'full' ? 80 : 80 + BARN_MAX_FULL * (SH_W + 3) + 30;
-    const g = row.select<SVGGElement>(`g.list-${k}`).attr('transform', `translate(${x0},0)`).attr('data-list', `barn_${k}`);
+    const g = row.select<SVGGElement>(`g.list-${k}`).attr('transform', `translate(${x0},0)`).attr('data-list', `barn_${k}`)
+      .attr('display', (d) => (d.barn ? null : 'none'));
     g.select('text.count').text((d) => `${k} ${k === 'full' ? d.barn?.nr_full ?? 0 : d.barn?.nr_empty ?? 0}/${max}`);
     const sh = g
       .selectAll<SVGGElement, SnapSheaf>('g.sheaf')

@@ -25,7 +25,8 @@ export function slabListRows({ snap }: VizInput, cacheId: number): SlabListRow[]
     rows.push({ node: n.node, list: 'partial', slabs: pick(n.partial), more: Math.max(0, n.partial.length - MAX_DRAWN), listLock: n.list_lock });
     if (n.full.length) rows.push({ node: n.node, list: 'full', slabs: pick(n.full), more: Math.max(0, n.full.length - MAX_DRAWN), listLock: n.list_lock });
   }
-  const others = snap.slabs.filter((s) => s.cache === cacheId && (s.list === 'none' || s.list === 'private'));
+  const onLists = new Set(cache.nodes.flatMap((n) => [...n.partial, ...n.full]));
+  const others = snap.slabs.filter((s) => s.cache === cacheId && !onLists.has(s.id));
   if (others.length) rows.push({ node: -1, list: 'other', slabs: others.slice(0, MAX_DRAWN), more: Math.max(0, others.length - MAX_DRAWN), listLock: -1 });
   return rows;
 }
@@ -56,7 +57,7 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-node', (d) => d.node)
     .attr('data-list', (d) => d.list)
     .attr('data-length', (d) => d.slabs.length + d.more);
-  row.select('text.label').text((d) => (d.list === 'other' ? 'on no list (full/in use)' : `node ${d.node} ${d.list}`));
+  row.select('text.label').text((d) => (d.list === 'other' ? 'on no node list' : `node ${d.node} ${d.list}`));
   row.select('text.sub').text((d) =>
     d.list === 'other' ? '' : `${d.slabs.length + d.more} slabs${d.listLock >= 0 ? `, locked by cpu ${d.listLock}` : ''}`,
   );

@@ -28,7 +28,7 @@ const LABEL_W = 52;
 
 export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOptions): void {
   const cache = cacheOf(input.snap, opts.cache);
-  const rows = sheafRows(input, opts.cache).filter((r) => opts.focusNode === null || opts.focusNode === undefined || r.node === opts.focusNode);
+  const rows = (cache?.has_sheaves === false ? [] : sheafRows(input, opts.cache)).filter((r) => opts.focusNode === null || opts.focusNode === undefined || r.node === opts.focusNode);
   const cap = Math.max(1, cache?.sheaf_capacity ?? 1);
   const width = opts.width ?? 560;
   const TXT = 64;
@@ -47,8 +47,8 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     hdr.append('text').attr('class', 'h-main').attr('y', 12);
     hdr.append('text').attr('class', 'h-spare').attr('y', 12);
   }
-  hdr.select('.h-main').attr('x', LABEL_W).text(`main (capacity ${cap})`);
-  hdr.select('.h-spare').attr('x', LABEL_W + half + TXT + 8).text('spare');
+  hdr.select('.h-main').attr('x', LABEL_W).text(rows.length ? `main (capacity ${cap})` : 'this cache has no sheaves');
+  hdr.select('.h-spare').attr('x', LABEL_W + half + TXT + 8).text(rows.length ? 'spare' : '');
 
   const row = s
     .selectAll<SVGGElement, SheafRow>('g.cpu-row')

@@ -26,7 +26,8 @@ export function topologyLayout(nodes: SnapNode[]) {
 export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, opts: VizOptions): void {
   const nodes = snap.topology.nodes;
   const L = topologyLayout(nodes);
-  const s = root(svg).attr('viewBox', `0 0 ${L.width} ${L.height}`).attr('width', L.width).attr('height', L.height);
+  const s = root(svg).attr('viewBox', `0 0 ${L.width} ${L.height}`).attr('width', L.width).attr('height', L.height)
+    .style('max-width', `${L.width}px`);
   const busy = new Map(snap.cpus.map((c) => [c.cpu, c.op !== null]));
 
   const g = s
