@@ -190,7 +190,7 @@ export function checkLesson(lesson, { open, readScenario, readSeed, prose }) {
       for (const c of lesson.commits.filter((x) => x.in_seed)) {
         add('source', `commit-${c.id.slice(0, 12)}`, all.includes(c.id.slice(0, 12)), `commit ${c.id} is marked in_seed but no seed of the lesson names it`);
       }
-      for (const t of lesson.data?.tables || []) {
+      for (const t of (lesson.data?.tables || []).filter((x) => x.source !== 'model')) {
         const src = texts[t.source] ?? readSeed(t.source);
         if (typeof src !== 'string') {
           add('source', `table-${t.id}`, false, `seed ${t.source} is not readable`);
@@ -245,8 +245,9 @@ export function checkLesson(lesson, { open, readScenario, readSeed, prose }) {
   return { items, values };
 }
 
+// whitespace-insensitive, and blind to e-mail quote markers at line starts
 function norm(s) {
-  return String(s).replace(/\s+/g, ' ').trim();
+  return String(s).split('\n').map((l) => l.replace(/^\s*(>\s*)+/, '')).join(' ').replace(/\s+/g, ' ').trim();
 }
 
 function kindOf(id) {

@@ -326,7 +326,8 @@ export function validateLesson(lesson, entry = null) {
       if (!isObj(t)) return errs.push(`${w}: expected an object`);
       uniq(t.id, w);
       checkText(t.title, w, errs, 'title');
-      if (!SEED_RE.test(t.source ?? '')) errs.push(`${w}: "source" must be the seed file the figures come from`);
+      if (t.source !== 'model' && !SEED_RE.test(t.source ?? '')) errs.push(`${w}: "source" must be the seed file the figures come from, or "model"`);
+      if (t.source === 'model' && t.evidence !== undefined) errs.push(`${w}: a "model" table has no seed evidence`);
       if (!Array.isArray(t.columns) || !t.columns.length) errs.push(`${w}: "columns" must be a non-empty array`);
       if (!Array.isArray(t.rows) || !t.rows.length) errs.push(`${w}: "rows" must be a non-empty array`);
       else t.rows.forEach((r, j) => {
