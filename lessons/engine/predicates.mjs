@@ -25,7 +25,7 @@ export class PredicateError extends Error {}
 
 const COMPARATORS = ['==', '!=', '<', '<=', '>', '>=', 'in', 'not_in', 'between', 'contains'];
 const LEAF_KEYS = ['stat', 'sysfs', 'slabinfo', 'snap', 'events', 'next', 'page_alloc', 'const',
-  'sum', 'diff', 'ratio'];
+  'sum', 'diff', 'ratio', 'times'];
 const EVENT_FIELDS = ['seq', 'op', 'cpu', 'fn', 'kind', 'cache', 'slab', 'obj', 'addr', 'sheaf', 'node',
   'from', 'to', 'where', 'lock', 'stat', 'check', 'count', 'value', 'from_list', 'to_list'];
 // Locations that name a per-node list (qualified by the event's node) and
@@ -477,6 +477,7 @@ function rawLeaf(p, key, ctx) {
     }
     case 'sum': return p.sum.reduce((a, v) => a + Number(value(v, ctx)), 0);
     case 'diff': return Number(value(p.diff[0], ctx)) - Number(value(p.diff[1], ctx));
+    case 'times': return p.times.reduce((a, v) => a * Number(value(v, ctx)), 1);
     case 'ratio': {
       const b = Number(value(p.ratio[1], ctx));
       const a = Number(value(p.ratio[0], ctx));
@@ -635,9 +636,10 @@ export function validatePredicate(p, where = 'predicate') {
     if (k === 'slabinfo' && !SLABINFO_COLUMNS.includes(v.slabinfo)) bad(w, `unknown slabinfo column ${v.slabinfo}`);
     if (k === 'events' || k === 'next') checkMatch(v[k], `${w}.${k}`);
     if (k === 'next' && v.field !== undefined && !EVENT_FIELDS.includes(v.field)) bad(w, `unknown event field ${v.field}`);
-    if (['sum', 'diff', 'ratio'].includes(k)) {
+    if (['sum', 'diff', 'ratio', 'times'].includes(k)) {
       const arr = v[k];
-      if (!Array.isArray(arr) || (k !== 'sum' && arr.length !== 2) || arr.length === 0) bad(w, `${k} needs ${k === 'sum' ? 'a non-empty array' : 'two values'}`);
+      const many = k === 'sum' || k === 'times';
+      if (!Array.isArray(arr) || (!many && arr.length !== 2) || arr.length === 0) bad(w, `${k} needs ${many ? 'a non-empty array' : 'two values'}`);
       else arr.forEach((x, i) => checkValue(x, `${w}.${k}[${i}]`));
     }
     if (v.state !== undefined && !['before', 'after'].includes(v.state)) bad(w, `"state" must be "before" or "after"`);
