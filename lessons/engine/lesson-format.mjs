@@ -440,6 +440,11 @@ export function missingHighlight(snap, h, cacheName) {
     if (!cache) return `no cache ${cacheName}`;
     return clickCandidates(snap, 'list', cacheName).includes(h.list) ? null : `no list ${h.list} for ${cacheName}`;
   }
-  if ('stat' in h) return cache && cache.stats && h.stat in cache.stats ? null : `no stat ${h.stat} for ${cacheName}`;
+  if ('stat' in h) {
+    if (!cache) return `no cache ${cacheName}`;
+    const known = (cache.stats && h.stat in cache.stats) || h.stat in cache ||
+      (cache.nodes || []).some((n) => n.counters && h.stat in n.counters);
+    return known ? null : `no stat or counter ${h.stat} for ${cacheName}`;
+  }
   return null; // sysfs, slabinfo, table: checked elsewhere
 }
