@@ -121,6 +121,8 @@ export function validateIndex(index) {
     else for (const p of l.prerequisites) if (!seen.has(p)) errs.push(`${w} (${l.id}): prerequisite ${p} must be a lesson listed before it`);
     if (!Array.isArray(l.seeds) || !l.seeds.length) errs.push(`${w} (${l.id}): "seeds" must list the seed files it cites`);
     else for (const s of l.seeds) if (!SEED_RE.test(s)) errs.push(`${w} (${l.id}): seed ${JSON.stringify(s)} is not a seed file name`);
+    if (l.preset !== undefined && typeof l.preset !== 'string') errs.push(`${w} (${l.id}): "preset" must be a preset name`);
+    if (l.minutes !== undefined && !(Number.isInteger(l.minutes) && l.minutes > 0)) errs.push(`${w} (${l.id}): "minutes" must be a positive integer`);
     seen.add(l.id);
   });
   return errs;

@@ -1,0 +1,520 @@
+// The lesson check (docs/lessons.md): every lesson of lessons/index.json is
+// replayed on the browser wasm module under Node, and
+//   - its JSON has the required shape (clear messages otherwise);
+//   - every stop's position exists and what it highlights is there;
+//   - every question's stated answer is what the model does (each choice's
+//     check is true exactly for the right choices; a click question accepts
+//     the stored answer and rejects other elements);
+//   - every claim of the lesson holds, data tables' model cells compute and
+//     their seed figures are quoted from the seed;
+//   - the sandbox's stored solution reaches every goal within the limit and
+//     the stored wrong sample does not.
+// Plus unit tests of the predicate engine (lessons/engine/predicates.mjs),
+// and mutation tests proving that the check fails on wrong lessons.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { SlubvizSession } from '../core/wasm/slubviz-api.mjs';
+import { ROOT, loadBrowserModule } from './helpers.mjs';
+import {
+  PredicateError, evaluate, explain, matchEvent, parsePath, parseSlabinfo, parseStats, parseSysfs,
+  requirements, validatePredicate, value,
+} from '../lessons/engine/predicates.mjs';
+import {
+  LESSON_FORMAT, checkSandboxLines, clickCandidates, isListId, runConfig, sandboxLines, sandboxTrace,
+  setsText, validateIndex, validateLesson,
+} from '../lessons/engine/lesson-format.mjs';
+import { checkLesson, runSandbox } from '../lessons/engine/check.mjs';
+import { resolvePositions, runProbes } from '../lessons/engine/runner.mjs';
+
+const LESSONS = join(ROOT, 'lessons');
+const SEEDS = process.env.SVZ_SEED_DIR || join(ROOT, '..', 'shared', 'seeds');
+const index = JSON.parse(readFileSync(join(LESSONS, 'index.json'), 'utf8'));
+const lessons = index.lessons.map((e) => {
+  const dir = join(LESSONS, e.id);
+  const file = join(dir, 'lesson.json');
+  return {
+    entry: e,
+    dir,
+    lesson: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null,
+    prose: existsSync(join(dir, 'lesson.md')) ? readFileSync(join(dir, 'lesson.md'), 'utf8') : null,
+  };
+});
+
+let mod;
+const open = (trace, opts) => SlubvizSession.open(mod, trace, opts);
+const readScenario = (file) => readFileSync(join(ROOT, file), 'utf8');
+const readSeed = (file) => (existsSync(join(SEEDS, file)) ? readFileSync(join(SEEDS, file), 'utf8') : null);
+const env = () => ({ open, readScenario, readSeed });
+
+beforeAll(async () => {
+  mod = await loadBrowserModule();
+});
+
+function failures(items, kind, id) {
+  return items.filter((it) => it.kind === kind && (id === undefined || it.id === id) && !it.ok);
+}
+function describeFailures(list) {
+  return list.map((it) => `${it.kind} ${it.id}: ${it.message}`).join('\n');
+}
+
+// ---- the predicate engine --------------------------------------------------
+
+const STATS = `cache pair-64
+  alloc_fastpath 600 C1=600
+  alloc_slowpath 3 C0=1 C1=2
+  barn_get 5 C3=5
+  node0 list_lock=9 list_writes_locked=52 list_ops_locked=13 bulk_run_1=4 bulk_run_2=1 bulk_run_3=0 bulk_run_4plus=0
+  node1 list_lock=2 list_writes_locked=8 list_ops_locked=2 bulk_run_1=0 bulk_run_2=0 bulk_run_3=0 bulk_run_4plus=0
+  fp_writes 320
+  slabs_allocated 5 slabs_freed 1
+page_alloc
+  node0 alloc order0=5 order2=1 free order0=1 failed=0
+  node1 alloc order0=2 free failed=1
+`;
+const SYSFS = `./order:2
+./alloc_slowpath:83555260 C0=33 C1=6717992 C43=4
+./slabs_cpu_partial:1122(44) C0=51(2) C2=25(1)
+./partial:23 N1=10 N5=13
+./ctor:
+`;
+const SLABINFO = `slabinfo - version: 2.1
+# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>
+UDPv6                 96     96   1344   24    2 : tunables    0    0    0 : slabdata      4      4      0
+request_sock_TCPv6      0      0    312   52    1 : tunables    0    0    0 : slabdata      0      0      0
+`;
+const SNAP = {
+  schema: 1, seq: 10, ops_done: 2, config: { era: 'sheaves' },
+  topology: { nodes: [{ id: 0, cpus: [0, 1] }, { id: 1, cpus: [2, 3] }] },
+  caches: [
+    { id: 0, name: 'pair-64', offset: 32, stats: { barn_get: [0, 0, 0, 5] },
+      nodes: [{ node: 0, partial: [2, 0], full: [], nr_partial: 2, counters: { list_lock: 9 }, barn: { id: 0, full: [7], empty: [] } }],
+      cpus: [{ cpu: 0, main: 7, spare: null }, { cpu: 1, main: 8, spare: 9 }] },
+    { id: 1, name: 'other.cache', offset: 0 },
+  ],
+  sheaves: [
+    { id: 7, cache: 0, size: 60, where: 'barn_full', where_id: 0, objects: [1, 2] },
+    { id: 8, cache: 0, size: 3, where: 'main', where_id: 1, objects: [5, 4, 3] },
+    { id: 9, cache: 0, size: 0, where: 'spare', where_id: 1, objects: [] },
+  ],
+  slabs: [
+    { id: 0, cache: 0, node: 0, objects: 4, inuse: 1, obj0: 0, list: 'partial', freelist: [3, 1, 2], free: [{ obj: 1, raw: 'aa', next: 'bb' }, { obj: 2, raw: 'cc', next: 'cc' }] },
+    { id: 2, cache: 0, node: 0, objects: 4, inuse: 4, obj0: 4, list: 'partial', freelist: [], free: [] },
+    { id: 3, cache: 1, node: 0, objects: 2, inuse: 0, obj0: 8, list: 'none', freelist: [8, 9], free: [] },
+  ],
+};
+const EVENTS = [
+  { seq: 10, op: 2, cpu: 1, fn: 'alloc_from_pcs', kind: 'lock', cache: 0, lock: 'cpu_sheaves_lock', count: 0, value: 0 },
+  { seq: 11, op: 2, cpu: 1, fn: 'get_partial_node_bulk', kind: 'move_slab', cache: 0, slab: 2, node: 0, from: 'partial', to: 'private', count: 0, value: 4 },
+  { seq: 12, op: 2, cpu: 1, fn: 'barn_replace_empty_sheaf', kind: 'move_sheaf', cache: 0, sheaf: 7, node: 0, from: 'barn_full', to: 'main', count: 0, value: 60 },
+  { seq: 13, op: 2, cpu: 1, fn: '__pcs_replace_empty_main', kind: 'stat', cache: 0, stat: 'barn_get', count: 1, value: 1 },
+  { seq: 14, op: 2, cpu: 1, fn: 'kmem_cache_alloc', kind: 'return', cache: 0, obj: 5, count: 0, value: 0 },
+];
+const BEFORE_STATS = STATS.replace('barn_get 5 C3=5', 'barn_get 4 C3=4').replace('fp_writes 320', 'fp_writes 300');
+const ctx = (extra = {}) => ({
+  after: { snapshot: SNAP, stats: STATS, slabinfo: SLABINFO, sysfs: { 'pair-64': SYSFS } },
+  before: { snapshot: SNAP, stats: BEFORE_STATS },
+  events: EVENTS,
+  ...extra,
+});
+
+describe('lesson predicates (lessons/engine/predicates.mjs)', () => {
+  test('parseStats: SLUB_STATS per CPU, node counters, model counters, page_alloc', () => {
+    const s = parseStats(STATS);
+    expect(s.caches['pair-64'].stats.alloc_slowpath).toEqual({ total: 3, cpus: { 0: 1, 1: 2 } });
+    expect(s.caches['pair-64'].nodes[0].list_writes_locked).toBe(52);
+    expect(s.caches['pair-64'].model).toEqual({ fp_writes: 320, slabs_allocated: 5, slabs_freed: 1 });
+    expect(s.page_alloc[0]).toEqual({ alloc: { 0: 5, 2: 1 }, free: { 0: 1 }, failed: 0 });
+    expect(s.page_alloc[1].failed).toBe(1);
+  });
+
+  test('parseSysfs: totals, C<cpu>= and N<node>= parts, raw text, empty values', () => {
+    const s = parseSysfs(SYSFS);
+    expect(s.order.total).toBe(2);
+    expect(s.alloc_slowpath.cpus).toEqual({ 0: 33, 1: 6717992, 43: 4 });
+    expect(s.slabs_cpu_partial).toMatchObject({ total: 1122, raw: '1122(44) C0=51(2) C2=25(1)', cpus: { 0: 51, 2: 25 } });
+    expect(s.partial.nodes).toEqual({ 1: 10, 5: 13 });
+    expect(s.ctor).toMatchObject({ raw: '', total: null });
+  });
+
+  test('parseSlabinfo: every column by name, long cache names', () => {
+    const s = parseSlabinfo(SLABINFO);
+    expect(s.UDPv6).toMatchObject({ active_objs: 96, num_objs: 96, objsize: 1344, objperslab: 24, pagesperslab: 2, active_slabs: 4, num_slabs: 4, sharedavail: 0 });
+    expect(s.request_sock_TCPv6.objperslab).toBe(52);
+  });
+
+  test('stat, sysfs, slabinfo and page_alloc leaves', () => {
+    const c = ctx();
+    expect(evaluate({ stat: 'barn_get', cache: 'pair-64', cpu: 3, op: '>=', value: 1 }, c)).toBe(true);
+    expect(evaluate({ stat: 'barn_get', cache: 'pair-64', cpu: 2, op: '>=', value: 1 }, c)).toBe(false);
+    expect(value({ stat: 'list_writes_locked', cache: 'pair-64' }, c)).toBe(60);
+    expect(value({ stat: 'list_writes_locked', cache: 'pair-64', node: 1 }, c)).toBe(8);
+    expect(value({ stat: 'fp_writes', cache: 'pair-64' }, c)).toBe(320);
+    expect(value({ sysfs: 'alloc_slowpath', cache: 'pair-64', cpu: 1 }, c)).toBe(6717992);
+    expect(value({ sysfs: 'slabs_cpu_partial', cache: 'pair-64', raw: true }, c)).toBe('1122(44) C0=51(2) C2=25(1)');
+    expect(evaluate({ slabinfo: 'num_slabs', cache: 'UDPv6', op: '==', value: 4 }, c)).toBe(true);
+    expect(value({ page_alloc: 'alloc', order: 0 }, c)).toBe(7);
+    expect(value({ page_alloc: 'alloc', node: 0 }, c)).toBe(6);
+    expect(value({ page_alloc: 'failed' }, c)).toBe(1);
+  });
+
+  test('delta, sum, diff, ratio, times and value expressions on the right-hand side', () => {
+    const c = ctx();
+    expect(value({ stat: 'barn_get', cache: 'pair-64', delta: true }, c)).toBe(1);
+    expect(value({ stat: 'fp_writes', cache: 'pair-64', delta: true }, c)).toBe(20);
+    expect(value({ sum: [{ const: 2 }, { stat: 'alloc_slowpath', cache: 'pair-64' }] }, c)).toBe(5);
+    expect(value({ diff: [{ const: 10 }, { const: 4 }] }, c)).toBe(6);
+    expect(value({ ratio: [{ const: 1 }, { const: 4 }] }, c)).toBe(0.25);
+    expect(value({ ratio: [{ const: 0 }, { const: 0 }] }, c)).toBe(0);
+    expect(value({ times: [{ ratio: [{ const: 1 }, { const: 8 }] }, 1000] }, c)).toBe(125);
+    expect(evaluate({ stat: 'alloc_slowpath', cache: 'pair-64', op: '==', value: { stat: 'alloc_slowpath', cache: 'pair-64', cpu: 0, state: 'after' } }, c)).toBe(false);
+    expect(evaluate({ stat: 'alloc_slowpath', cache: 'pair-64', op: 'between', value: [3, 3] }, c)).toBe(true);
+    expect(evaluate({ stat: 'alloc_slowpath', cache: 'pair-64', op: 'in', value: [1, 3] }, c)).toBe(true);
+    expect(evaluate({ stat: 'alloc_slowpath', cache: 'pair-64', op: 'not_in', value: [1, 3] }, c)).toBe(false);
+  });
+
+  test('snapshot paths: fields, [N], [-1], [k=v], [?k=v] filters, mapping over arrays, @functions, pseudo-roots', () => {
+    const c = ctx();
+    expect(value({ snap: 'caches[name=pair-64].nodes[node=0].partial@length' }, c)).toBe(2);
+    expect(value({ snap: 'cache(pair-64).nodes[0].barn.full' }, c)).toEqual([7]);
+    expect(value({ snap: 'cache(other.cache).offset' }, c)).toBe(0);
+    expect(value({ snap: 'slabs(pair-64)@length' }, c)).toBe(2);
+    expect(value({ snap: 'slabs(pair-64).inuse@sum' }, c)).toBe(5);
+    expect(value({ snap: 'slabs[id=0].freelist@sorted' }, c)).toBe(false);
+    expect(value({ snap: 'slabs[id=3].freelist@sorted' }, c)).toBe(true);
+    expect(value({ snap: 'slabs[0].free[-1].obj' }, c)).toBe(2);
+    expect(value({ snap: 'sheaves[?where=main][?where_id=1][0].size' }, c)).toBe(3);
+    expect(value({ snap: 'sheaves[?where!=barn_full]@length' }, c)).toBe(2);
+    expect(value({ snap: 'sheaves.size@max' }, c)).toBe(60);
+    expect(value({ snap: 'sheaves.where@distinct' }, c)).toBe(3);
+    expect(value({ snap: 'slabs[id=0].freelist@first' }, c)).toBe(3);
+    expect(evaluate({ snap: 'slabs[id=0].free.obj', op: 'contains', value: 2 }, c)).toBe(true);
+    expect(evaluate({ snap: 'slabs[id=0].free[obj=1].raw', op: '!=', value: { snap: 'slabs[id=0].free[obj=1].next' } }, c)).toBe(true);
+    expect(evaluate({ snap: 'slabs[id=0].free[obj=2].raw', op: '==', value: { snap: 'slabs[id=0].free[obj=2].next' } }, c)).toBe(true);
+    expect(evaluate({ snap: 'slabs[id=$target].list', op: '==', value: 'partial' }, ctx({ target: 2 }))).toBe(true);
+    expect(() => value({ snap: 'slabs[id=42].list' }, c)).toThrow(/no element with id=42/);
+    expect(() => value({ snap: 'cache(nope).offset' }, c)).toThrow(/no cache named nope/);
+    expect(() => parsePath('slabs[id=1')).toThrow(/unclosed/);
+    expect(() => parsePath('slabs@median')).toThrow(/unknown function @median/);
+  });
+
+  test('events: match fields, comparisons, one-of lists, cache names, from_list/to_list, counts, next/is, $target', () => {
+    const c = ctx();
+    expect(evaluate({ event: { kind: 'move_sheaf', from: 'barn_full', to: 'main', cpu: 1 } }, c)).toBe(true);
+    expect(evaluate({ event: { kind: 'move_sheaf', cpu: 3 } }, c)).toBe(false);
+    expect(evaluate({ event: { kind: 'move_sheaf', cache: 'pair-64' } }, c)).toBe(true);
+    expect(evaluate({ event: { kind: 'move_sheaf', cache: 'other.cache' } }, c)).toBe(false);
+    expect(evaluate({ event: { kind: ['lock', 'unlock'] }, op: '==', value: 1 }, c)).toBe(true);
+    expect(evaluate({ event: { kind: 'stat', value: { op: '>=', value: 1 } } }, c)).toBe(true);
+    expect(evaluate({ event: { kind: 'lock', lock: 'list_lock' }, op: '==', value: 0 }, c)).toBe(true);
+    expect(value({ events: { op: 2 } }, c)).toBe(5);
+    expect(matchEvent(EVENTS[1], { from_list: 'partial:0', to_list: 'private' })).toBe(true);
+    expect(matchEvent(EVENTS[2], { to_list: 'main:1', from_list: 'barn_full:0' })).toBe(true);
+    expect(evaluate({ next: { kind: 'return' }, is: { obj: 5 } }, c)).toBe(true);
+    expect(evaluate({ next: { kind: 'return' }, is: { obj: '$target' } }, ctx({ target: 5 }))).toBe(true);
+    expect(evaluate({ next: { kind: 'return' }, is: { obj: '$target' } }, ctx({ target: 4 }))).toBe(false);
+    expect(evaluate({ next: { kind: 'move_slab' }, is: { from_list: '$target' } }, ctx({ target: 'partial:0' }))).toBe(true);
+    expect(evaluate({ next: { kind: 'discard_slab' }, is: { slab: 0 } }, c)).toBe(false);
+    expect(value({ next: { kind: 'move_sheaf' }, field: 'sheaf' }, c)).toBe(7);
+    expect(() => evaluate({ event: { colour: 'red' } }, c)).toThrow(/unknown field "colour"/);
+    expect(() => evaluate({ event: { kind: 'lock' } }, { after: {} })).toThrow(PredicateError);
+  });
+
+  test('combinators and errors are explained, not thrown, by explain()', () => {
+    const c = ctx();
+    expect(evaluate({ all: [true, { not: false }, { any: [false, true] }] }, c)).toBe(true);
+    expect(explain({ stat: 'barn_get', cache: 'pair-64', op: '>', value: 9 }, c)).toEqual({ ok: false, value: 5 });
+    expect(explain({ stat: 'barn_get', cache: 'missing', op: '>', value: 0 }, c).error).toMatch(/no cache missing/);
+    expect(explain({ stat: 'no_such_item', cache: 'pair-64', op: '>', value: 0 }, c).error).toMatch(/neither a SLUB_STATS item nor a node counter/);
+    expect(explain({ stat: 'barn_get', cache: 'pair-64', state: 'before', op: '==', value: 4 }, c)).toMatchObject({ ok: true });
+  });
+
+  test('validatePredicate reports malformed predicates with their place', () => {
+    expect(validatePredicate({ stat: 'x', cache: 'c', op: '>=', value: 1 })).toEqual([]);
+    expect(validatePredicate({ stat: 'x', op: '>=', value: 1 }, 'q')).toEqual(['q: stat needs "cache": a cache name']);
+    expect(validatePredicate({ stat: 'x', cache: 'c', op: '=~', value: 1 }).join()).toMatch(/unknown comparison "=~"/);
+    expect(validatePredicate({ stat: 'x', cache: 'c', op: '==' }).join()).toMatch(/"op" needs a "value"/);
+    expect(validatePredicate({ all: [] }).join()).toMatch(/"all" needs a non-empty array/);
+    expect(validatePredicate({ event: { kind: 'x', colour: 1 } }).join()).toMatch(/unknown event field "colour"/);
+    expect(validatePredicate({ snap: 'slabs[' }).join()).toMatch(/unclosed/);
+    expect(validatePredicate({ slabinfo: 'colour', cache: 'c' }).join()).toMatch(/unknown slabinfo column/);
+    expect(validatePredicate({ frobnicate: 1 }).join()).toMatch(/unknown predicate/);
+    expect(validatePredicate({ ratio: [{ const: 1 }] }).join()).toMatch(/ratio needs two values/);
+  });
+
+  test('requirements() says what to fetch', () => {
+    const r = requirements({ all: [
+      { stat: 'barn_get', cache: 'a', delta: true, op: '>=', value: 1 },
+      { sysfs: 'order', cache: 'b', op: '==', value: 2 },
+      { next: { kind: 'return' }, is: { obj: '$target' } },
+      { slabinfo: 'num_objs', cache: 'c', op: '>', value: 0 },
+    ] });
+    expect(r).toMatchObject({ stats: true, before: true, sysfs: ['b'], events: true, snapshot: true, slabinfo: true, target: true });
+    expect(requirements({ snap: 'slabs@length', op: '==', value: 0 })).toMatchObject({ snapshot: true, events: false, stats: false });
+  });
+
+  test('the parsers read what the C API really prints (basics.trace, both eras)', () => {
+    for (const preset of ['v7.0+fix1+fix2', 'v6.19']) {
+      const s = open(readScenario('scenarios/basics.trace'), { preset });
+      try {
+        s.runAll();
+        const snap = s.snapshot();
+        const c = { after: { snapshot: snap, stats: s.statsText(), slabinfo: s.slabinfo(), sysfs: { 'demo-64': s.sysfs('demo-64') } } };
+        const cache = snap.caches.find((x) => x.name === 'demo-64');
+        for (const item of ['alloc_fastpath', 'free_fastpath', 'alloc_slab']) {
+          const fromSnap = cache.stats[item].reduce((a, b) => a + b, 0);
+          expect(value({ stat: item, cache: 'demo-64' }, c), `${preset} ${item}`).toBe(fromSnap);
+          expect(value({ sysfs: item, cache: 'demo-64' }, c), `${preset} ${item}`).toBe(fromSnap);
+        }
+        expect(value({ sysfs: 'objs_per_slab', cache: 'demo-64' }, c)).toBe(cache.objects);
+        expect(value({ slabinfo: 'objperslab', cache: 'demo-64' }, c)).toBe(cache.objects);
+        expect(value({ stat: 'fp_writes', cache: 'demo-64' }, c)).toBe(cache.fp_writes);
+        expect(value({ stat: 'list_lock', cache: 'demo-64', node: 0 }, c)).toBe(cache.nodes[0].counters.list_lock);
+      } finally {
+        s.close();
+      }
+    }
+  });
+});
+
+// ---- positions and the runner ------------------------------------------------
+
+describe('lesson positions (lessons/engine/runner.mjs)', () => {
+  test('op, op + event, seq and end positions resolve to step counts; bad ones are refused', () => {
+    const text = readScenario('scenarios/basics.trace');
+    const s = open(text, {});
+    let res;
+    try {
+      res = resolvePositions(s, [{ op: -1 }, { op: 0 }, { op: 0, event: { kind: 'new_slab' } }, { op: 1, event: { kind: 'stat' }, nth: 0 }, { seq: 5 }, { end: true }]);
+    } finally {
+      s.close();
+    }
+    const at = (p) => res.steps.get(JSON.stringify(p));
+    expect(at({ op: -1 })).toBe(0);
+    expect(at({ op: 0, event: { kind: 'new_slab' } })).toBeLessThan(at({ op: 0 }));
+    expect(at({ op: 1, event: { kind: 'stat' }, nth: 0 })).toBeGreaterThan(at({ op: 0 }));
+    expect(at({ seq: 5 })).toBe(6);
+    expect(at({ end: true })).toBe(res.stepsTotal);
+    for (const bad of [{ op: 14 }, { seq: 10_000 }, { op: 0, event: { kind: 'report' } }]) {
+      const t = open(text, {});
+      try {
+        expect(() => resolvePositions(t, [bad])).toThrow();
+      } finally {
+        t.close();
+      }
+    }
+  });
+
+  test('probes capture the state at a position, the state before, and the events between', () => {
+    const text = readScenario('scenarios/basics.trace');
+    const out = runProbes(() => open(text, {}), [
+      { id: 'a', at: { op: 1 }, from: { op: 0 }, need: { snapshot: true, stats: true, before: true }, events: true },
+      { id: 'b', at: { op: 0, event: { kind: 'new_slab' } }, need: { snapshot: true } },
+      { id: 'c', at: { op: 99 }, need: { snapshot: true } },
+    ]);
+    const a = out.results.get('a');
+    expect(a.ctx.events.every((e) => e.op === 1)).toBe(true);
+    expect(evaluate({ stat: 'alloc_fastpath', cache: 'demo-64', delta: true, op: '==', value: 1 }, a.ctx)).toBe(true);
+    const b = out.results.get('b');
+    expect(JSON.parse(b.ctx.after.snapshot).slabs).toHaveLength(1);
+    expect(out.results.get('c').error).toMatch(/has 14 ops/);
+  });
+});
+
+// ---- the lesson files ------------------------------------------------------
+
+describe('lesson files', () => {
+  test('lessons/index.json has the format-1 shape', () => {
+    expect(validateIndex(index)).toEqual([]);
+    expect(index.format).toBe(LESSON_FORMAT);
+    expect(index.lessons.length).toBe(8);
+  });
+
+  test('every lessons/<id>/ is in the index, and every index entry has a lesson.json and a lesson.md', () => {
+    const dirs = readdirSync(LESSONS, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'engine').map((d) => d.name).sort();
+    expect(dirs).toEqual(index.lessons.map((l) => l.id).sort());
+    for (const l of lessons) {
+      expect(l.lesson, `${l.entry.id}/lesson.json`).not.toBeNull();
+      expect(l.prose, `${l.entry.id}/lesson.md`).not.toBeNull();
+    }
+  });
+
+  test('the shape validator rejects broken lessons with clear messages', () => {
+    const good = lessons[0].lesson;
+    const broken = structuredClone(good);
+    delete broken.sandbox.solution;
+    broken.stops[0].focus = ['everything'];
+    broken.questions[0].answer = 'nope';
+    broken.questions[3].target = 'pixel';
+    broken.stops[1].at = { op: 'x' };
+    broken.claims[0].check = { stat: 'alloc_slowpath', op: '>', value: 0 };
+    const errs = validateLesson(broken).join('\n');
+    expect(errs).toMatch(/sandbox: "solution" must be a non-empty array of op lines/);
+    expect(errs).toMatch(/stops\[0\] \(start\): unknown view "everything"/);
+    expect(errs).toMatch(/questions\[0\] \(q-active-first\): "answer" must name choice id\(s\)/);
+    expect(errs).toMatch(/questions\[3\] \(q-flush-slab\): "target" must be one of/);
+    expect(errs).toMatch(/stops\[1\] \(new-slab\)\.at: "op" must be an integer >= -1/);
+    expect(errs).toMatch(/claims\[0\] \(pi-raw\)\.check: stat needs "cache"/);
+    expect(validateIndex({ format: 1, lessons: [{ id: 'b', title: 't', summary: 's', prerequisites: ['a'], seeds: ['x.txt'] }] }).join('\n'))
+      .toMatch(/prerequisite a must be a lesson listed before it[\s\S]*is not a seed file name/);
+  });
+
+  test('sandbox helpers: lines, limit, allowed ops and CPUs, trace assembly', () => {
+    const sb = { limit: { ops: 2 }, allow: { ops: ['alloc', 'free'], cpus: [0, 1] } };
+    expect(sandboxLines('c0 alloc x a # first\n\n  c1 free x a\n')).toEqual(['c0 alloc x a', 'c1 free x a']);
+    expect(checkSandboxLines(sb, ['c0 alloc x a', 'c1 free x a'])).toEqual([]);
+    expect(checkSandboxLines(sb, ['c0 alloc x a', 'c0 alloc x b', 'c0 alloc x c']).join()).toMatch(/3 ops, the limit is 2/);
+    expect(checkSandboxLines(sb, ['c2 alloc x a']).join()).toMatch(/CPU 2 is not allowed/);
+    expect(checkSandboxLines(sb, ['c0 shrink x']).join()).toMatch(/op shrink is not allowed/);
+    expect(checkSandboxLines(sb, ['cache y size=8']).join()).toMatch(/expected one op/);
+    expect(checkSandboxLines(sb, ['c0 alloc x a{$i}']).join()).toMatch(/templates/);
+    expect(sandboxTrace('slubviz-trace 1', ['c0 alloc x a'])).toBe('slubviz-trace 1\nc0 alloc x a\n');
+    expect(setsText({ online: 1, present: 1 })).toBe('online=1\npresent=1');
+    expect(isListId('barn_full:3')).toBe(true);
+    expect(isListId('barn:3')).toBe(false);
+  });
+});
+
+// ---- every lesson, replayed ------------------------------------------------
+
+describe.each(lessons.map((l) => [l.entry.id, l]))('lesson %s', (id, L) => {
+  let report = null;
+  const lesson = L.lesson;
+
+  beforeAll(() => {
+    report = checkLesson(lesson, { ...env(), prose: L.prose });
+  }, 5 * 60 * 1000);
+
+  test('lesson.json has the format-1 shape and matches its index entry', () => {
+    expect(validateLesson(lesson, L.entry)).toEqual([]);
+    expect(lesson.title).toBe(L.entry.title);
+    if (L.entry.preset) expect(lesson.preset).toBe(L.entry.preset);
+    for (const v of [undefined, ...(lesson.variants || []).map((x) => x.id)]) expect(() => runConfig(lesson, v)).not.toThrow();
+  });
+
+  test('lesson.md is Markdown without raw HTML, and cites its seeds and commits', () => {
+    expect(L.prose.trim().length).toBeGreaterThan(500);
+    const outsideCode = L.prose.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+    expect(outsideCode, 'raw HTML tags in lesson.md').not.toMatch(/<\/?[a-zA-Z][^>]*>/);
+    expect(failures(report.items, 'source', 'prose-cites'), describeFailures(failures(report.items, 'source', 'prose-cites'))).toEqual([]);
+  });
+
+  test('the lesson run itself does not stop on an error', () => {
+    const f = failures(report.items, 'run');
+    expect(f, describeFailures(f)).toEqual([]);
+  });
+
+  test.each(lesson.stops.map((s) => [s.id]))('stop %s: the position exists and its highlights are there', (sid) => {
+    const f = failures(report.items, 'stop', sid);
+    expect(f, describeFailures(f)).toEqual([]);
+    expect(report.items.some((it) => it.kind === 'stop' && it.id === sid)).toBe(true);
+  });
+
+  test.each(lesson.questions.map((q) => [q.id, q.kind]))('question %s (%s): the stated answer is what the model does, a wrong answer is rejected', (qid) => {
+    const f = failures(report.items, 'question', qid);
+    expect(f, describeFailures(f)).toEqual([]);
+    expect(report.items.some((it) => it.kind === 'question' && it.id === qid)).toBe(true);
+  });
+
+  test.each((lesson.claims || []).map((c) => [c.id]))('claim %s holds', (cid) => {
+    const f = failures(report.items, 'claim', cid);
+    expect(f, describeFailures(f)).toEqual([]);
+    expect(report.items.some((it) => it.kind === 'claim' && it.id === cid)).toBe(true);
+  });
+
+  test('data tables: every model cell computes', () => {
+    const f = failures(report.items, 'data');
+    expect(f, describeFailures(f)).toEqual([]);
+    for (const t of lesson.data?.tables || []) {
+      for (const m of t.model || []) expect(report.values, `${t.id} row ${m.row} ${m.column}`).toHaveProperty([`${t.id}:${m.row}:${m.column}`]);
+    }
+  });
+
+  test.runIf(existsSync(SEEDS))('seed figures are quoted from the seed, in_seed commits are named by it', () => {
+    const f = report.items.filter((it) => it.kind === 'source' && it.id !== 'prose-cites' && !it.ok);
+    expect(f, describeFailures(f)).toEqual([]);
+  });
+
+  test('sandbox: the stored solution reaches every goal within the limit', () => {
+    const f = failures(report.items, 'sandbox', 'solution');
+    expect(f, describeFailures(f)).toEqual([]);
+  });
+
+  test('sandbox: the stored wrong sample is rejected', () => {
+    const f = failures(report.items, 'sandbox', 'wrong');
+    expect(f, describeFailures(f)).toEqual([]);
+  });
+});
+
+// ---- the check can fail --------------------------------------------------------
+
+describe('the lesson check rejects wrong lessons', () => {
+  const base = () => structuredClone(lessons.find((l) => l.entry.id === '05-sheaves').lesson);
+  const bad = (lesson) => checkLesson(lesson, env()).items.filter((it) => !it.ok);
+
+  test('a choice marked right that the model does not do', () => {
+    const l = base();
+    l.questions[0].answer = 'barn';
+    const f = bad(l);
+    expect(f.map((x) => x.id)).toContain('q-first-source');
+    expect(describeFailures(f)).toMatch(/choice barn .* is marked right but its check is false/);
+  });
+
+  test('a click answer the model does not do, and a check that accepts any click', () => {
+    const l = base();
+    l.questions.find((q) => q.id === 'q-barn-get').answer = 2;
+    const q = l.questions.find((x) => x.id === 'q-refill-list');
+    q.check = { event: { kind: 'move_slab' } };
+    const msg = describeFailures(bad(l));
+    expect(msg).toMatch(/q-barn-get: the check rejects the stored answer 2/);
+    expect(msg).toMatch(/q-refill-list: the check accepts every list/);
+  });
+
+  test('a stop past the end, a missing highlight, a false claim', () => {
+    const l = base();
+    l.stops[1].at = { op: 5000 };
+    l.stops[2].highlight.push({ sheaf: 999 });
+    l.claims[0].check.all[0].value = 601;
+    const msg = describeFailures(bad(l));
+    expect(msg).toMatch(/stop first-refill: .*the trace has 1200 ops/);
+    expect(msg).toMatch(/stop fast: .*sheaf 999 is not live/);
+    expect(msg).toMatch(/claim all-fast: false/);
+  });
+
+  test('a sandbox whose goals accept the wrong sample, or whose solution breaks the limit', () => {
+    const l = base();
+    l.sandbox.wrong = l.sandbox.solution.slice();
+    l.sandbox.limit.ops = 1;
+    const msg = describeFailures(bad(l));
+    expect(msg).toMatch(/sandbox solution: 2 ops, the limit is 1/);
+    const l2 = base();
+    l2.sandbox.wrong = l2.sandbox.solution.slice();
+    expect(describeFailures(bad(l2))).toMatch(/sandbox wrong: the wrong sample reaches every goal/);
+  });
+
+  test('runSandbox grades a student attempt goal by goal', () => {
+    const l = base();
+    const ok = runSandbox(l, ['c1 free pair-64 o[120]', 'c3 alloc pair-64 y'], env());
+    expect(ok.ok).toBe(true);
+    const half = runSandbox(l, ['c3 alloc pair-64 y'], env());
+    expect(half.ok).toBe(false);
+    expect(half.goals.find((g) => g.id === 'g-barn-get-cpu3').ok).toBe(false);
+    expect(half.goals.find((g) => g.id === 'g-no-list-lock').ok).toBe(false);
+    const broken = runSandbox(l, ['c3 free pair-64 nobody'], env());
+    expect(broken.ok).toBe(false);
+    expect(broken.errors.join()).toMatch(/the run stopped/);
+  });
+
+  test('click candidates follow the era and the cache', () => {
+    const s = open(readScenario('scenarios/sheaf-cycle.trace'), {});
+    try {
+      s.runToOp(300);
+      const snap = s.snapshot();
+      expect(clickCandidates(snap, 'list', 'pair-64')).toEqual(['partial:0', 'full:0', 'barn_full:0', 'barn_empty:0', 'main:0', 'spare:0', 'main:1', 'spare:1']);
+      expect(clickCandidates(snap, 'cpu')).toEqual([0, 1]);
+      expect(clickCandidates(snap, 'sheaf', 'pair-64').length).toBe(snap.sheaves.length);
+    } finally {
+      s.close();
+    }
+  });
+});
