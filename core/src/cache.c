@@ -108,6 +108,7 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		p->lock = -1;
 		p->main = main;
 		p->spare = NIL;
+		p->rcu_free = NIL;
 		classic_init_cpu(m, pcs + (idx_t)cpu, cpu);
 	}
 	w = WORLD(m);
@@ -222,10 +223,13 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 	}
 	idx_t started = pool_alloc(m, P_U32, t->nr_ops / 32 + 1);
 	WORLD(m)->started = started;
+	WORLD(m)->rcu_pending = (struct dlist){ NIL, NIL, 0 };
+	WORLD(m)->rcu_objects = NIL;
 	idx_t h0 = pool_alloc(m, P_HANDLE, t->nr_handles ? t->nr_handles : 1);
 	for (uint32_t h = 0; h < t->nr_handles; h++) {
 		handle_r(m, h0 + h)->obj = NIL;
 		handle_r(m, h0 + h)->large = NIL;
+		handle_r(m, h0 + h)->sheaf = NIL;
 	}
 	for (uint32_t i = 0; i < t->nr_caches; i++) {
 		const struct svz_cache_decl *d = &t->caches[i];

@@ -35,7 +35,9 @@
 	X(__slab_alloc_node) X(get_partial) X(get_partial_node) X(get_any_partial) \
 	X(deactivate_slab) X(do_slab_free) X(put_cpu_partial) X(__put_partials) \
 	X(flush_slab) X(put_partials) X(get_freelist) X(freeze_slab) \
-	X(build_slab_freelist)
+	X(build_slab_freelist) X(kmem_cache_prefill_sheaf) X(kmem_cache_alloc_from_sheaf) \
+	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
+	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier)
 
 enum kfn {
 #define X(n) KFN_##n,
@@ -101,6 +103,9 @@ extern const char *const loc_names[LOC__COUNT];
 	X(SURPLUS, "slab freelist had more objects than needed") \
 	X(DRAIN_NEEDED, "objects remain in use") \
 	X(SWAP_SPARE, "swap main and spare sheaves") \
+	X(SHEAF_EMPTY, "the prefilled sheaf is empty: no object") \
+	X(RCU_FAIL, "no rcu_free sheaf to be had: classic kfree_rcu batching") \
+	X(CLASSIC_NO_PREFILL, "prefilled sheaves are not modelled in the classic era") \
 	X(KEEP_EMPTY, "empty slab kept: nr_partial < min_partial") \
 	X(ISOLATED, "slab is isolated by a refill in progress: leave it")
 
@@ -162,7 +167,9 @@ enum co_result { CO_YIELD, CO_CALL, CO_DONE };
 	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK) \
 	X(C_SLAB_ALLOC_NODE) X(C_SLAB_ALLOC) X(C_GET_PARTIAL) X(C_GET_PARTIAL_NODE) \
 	X(C_GET_ANY_PARTIAL) X(C_DEACTIVATE_SLAB) X(C_DO_SLAB_FREE) X(C___SLAB_FREE) \
-	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK)
+	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK) \
+	X(OP_PREFILL) X(OP_ALLOC_FROM_SHEAF) X(OP_RETURN_SHEAF) X(OP_KFREE_RCU) \
+	X(OP_RCU_BARRIER) X(BARN_GET_FULL_OR_EMPTY) X(KFREE_RCU_SHEAF) X(RCU_FREE_SHEAF)
 
 enum co_fn {
 #define X(n) CO_##n,

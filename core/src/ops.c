@@ -330,8 +330,8 @@ int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 			break;
 		{
 			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, f->j));
-			if (p->spare == NIL && sheaf_size(m, p->main) == 0)
-				continue;
+			if (p->spare == NIL && p->rcu_free == NIL && sheaf_size(m, p->main) == 0)
+				continue; /* !has_pcs_used() */
 		}
 		CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)f->j);
 	}

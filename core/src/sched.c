@@ -54,6 +54,11 @@ static const uint8_t co_kfn[CO__COUNT] = {
 	[CO_C_DO_SLAB_FREE] = KFN_do_slab_free, [CO_C___SLAB_FREE] = KFN___slab_free,
 	[CO_C_PUT_CPU_PARTIAL] = KFN_put_cpu_partial, [CO_C_PUT_PARTIALS] = KFN___put_partials,
 	[CO_C_FLUSH_CPU] = KFN_flush_slab, [CO_C_ALLOC_BULK] = KFN_kmem_cache_alloc_bulk,
+	[CO_OP_PREFILL] = KFN_kmem_cache_prefill_sheaf,
+	[CO_OP_ALLOC_FROM_SHEAF] = KFN_kmem_cache_alloc_from_sheaf,
+	[CO_OP_RETURN_SHEAF] = KFN_kmem_cache_return_sheaf, [CO_OP_KFREE_RCU] = KFN_kvfree_call_rcu,
+	[CO_OP_RCU_BARRIER] = KFN_rcu_barrier, [CO_BARN_GET_FULL_OR_EMPTY] = KFN_barn_get_full_or_empty_sheaf,
+	[CO_KFREE_RCU_SHEAF] = KFN___kfree_rcu_sheaf, [CO_RCU_FREE_SHEAF] = KFN_rcu_free_sheaf,
 };
 
 static idx_t frame_idx(struct model *m, int cpu, int depth)
@@ -110,6 +115,9 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 	[SVZ_OP_ALLOC_BULK] = CO_OP_ALLOC_BULK, [SVZ_OP_FREE_BULK] = CO_OP_FREE_BULK,
 	[SVZ_OP_FLUSH] = CO_OP_FLUSH, [SVZ_OP_FLUSH_ALL] = CO_OP_FLUSH_ALL,
 	[SVZ_OP_SHRINK] = CO_OP_SHRINK, [SVZ_OP_DESTROY] = CO_OP_DESTROY,
+	[SVZ_OP_PREFILL] = CO_OP_PREFILL, [SVZ_OP_ALLOC_FROM_SHEAF] = CO_OP_ALLOC_FROM_SHEAF,
+	[SVZ_OP_RETURN_SHEAF] = CO_OP_RETURN_SHEAF, [SVZ_OP_KFREE_RCU] = CO_OP_KFREE_RCU,
+	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER,
 };
 
 static void op_start(struct model *m, uint32_t op)

@@ -493,6 +493,14 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 	f->y = PCS(f->on_cpu)->spare;
 	PCS(f->on_cpu)->spare = NIL;
 	sheaf_place(m, f->y, SH_DETACHED, -1);
+	if (PCS(f->on_cpu)->rcu_free != NIL) {
+		/* call_rcu(rcu_free_sheaf_nobarn): flushed after the grace period */
+		idx_t r = PCS(f->on_cpu)->rcu_free;
+		PCS(f->on_cpu)->rcu_free = NIL;
+		sheaf_r(m, r)->nobarn = true;
+		sheaf_place(m, r, SH_RCU_PENDING, -1);
+		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
+	}
 	UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
 	if (f->y != NIL) {
 		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);

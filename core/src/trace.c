@@ -856,7 +856,7 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 /* ---- ops ----------------------------------------------------------------- */
 
 enum { OPT_GFP = 1, OPT_NODE = 2, OPT_AT = 4 };
-enum { ARG_CACHE, ARG_HANDLE, ARG_SIZE, ARG_COUNT, ARG_PREFIX };
+enum { ARG_CACHE, ARG_HANDLE, ARG_SIZE, ARG_COUNT, ARG_PREFIX, ARG_SHEAF };
 
 static const struct op_spec {
 	const char *name;
@@ -872,6 +872,13 @@ static const struct op_spec {
 	{ "flush_all", SVZ_OP_FLUSH_ALL, 1, { ARG_CACHE }, 0 },
 	{ "shrink", SVZ_OP_SHRINK, 1, { ARG_CACHE }, 0 },
 	{ "destroy", SVZ_OP_DESTROY, 1, { ARG_CACHE }, 0 },
+	/* prefilled sheaves (v6.18+) and kfree_rcu (v7.0 rcu_free sheaves) */
+	{ "prefill_sheaf", SVZ_OP_PREFILL, 3, { ARG_CACHE, ARG_COUNT, ARG_SHEAF }, OPT_GFP | OPT_AT },
+	{ "alloc_from_sheaf", SVZ_OP_ALLOC_FROM_SHEAF, 3, { ARG_CACHE, ARG_SHEAF, ARG_HANDLE },
+	  OPT_GFP | OPT_AT },
+	{ "return_sheaf", SVZ_OP_RETURN_SHEAF, 2, { ARG_CACHE, ARG_SHEAF }, OPT_GFP | OPT_AT },
+	{ "kfree_rcu", SVZ_OP_KFREE_RCU, 1, { ARG_HANDLE }, OPT_AT },
+	{ "rcu_barrier", SVZ_OP_RCU_BARRIER, 0, { 0 }, 0 },
 };
 
 #define NR_OP_SPECS (sizeof op_specs / sizeof op_specs[0])
@@ -966,7 +973,8 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 {
 	const struct svz_topology *topo = &P->t->config.topo;
 	const struct op_spec *spec;
-	const struct tok *handle = NULL, *gfp_tok = NULL, *node_tok = NULL, *at_tok = NULL;
+	const struct tok *handle = NULL, *gfp_tok = NULL, *node_tok = NULL, *at_tok = NULL,
+			 *sheaf_tok = NULL;
 	uint64_t cpu;
 	char optlist[64] = "";
 
@@ -984,19 +992,21 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 	if (n < 2)
 		return fail(P, line, end_col(tk, n),
 			    "expected an op (alloc, free, kmalloc, kfree, alloc_bulk, free_bulk, "
-			    "flush, flush_all, shrink, destroy), got end of line");
+			    "flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
+			    "return_sheaf, kfree_rcu, rcu_barrier), got end of line");
 	spec = find_op(&tk[1]);
 	if (!spec)
 		return fail_tok(P, line, &tk[1],
 				"expected an op (alloc, free, kmalloc, kfree, alloc_bulk, free_bulk, "
-				"flush, flush_all, shrink, destroy), got '%s'", qt(P, &tk[1]));
+				"flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
+				"return_sheaf, kfree_rcu, rcu_barrier), got '%s'", qt(P, &tk[1]));
 	op->type = spec->type;
 	if (spec->opts & OPT_GFP)
 		op->gfp = GFP_KERNEL;
 
 	for (uint32_t a = 0; a < spec->nargs; a++) {
 		static const char *const what[] = { "a cache name", "a handle name", "a kmalloc size",
-						    "a bulk count", "a handle prefix" };
+						    "a bulk count", "a handle prefix", "a sheaf handle name" };
 		const struct tok *arg = &tk[2 + a];
 		uint64_t x;
 
@@ -1023,6 +1033,13 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 				return fail_tok(P, line, arg, "expected a bulk count of 1..%u, got '%s'",
 						MAX_BULK, qt(P, arg));
 			op->count = (uint32_t)x;
+			break;
+		case ARG_SHEAF:
+			if (!handle_name_ok(arg->s, arg->len))
+				return fail_tok(P, line, arg,
+						"expected %s of letters, digits, '_', '.', ':', '[', "
+						"']' or '-', got '%s'", what[spec->args[a]], qt(P, arg));
+			sheaf_tok = arg;
 			break;
 		case ARG_HANDLE:
 		case ARG_PREFIX:
@@ -1104,6 +1121,13 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 	} else if (handle) {
 		op->handle = strtab_intern(&P->handles, handle->s, handle->len);
 		if (op->handle == NONE)
+			return oom(P, line);
+	}
+	if (sheaf_tok) {
+		/* sheaf handles share the handle namespace; the op carries it in
+		 * `sheaf` (the object handle, if any, stays in `handle`) */
+		op->sheaf = strtab_intern(&P->handles, sheaf_tok->s, sheaf_tok->len);
+		if (op->sheaf == NONE)
 			return oom(P, line);
 	}
 	if (at_tok) {

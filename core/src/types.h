@@ -77,6 +77,8 @@ enum obj_state {
 	OBJ_CHAIN,    /* on a detached chain being freed by __slab_free */
 	OBJ_LOST,     /* leaked by a kernel path (e.g. a failed free is leaked) */
 	OBJ_CPU_FREELIST, /* classic era: on c->freelist of CPU `holder` */
+	OBJ_RCU,      /* kfree_rcu()'d, waiting for a grace period (classic
+			 kfree_rcu batching), on world.rcu_objects via next */
 };
 
 enum list_id { LIST_NONE, LIST_PARTIAL, LIST_FULL, LIST_PRIVATE,
@@ -134,6 +136,7 @@ struct barn_rec {            /* node_barn */
 struct pcs_rec {
 	int32_t lock;            /* owner CPU or -1 (local_trylock_t / c->lock) */
 	idx_t main, spare;       /* main NIL = the bootstrap sheaf (capacity 0) */
+	idx_t rcu_free;          /* sheaf collecting kfree_rcu() objects, or NIL */
 	/* kmem_cache_cpu (classic era) */
 	idx_t c_freelist;        /* c->freelist: objects of c->slab, lockless */
 	uint64_t tid;            /* c->tid: cpu + k * TID_STEP */
@@ -151,9 +154,14 @@ struct sheaf_rec {           /* slab_sheaf */
 	uint8_t where;           /* enum sheaf_where */
 	int32_t where_id;        /* cpu or node */
 	idx_t next_free;         /* free list of sheaf records */
+	bool oversize;           /* prefilled beyond sheaf_capacity (kzalloc'ed) */
+	bool nobarn;             /* rcu_free_sheaf_nobarn(): flushed after the GP */
 };
 
-enum sheaf_where { SH_NONE, SH_MAIN, SH_SPARE, SH_BARN_FULL, SH_BARN_EMPTY, SH_DETACHED };
+enum sheaf_where { SH_NONE, SH_MAIN, SH_SPARE, SH_BARN_FULL, SH_BARN_EMPTY, SH_DETACHED,
+		   SH_PREFILLED,  /* handed to the trace (where_id = sheaf handle) */
+		   SH_RCU_FREE,   /* pcs->rcu_free of CPU where_id */
+		   SH_RCU_PENDING /* after call_rcu(), waiting for the grace period */ };
 
 struct slab_rec {
 	idx_t cache;
@@ -185,6 +193,7 @@ struct obj_rec {
 struct handle_rec {
 	idx_t obj;               /* NIL: not holding anything */
 	idx_t large;             /* large kmalloc record, or NIL */
+	idx_t sheaf;             /* a prefilled sheaf the trace holds, or NIL */
 	uint32_t alloc_line;     /* 0: never allocated */
 	uint32_t free_line;      /* line of the last free, 0 if live / NULL */
 };
@@ -275,6 +284,8 @@ struct world {
 	uint32_t started_words;          /* P_U32 bitmap of started ops */
 	idx_t started;
 	bool stopped;                    /* stopped on an error */
+	struct dlist rcu_pending;        /* sheaves waiting for a grace period */
+	idx_t rcu_objects;               /* kfree_rcu objects (OBJ_RCU), chained */
 	uint64_t reports;                /* number of reports emitted */
 	uint32_t step_events;            /* events in the current micro-step */
 };

@@ -127,7 +127,7 @@ static const char *cname(struct model *m, idx_t c)
 static const char *state_name(uint8_t st)
 {
 	static const char *const names[] = { "free", "user", "sheaf", "bulk", "chain", "lost",
-					     "cpu_freelist" };
+					     "cpu_freelist", "rcu" };
 	return st < sizeof names / sizeof names[0] ? names[st] : "?";
 }
 
@@ -487,7 +487,24 @@ static void check_sheaves(struct vctx *v)
 					  cn, sheaf_addr(sh), r->where == SH_BARN_FULL ? "full" : "empty",
 					  r->where_id);
 			break;
+		case SH_PREFILLED:
+			if (r->where_id < 0 || (uint32_t)r->where_id >= v->nhandle ||
+			    v->handles[r->where_id].sheaf != sh)
+				violation(v, "BUG %s (Not tainted): prefilled sheaf %016llx is held by no handle",
+					  cn, sheaf_addr(sh));
+			break;
+		case SH_RCU_FREE:
+			if (r->where_id < 0 || r->where_id >= w->nr_cpus ||
+			    pcs_r(m, pcs_idx(m, r->cache, r->where_id))->rcu_free != sh)
+				violation(v, "BUG %s (Not tainted): sheaf %016llx says rcu_free of cpu %d but is not",
+					  cn, sheaf_addr(sh), r->where_id);
+			break;
+		case SH_RCU_PENDING:
+			break;
 		default: /* SH_DETACHED: in a coroutine's hands */
+			if (v->quiet)
+				violation(v, "BUG %s (Not tainted): sheaf %016llx leaked (on no CPU, barn or handle)",
+					  cn, sheaf_addr(sh));
 			break;
 		}
 	}
@@ -576,6 +593,24 @@ static void check_cpus(struct vctx *v)
 			if (o == c->chain_tail)
 				break;
 		}
+	}
+}
+
+/* kfree_rcu() objects waiting for the grace period. */
+static void check_rcu_objects(struct vctx *v)
+{
+	struct model *m = v->m;
+	uint32_t n = 0;
+	for (idx_t o = WORLD(m)->rcu_objects; o != NIL; o = VOBJ(v, o)->next, n++) {
+		if (!obj_live(v, o) || n > v->nobj) {
+			violation(v, "BUG: kfree_rcu batch list corrupt (entry %u)", n);
+			return;
+		}
+		if (VOBJ(v, o)->state != OBJ_RCU)
+			violation(v, "BUG %s (Not tainted): Object at %016llx on the kfree_rcu list is %s",
+				  cname(m, VSLAB(v, VOBJ(v, o)->slab)->cache), (unsigned long long)obj_addr(m, o),
+				  state_name(VOBJ(v, o)->state));
+		ref(v, o);
 	}
 }
 
@@ -771,6 +806,7 @@ int model_validate(struct model *m, char *out, size_t outlen)
 	check_handles(v);
 	check_cpus(v);
 	check_kmem_cache_cpu(v);
+	check_rcu_objects(v);
 	check_places(v);
 	if (v->quiet)
 		check_locks(v);

@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "slubviz/slubviz.h"
 
+static const char *sysfs_of(const char *ops, int *hout);
 #define stat_cpu svz_t_stat_cpu
 #define stat_total svz_t_stat_total
 #define run(text, preset) svz_t_run((text), (preset), NULL)
@@ -183,6 +184,75 @@ static void test_counters(void)
 	}
 }
 
+/* Prefilled sheaves and kfree_rcu sheaves: SHEAF_PREFILL_*, SHEAF_RETURN_*,
+ * FREE_RCU_SHEAF(_FAIL), BARN_PUT(_FAIL), SHEAF_FREE where §5.12/§5.13 say. */
+static void test_prefill_and_rcu(void)
+{
+	int h;
+	const char *s;
+	/* the first prefill finds no spare and an empty barn: SLOW, BARN_GET_FAIL,
+	 * a new sheaf refilled to capacity (60); returned, it becomes the spare
+	 * (RETURN_FAST); the next prefill takes that spare (FAST) */
+	s = sysfs_of("c0 prefill_sheaf c64 10 sh\nc0 alloc_from_sheaf c64 sh a\nc0 return_sheaf c64 sh\n"
+		     "c0 prefill_sheaf c64 10 sh2\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_slow", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_return_fast", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_fast", 0), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* more than sheaf_capacity: an oversize sheaf (no SHEAF_ALLOC) */
+	s = sysfs_of("c0 prefill_sheaf c64 100 big\nrepeat 100 {\nc0 alloc_from_sheaf c64 big o{$i}\n}\n"
+		     "c0 alloc_from_sheaf c64 big none\nc0 return_sheaf c64 big\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_oversize", 0), 1);
+	CHECK_EQ_INT(stat_total(s, "sheaf_alloc"), 0);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* a returned sheaf when the CPU already has a spare: SLOW, refilled and
+	 * put into the barn (BARN_PUT) */
+	s = sysfs_of("c0 alloc c64 x\nc0 prefill_sheaf c64 5 sh\nc0 prefill_sheaf c64 5 sh2\n"
+		     "c0 return_sheaf c64 sh\nc0 return_sheaf c64 sh2\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_return_fast", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_return_slow", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* kfree_rcu: every object into the CPU's rcu_free sheaf (FREE_RCU_SHEAF);
+	 * a full one (60) goes to call_rcu and, after rcu_barrier, into the barn
+	 * as a full sheaf (BARN_PUT), whose objects the next allocations reuse */
+	s = sysfs_of("repeat 61 {\nc0 alloc c64 o{$i}\n}\nrepeat 60 {\nc0 kfree_rcu o{$i}\n}\n"
+		     "c0 rcu_barrier\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 60);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* a CPU of a memoryless node without fix 2 has no barn: FREE_RCU_SHEAF_FAIL,
+	 * classic batching, freed by the barrier (to the slab: FREE_SLOWPATH) */
+	{
+		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=0\nnode 1 mem=64M\n"
+				"cpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\ncache c64 size=64\n"
+				"c0 alloc c64 a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
+		h = svz_t_run(t, NULL, NULL);
+		s = svz_sysfs(h, "c64");
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
+		CHECK_EQ_INT(svz_ops_done(h), 3);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	/* a full barn (MAX_FULL_SHEAVES) refuses the rcu sheaf: BARN_PUT_FAIL,
+	 * flushed (SHEAF_FLUSH) and kept as an empty barn sheaf */
+	s = sysfs_of("repeat 1400 {\nc0 alloc c64 o{$i}\n}\nrepeat 1340 {\nc1 free c64 o{$i}\n}\n"
+		     "repeat 60 {\nc0 kfree_rcu o{1340+$i}\n}\nc0 rcu_barrier\n", &h);
+	CHECK(stat_cpu(s, "barn_put", 1) >= 10);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put_fail", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 0), 60);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 /* Text of the last event. */
 static const char *last_event(int h)
 {
@@ -265,6 +335,7 @@ int main(void)
 {
 	test_cmpxchg_double_fail_interleaved();
 	test_bad_free_reports();
+	test_prefill_and_rcu();
 	test_v5();
 	test_validator_all_scenarios();
 	test_counters();

@@ -645,7 +645,8 @@ static void test_errors(void)
 	EXPECT_ERR(HDR C "c9 alloc x h\n", "t.trace:3:1: error: expected a declared CPU (c0-c3), got 'c9'");
 	EXPECT_ERR(HDR C "c0 malloc x h\n",
 		   "t.trace:3:4: error: expected an op (alloc, free, kmalloc, kfree, alloc_bulk, "
-		   "free_bulk, flush, flush_all, shrink, destroy), got 'malloc'");
+		   "free_bulk, flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
+		   "return_sheaf, kfree_rcu, rcu_barrier), got 'malloc'");
 	EXPECT_ERR(HDR C "c0 alloc x\n", "t.trace:3:11: error: expected a handle name, got end of line");
 	EXPECT_ERR(HDR C "c0 alloc x h/2\n",
 		   "t.trace:3:12: error: expected a handle name of letters, digits, '_', '.', ':', "
@@ -722,7 +723,14 @@ static void test_errors(void)
 	/* An error in a literal op of a repeat shows even if the body never runs. */
 	EXPECT_ERR(HDR C "repeat 0 {\nc0 zap x\n}\n",
 		   "t.trace:4:4: error: expected an op (alloc, free, kmalloc, kfree, alloc_bulk, "
-		   "free_bulk, flush, flush_all, shrink, destroy), got 'zap'");
+		   "free_bulk, flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
+		   "return_sheaf, kfree_rcu, rcu_barrier), got 'zap'");
+	/* prefilled sheaves and kfree_rcu */
+	EXPECT_ERR(HDR C "c0 prefill_sheaf x 0 sh\n",
+		   "t.trace:3:20: error: expected a bulk count of 1..65536, got '0'");
+	EXPECT_ERR(HDR C "c0 alloc_from_sheaf x sh\n",
+		   "t.trace:3:25: error: expected a handle name, got end of line");
+	EXPECT_ERR(HDR C "c0 kfree_rcu\n", "t.trace:3:13: error: expected a handle name, got end of line");
 }
 
 /* Parsing must not depend on a terminating NUL, and errors must not leak:
@@ -751,8 +759,35 @@ static void test_prefixes(void)
 	CHECK(ok > 0);
 }
 
+/* The sheaf API and kfree_rcu ops parse into their fields. */
+static void test_sheaf_and_rcu_ops(void)
+{
+	const char *text = "slubviz-trace 1\ncache x size=64\nc1 prefill_sheaf x 12 sh gfp=GFP_NOWAIT\n"
+			   "c1 alloc_from_sheaf x sh o\nc1 return_sheaf x sh\nc2 kfree_rcu o\nc3 rcu_barrier\n";
+	struct svz_config cfg;
+	struct svz_trace t;
+	struct svz_error e;
+	svz_config_default(&cfg);
+	CHECK_EQ_INT(svz_trace_parse(text, strlen(text), &cfg, &t, &e), 0);
+	CHECK_EQ_INT(t.nr_ops, 5);
+	CHECK_EQ_INT(t.ops[0].type, SVZ_OP_PREFILL);
+	CHECK_EQ_INT(t.ops[0].count, 12);
+	CHECK_EQ_INT(t.ops[0].gfp, GFP_NOWAIT);
+	CHECK_EQ_STR(t.handle_names[t.ops[0].sheaf], "sh");
+	CHECK_EQ_INT(t.ops[1].type, SVZ_OP_ALLOC_FROM_SHEAF);
+	CHECK_EQ_INT(t.ops[1].sheaf, t.ops[0].sheaf);
+	CHECK_EQ_STR(t.handle_names[t.ops[1].handle], "o");
+	CHECK_EQ_INT(t.ops[2].type, SVZ_OP_RETURN_SHEAF);
+	CHECK_EQ_INT(t.ops[3].type, SVZ_OP_KFREE_RCU);
+	CHECK_EQ_INT(t.ops[3].handle, t.ops[1].handle);
+	CHECK_EQ_INT(t.ops[4].type, SVZ_OP_RCU_BARRIER);
+	CHECK_EQ_INT(t.ops[4].cpu, 3);
+	svz_trace_free(&t);
+}
+
 int main(void)
 {
+	test_sheaf_and_rcu_ops();
 	test_config();
 	test_gfp();
 	test_basic();

@@ -20,6 +20,11 @@ enum svz_op_type {
 	SVZ_OP_FLUSH_ALL,  /* flush_all(cache) */
 	SVZ_OP_SHRINK,     /* kmem_cache_shrink(cache) */
 	SVZ_OP_DESTROY,    /* kmem_cache_destroy(cache) */
+	SVZ_OP_PREFILL,    /* kmem_cache_prefill_sheaf(cache, gfp, count) -> sheaf handle */
+	SVZ_OP_ALLOC_FROM_SHEAF, /* kmem_cache_alloc_from_sheaf(cache, gfp, sheaf) -> handle */
+	SVZ_OP_RETURN_SHEAF, /* kmem_cache_return_sheaf(cache, gfp, sheaf) */
+	SVZ_OP_KFREE_RCU,  /* kfree_rcu(handle): freed after an RCU grace period */
+	SVZ_OP_RCU_BARRIER, /* rcu_barrier(): every pending grace period ends */
 	SVZ_OP__COUNT
 };
 
@@ -37,6 +42,7 @@ struct svz_op {
 	uint32_t size;    /* kmalloc bytes */
 	uint32_t line;    /* source line in the trace */
 	uint32_t site;    /* call-site label id (0 = none) */
+	uint32_t sheaf;   /* sheaf handle id (prefill/alloc_from/return_sheaf) */
 };
 
 struct svz_cache_decl {
