@@ -233,7 +233,26 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 			put_prefix(&b, t->handle_names[t->handle_lists[o->handle]]);
 			has_gfp = o->type == SVZ_OP_ALLOC_BULK;
 			break;
-		default:
+		case SVZ_OP_PREFILL:
+			ob_printf(&b, " %s %u %s", cache, o->count, t->handle_names[o->sheaf]);
+			has_gfp = true;
+			break;
+		case SVZ_OP_ALLOC_FROM_SHEAF:
+			ob_printf(&b, " %s %s %s", cache, t->handle_names[o->sheaf],
+				  t->handle_names[o->handle]);
+			has_gfp = true;
+			break;
+		case SVZ_OP_RETURN_SHEAF:
+			ob_printf(&b, " %s %s", cache, t->handle_names[o->sheaf]);
+			has_gfp = true;
+			break;
+		case SVZ_OP_KFREE_RCU:
+			ob_printf(&b, " %s", t->handle_names[o->handle]);
+			break;
+		case SVZ_OP_RCU_BARRIER:
+			has_at = false;
+			break;
+		default: /* flush, flush_all, shrink, destroy */
 			ob_printf(&b, " %s", cache);
 			has_at = false;
 			break;

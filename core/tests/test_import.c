@@ -3,6 +3,8 @@
  * inputs each with its diagnostic, streaming in odd chunk sizes, and the
  * round trips v1 -> export -> parse and import -> export -> parse with
  * identical replays. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -1059,9 +1061,12 @@ static void check_same_ops(const struct svz_trace *a, const struct svz_trace *b,
 		same = x->type == y->type && x->cpu == y->cpu && x->node == y->node &&
 		       x->gfp == y->gfp && x->cache == y->cache && x->size == y->size &&
 		       x->count == y->count && strcmp(a->sites[x->site], b->sites[y->site]) == 0;
-		if (same && x->type != SVZ_OP_ALLOC_BULK && x->type != SVZ_OP_FREE_BULK &&
-		    (x->type <= SVZ_OP_KFREE))
+		if (same && (x->type <= SVZ_OP_KFREE || x->type == SVZ_OP_ALLOC_FROM_SHEAF ||
+			     x->type == SVZ_OP_KFREE_RCU))
 			same = strcmp(a->handle_names[x->handle], b->handle_names[y->handle]) == 0;
+		if (same && (x->type == SVZ_OP_PREFILL || x->type == SVZ_OP_ALLOC_FROM_SHEAF ||
+			     x->type == SVZ_OP_RETURN_SHEAF))
+			same = strcmp(a->handle_names[x->sheaf], b->handle_names[y->sheaf]) == 0;
 		if (!same)
 			fprintf(stderr, "  %s: op %u differs\n", what, i);
 	}
@@ -1110,13 +1115,22 @@ static void roundtrip_v1(const char *path)
 
 static void test_roundtrip(void)
 {
-	static const char *const scenarios[] = {
-		"scenarios/basics.trace", "scenarios/sheaf-cycle.trace", "scenarios/partial-churn.trace",
-		"scenarios/fastpath.trace", "scenarios/slub-bulk-bench.trace",
-		"scenarios/ublk-bio256.trace",
-	};
-	for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
-		roundtrip_v1(scenarios[i]);
+	/* every scenario */
+	DIR *d = opendir(SVZ_SOURCE_DIR "/scenarios");
+	CHECK(d != NULL);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		if (l < 7 || strcmp(e->d_name + l - 6, ".trace") != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "scenarios/%s", e->d_name);
+		roundtrip_v1(path);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	CHECK(n >= 6);
 
 	/* a v1 trace with every kind of line the exporter writes */
 	static const char all[] =
@@ -1127,7 +1141,10 @@ static void test_roundtrip(void)
 		"cache b size=24\n"
 		"c0 alloc a x gfp=GFP_NOWAIT|__GFP_ZERO node=2 at=f+0x1\nc1 kmalloc 9000 y gfp=0 at=g\n"
 		"c4 alloc_bulk b 3 blk gfp=mempool(GFP_NOIO) at=h\nc4 free_bulk b 3 blk at=h2\n"
-		"c2 free a x at=i\nc3 kfree y\nc0 flush b\nc0 flush_all b\nc0 shrink b\nc0 destroy b\n";
+		"c2 free a x at=i\nc3 kfree y\n"
+		"c0 prefill_sheaf a 4 sh gfp=GFP_NOWAIT at=p\nc0 alloc_from_sheaf a sh o1 at=q\n"
+		"c0 return_sheaf a sh gfp=GFP_ATOMIC\nc1 kfree_rcu o1 at=r\nc0 rcu_barrier\n"
+		"c0 flush b\nc0 flush_all b\nc0 shrink b\nc0 destroy b\n";
 	struct svz_trace ta, tb;
 	struct svz_config base;
 	svz_config_default(&base);
