@@ -252,8 +252,15 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 		case SVZ_OP_RCU_BARRIER:
 			has_at = false;
 			break;
-		default: /* flush, flush_all, shrink, destroy */
+		case SVZ_OP_FLUSH:
+		case SVZ_OP_FLUSH_ALL:
+		case SVZ_OP_SHRINK:
+		case SVZ_OP_DESTROY:
 			ob_printf(&b, " %s", cache);
+			has_at = false;
+			break;
+		default: /* an op this exporter does not know yet: the round trip tests catch it */
+			ob_printf(&b, " # op type %u not exportable", o->type);
 			has_at = false;
 			break;
 		}
