@@ -12,6 +12,7 @@
  *  - no kfence, memcg, kasan, debug caches, pfmemalloc, RCU grace periods;
  *  - the page allocator is a per-node page budget without buddy merging. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
@@ -187,6 +188,14 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 	if (svz_topology_check(&cfg->topo, err, errlen))
 		return -1;
 	m->trace = t;
+	m->validate_every = 1;
+	/* SLUBVIZ_VALIDATE_EVERY=N thins the per-op validation of test builds
+	 * (the CLI's shell tests run long traces many times) */
+	{
+		const char *e = getenv("SLUBVIZ_VALIDATE_EVERY");
+		if (e && *e)
+			m->validate_every = (uint32_t)strtoul(e, NULL, 10);
+	}
 	if (arena_init(m, cfg, t->nr_handles)) {
 		snprintf(err, errlen, "out of memory creating the model");
 		return -1;

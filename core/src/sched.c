@@ -148,7 +148,10 @@ static void op_finish(struct model *m, int cpu, int result)
 	if (result < 0 && !w->cfg.sw.continue_on_error)
 		w->stopped = true;
 #ifdef SVZ_VALIDATE_EVERY_OP
-	if (!w->stopped && model_validate(m, NULL, 0) != 0)
+	/* test builds: after every op (or every validate_every-th, for long
+	 * runs that only need the spot checks) */
+	if (!w->stopped && m->validate_every && w->ops_done % m->validate_every == 0 &&
+	    model_validate(m, NULL, 0) != 0)
 		w->stopped = true;
 #endif
 	(void)cpu;

@@ -308,6 +308,7 @@ struct model {
 	char *report;
 	size_t report_len, report_cap;
 	char run_error[1024];
+	uint32_t validate_every; /* test builds: validate after every Nth op (0: never) */
 };
 
 #define WORLD(m) ((struct world *)(m)->mem)

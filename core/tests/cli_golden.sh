@@ -4,6 +4,8 @@
 # with the same command after reviewing a behaviour change).
 set -u
 cli=$1; src=$2
+# the C tests validate after every op; here spot checks suffice
+export SLUBVIZ_VALIDATE_EVERY=997
 pass=0; fail=0
 # NAME.events is scenarios/NAME.trace under its own preset; NAME-PRESET.events
 # the same trace under --preset PRESET.

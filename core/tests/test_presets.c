@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "session.h"
 #include "slubviz/config.h"
 #include "slubviz/slubviz.h"
 
@@ -26,10 +27,15 @@ int main(void)
 		if (!text)
 			continue;
 		for (int p = 0; p < npresets; p++) {
-			int h = svz_t_run(text, svz_preset_name(p), NULL);
+			int h = svz_open(text, svz_preset_name(p), NULL);
 			CHECK(h > 0);
 			if (h <= 0)
 				continue;
+			/* long traces: the validator after every 7th op (every op for
+			 * the others; the final state is always checked below) */
+			if (svz_ops_total(h) > 50000)
+				svz_session_model(h)->validate_every = 7;
+			svz_run_all(h);
 			if (svz_ops_done(h) != svz_ops_total(h) || svz_run_error(h)[0])
 				fprintf(stderr, "%s under %s: %s\n", scenarios[i], svz_preset_name(p),
 					svz_run_error(h));
