@@ -560,17 +560,19 @@ void view_stats(struct model *m, struct sbuf *b)
 static const char *const sheaf_where_names[] = {
 	[SH_NONE] = "none", [SH_MAIN] = "main", [SH_SPARE] = "spare",
 	[SH_BARN_FULL] = "barn_full", [SH_BARN_EMPTY] = "barn_empty", [SH_DETACHED] = "detached",
+	[SH_PREFILLED] = "prefilled", [SH_RCU_FREE] = "rcu_free", [SH_RCU_PENDING] = "rcu_pending",
 };
 
 static const char *const list_id_names[] = {
 	[LIST_NONE] = "none", [LIST_PARTIAL] = "partial", [LIST_FULL] = "full",
-	[LIST_PRIVATE] = "private",
+	[LIST_PRIVATE] = "private", [LIST_CPU_SLAB] = "cpu_slab", [LIST_CPU_PARTIAL] = "cpu_partial",
 };
 
 static char obj_state_char(uint8_t st)
 {
 	static const char map[] = { [OBJ_FREE] = 'f', [OBJ_USER] = 'u', [OBJ_SHEAF] = 's',
-				    [OBJ_BULK] = 'b', [OBJ_CHAIN] = 'c', [OBJ_LOST] = 'l' };
+				    [OBJ_BULK] = 'b', [OBJ_CHAIN] = 'c', [OBJ_LOST] = 'l',
+				    [OBJ_CPU_FREELIST] = 'p', [OBJ_RCU] = 'r' };
 	return st < sizeof map && map[st] ? map[st] : '?';
 }
 
@@ -734,7 +736,21 @@ static void json_cache(struct model *m, struct sbuf *b, idx_t ci)
 		json_idx(b, p->main);
 		sb_puts(b, ",\"spare\":");
 		json_idx(b, p->spare);
-		sb_putc(b, '}');
+		sb_puts(b, ",\"rcu_free\":");
+		json_idx(b, p->rcu_free);
+		/* kmem_cache_cpu (classic era): c->freelist, c->slab, c->partial, tid */
+		sb_puts(b, ",\"freelist\":[");
+		uint32_t nobj = pool_len(m, P_OBJ), guard = nobj;
+		for (idx_t o = p->c_freelist; o != NIL && o < nobj && guard--; o = obj_r(m, o)->next)
+			sb_printf(b, "%s%u", o == p->c_freelist ? "" : ",", o);
+		sb_puts(b, "],\"slab\":");
+		json_idx(b, p->c_slab);
+		sb_puts(b, ",\"partial\":[");
+		guard = pool_len(m, P_SLAB);
+		for (idx_t s = p->c_partial; s != NIL && s < pool_len(m, P_SLAB) && guard-- > 0;
+		     s = slab_r(m, s)->next_partial)
+			sb_printf(b, "%s%u", s == p->c_partial ? "" : ",", s);
+		sb_printf(b, "],\"tid\":%" PRIu64 "}", p->tid);
 	}
 	sb_puts(b, "]}");
 }
@@ -796,6 +812,21 @@ static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool comma)
 			sb_puts(b, "null,\"next\":null");
 		}
 		sb_putc(b, '}');
+	}
+	/* who holds each allocated object: the trace's handle and call site */
+	sb_puts(b, "],\"owners\":[");
+	first = true;
+	for (uint32_t i = 0; objs_ok && i < s->objects; i++) {
+		idx_t oi = s->obj0 + i;
+		struct obj_rec *or = obj_r(m, oi);
+		if (or->state != OBJ_USER || or->holder >= m->trace->nr_handles)
+			continue;
+		sb_printf(b, "%s{\"obj\":%u,\"handle\":", first ? "" : ",", oi);
+		sb_json_str(b, m->trace->handle_names[or->holder]);
+		sb_puts(b, ",\"site\":");
+		sb_json_str(b, or->site && or->site < m->trace->nr_sites ? m->trace->sites[or->site] : "");
+		sb_putc(b, '}');
+		first = false;
 	}
 	sb_puts(b, "]}");
 }
@@ -862,16 +893,25 @@ static void json_cpus(struct model *m, struct sbuf *b)
  *                                     "full": [sheaf ids], "empty": [...] } } ]
  *                  (only nodes with a kmem_cache_node, i.e. with memory),
  *       "cpus": [ { "cpu", "lock", "main": sheaf id | null (bootstrap sheaf),
- *                   "spare": sheaf id | null } ] } ],
+ *                   "spare": sheaf id | null, "rcu_free": sheaf id | null,
+ *                   kmem_cache_cpu of the classic era: "freelist": [object
+ *                   ids of c->freelist], "slab": c->slab id | null,
+ *                   "partial": [slab ids of c->partial, head first],
+ *                   "tid" } ] } ],
  *   "sheaves": [ { "id", "cache", "size", "capacity", "node", "where":
- *       "none"|"main"|"spare"|"barn_full"|"barn_empty"|"detached", "where_id":
+ *       "none"|"main"|"spare"|"barn_full"|"barn_empty"|"detached"|"prefilled"|
+ *       "rcu_free"|"rcu_pending", "where_id":
  *       cpu or node, "objects": [object ids, bottom of the stack first] } ],
  *   "slabs": [ { "id", "cache", "node", "order", "objects", "inuse", "frozen",
- *       "list": "none"|"partial"|"full"|"private", "pfn", "base": first byte,
+ *       "list": "none"|"partial"|"full"|"private"|"cpu_slab"|"cpu_partial",
+ *       "pfn", "base": first byte,
  *       "slab": struct slab address, "obj0": id of object 0,
  *       "freelist": [object ids in freelist order], "freelist_broken": bool,
  *       "state": one char per object: f free, u user, s sheaf, b bulk,
- *                c chain, l lost,
+ *                c chain, l lost, p on a CPU's c->freelist, r kfree_rcu
+ *                batch,
+ *       "owners": [ { "obj", "handle": the trace's name, "site": call site
+ *                     label or "" } ] for objects held by handles,
  *       "free": [ { "obj", "raw": stored free pointer (hardened encoding when
  *                   freelist_hardened), "next": decoded next address, 0 at
  *                   the end } ] } ],
