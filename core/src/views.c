@@ -819,7 +819,7 @@ static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool comma)
 	for (uint32_t i = 0; objs_ok && i < s->objects; i++) {
 		idx_t oi = s->obj0 + i;
 		struct obj_rec *or = obj_r(m, oi);
-		if (or->state != OBJ_USER || or->holder >= m->trace->nr_handles)
+		if (!m->trace || or->state != OBJ_USER || or->holder >= m->trace->nr_handles)
 			continue;
 		sb_printf(b, "%s{\"obj\":%u,\"handle\":", first ? "" : ",", oi);
 		sb_json_str(b, m->trace->handle_names[or->holder]);
