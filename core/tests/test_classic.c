@@ -311,8 +311,51 @@ static void test_classic_counters(void)
 	svz_close(h);
 }
 
+static const char *last_event(int h)
+{
+	return svz_events_text(h, svz_seq(h) - 1, 1);
+}
+
+/* CMPXCHG_DOUBLE_FAIL in the classic era: CPU 1 frees the last object of a
+ * node-partial slab (it will become empty: __slab_free snapshots and wants
+ * n->list_lock) while CPU 2 holds that lock in get_partial_node() and, once
+ * it has dropped it, freezes the slab (freeze_slab() takes its freelist).
+ * CPU 1's cmpxchg then fails; on retry the slab is frozen: FREE_FROZEN. */
+static void test_classic_cmpxchg_fail(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\n"
+			"preset v6.19\ncache c64 size=64\n"
+			"repeat 64 {\nc0 alloc c64 o{$i}\n}\nc0 alloc c64 x\n"
+			"repeat 63 {\nc1 free c64 o{$i+1}\n}\nc1 flush c64\n"
+			"c2 alloc c64 y\nc1 free c64 o0\n";
+	int h = svz_open(t, NULL, NULL);
+	const struct svz_trace *tr = svz_session_trace(h);
+	svz_run_to_op(h, (int)tr->nr_ops - 2);
+	int guard = 0;
+	do
+		CHECK_EQ_INT(svz_step_cpu(h, 2), 1);
+	while (!strstr(last_event(h), "lock list_lock") && ++guard < 50);
+	guard = 0;
+	do
+		CHECK_EQ_INT(svz_step_cpu(h, 1), 1);
+	while (!strstr(last_event(h), "spin") && ++guard < 50);
+	CHECK(strstr(last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
+	while (svz_step_cpu(h, 2) == 1)
+		;
+	while (svz_step_cpu(h, 1) == 1)
+		;
+	CHECK_EQ_INT(svz_ops_done(h), (int)tr->nr_ops);
+	const char *s = svz_sysfs(h, "c64");
+	CHECK_EQ_INT(stat_cpu(s, "cmpxchg_double_fail", 1), 1);
+	CHECK_EQ_INT(stat_cpu(s, "free_frozen", 1), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 int main(void)
 {
+	test_classic_cmpxchg_fail();
 	test_v4();
 	test_hackbench_orders();
 	test_v6_deferred_freelist();

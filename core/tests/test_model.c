@@ -156,6 +156,8 @@ static void test_counters(void)
 	 * frees the empty slab without FREE_SLAB */
 	s = sysfs_of("c0 alloc c64 a\nc0 free c64 a\nc0 flush c64\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 0), 60);
+	/* the spare (the old empty main) is freed: SHEAF_FREE */
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_free", 0), 1);
 	svz_close(h);
 	/* CPU 1 frees 200 objects CPU 0 allocated: main and spare fill, then
 	 * full sheaves go to the barn (BARN_PUT); CPU 0 takes them (BARN_GET) */
