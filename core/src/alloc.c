@@ -26,14 +26,6 @@ int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
-/* The remote_node_defrag_ratio gate: skip if ratio == 0 or
- * get_cycles() % 1024 > ratio (a seeded draw here). */
-static bool defrag_skip(struct model *m, idx_t cache)
-{
-	uint32_t ratio = cache_r(m, cache)->remote_node_defrag_ratio;
-	return ratio == 0 || (model_rand(m) % 1024) > ratio;
-}
-
 /* ___slab_alloc(): one object from a node partial slab or a new slab.
  * flag1 = try_thisnode, k = pc.flags. */
 int co_SLAB_ALLOC(struct model *m, int cpu, struct frame *f)
@@ -136,16 +128,7 @@ int co_GET_FROM_ANY_PARTIAL(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_DEFRAG_SKIP);
 		CO_RETURN(-1);
 	}
-	for (f->j = 0;; f->j++) {
-		{
-			int zl[SVZ_MAX_NODES];
-			int nz = zonelist(m, cpu_node(m, cpu), zl);
-			if (f->j >= nz)
-				break;
-			f->i = zl[f->j];
-		}
-		if (!CNODE(f->i)->exists || CNODE(f->i)->nr_partial <= MIN_PARTIAL)
-			continue;
+	for (f->j = 0; (f->i = next_remote_candidate(m, f->cache, cpu, &f->j)) >= 0; f->j++) {
 		CALL(CO_GET_FROM_PARTIAL_NODE, callee->node = f->i);
 		if (f->ret >= 0)
 			CO_RETURN(f->ret);
@@ -195,17 +178,8 @@ int co_REFILL_OBJECTS_ANY(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(0);
 	}
 	f->i = 0;
-	for (f->j = 0;; f->j++) {
-		{
-			int zl[SVZ_MAX_NODES];
-			int nz = zonelist(m, cpu_node(m, cpu), zl);
-			if (f->j >= nz)
-				break;
-			f->b = (idx_t)zl[f->j];
-		}
-		if (!CNODE((int)f->b)->exists || CNODE((int)f->b)->nr_partial <= MIN_PARTIAL)
-			continue;
-		CALL(CO_REFILL_OBJECTS_NODE, callee->node = (int32_t)f->b; callee->z = f->z;
+	for (f->j = 0; (f->i2 = next_remote_candidate(m, f->cache, cpu, &f->j)) >= 0; f->j++) {
+		CALL(CO_REFILL_OBJECTS_NODE, callee->node = f->i2; callee->z = f->z;
 		     callee->n = f->n; callee->k = f->k; callee->flag1 = false);
 		f->i += f->ret;
 		if (f->ret >= f->n)

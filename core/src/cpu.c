@@ -297,23 +297,11 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 int co_C_GET_ANY_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	{
-		uint32_t ratio = cache_r(m, f->cache)->remote_node_defrag_ratio;
-		if (ratio == 0 || model_rand(m) % 1024 > ratio) {
-			CHECK_EV(CHK_DEFRAG_SKIP);
-			CO_RETURN(-1);
-		}
+	if (defrag_skip(m, f->cache)) {
+		CHECK_EV(CHK_DEFRAG_SKIP);
+		CO_RETURN(-1);
 	}
-	for (f->j = 0;; f->j++) {
-		{
-			int zl[SVZ_MAX_NODES];
-			int nz = zonelist(m, cpu_node(m, cpu), zl);
-			if (f->j >= nz)
-				break;
-			f->i = zl[f->j];
-		}
-		if (!CNODE(f->i)->exists || CNODE(f->i)->nr_partial <= MIN_PARTIAL)
-			continue;
+	for (f->j = 0; (f->i = next_remote_candidate(m, f->cache, cpu, &f->j)) >= 0; f->j++) {
 		CALL(CO_C_GET_PARTIAL_NODE, callee->node = f->i);
 		if (f->ret >= 0)
 			CO_RETURN(f->ret);

@@ -249,6 +249,8 @@ void remove_partial(struct model *m, idx_t cache, int node, idx_t s);
 void list_writes(struct model *m, idx_t cache, int node, uint32_t n);
 /* Nodes in zonelist order from `node`: distance, then id distance. */
 int zonelist(struct model *m, int node, int *out);
+bool defrag_skip(struct model *m, idx_t cache);
+int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos);
 
 /* sheaf.c */
 idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity);

@@ -127,3 +127,26 @@ int zonelist(struct model *m, int node, int *out)
 	}
 	return n;
 }
+
+/* The remote_node_defrag_ratio gate of get_any_partial() and friends: skip
+ * if the ratio is 0 or get_cycles() % 1024 > ratio (a seeded draw here). */
+bool defrag_skip(struct model *m, idx_t cache)
+{
+	uint32_t ratio = cache_r(m, cache)->remote_node_defrag_ratio;
+	return ratio == 0 || (model_rand(m) % 1024) > ratio;
+}
+
+/* The next node at or after zonelist position *pos (from the CPU's node)
+ * that has a kmem_cache_node with nr_partial > min_partial; its position in
+ * *pos. -1 when the zonelist is exhausted. */
+int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos)
+{
+	int zl[SVZ_MAX_NODES];
+	int nz = zonelist(m, cpu_node(m, cpu), zl);
+	for (; *pos < nz; (*pos)++) {
+		struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, zl[*pos]));
+		if (n->exists && n->nr_partial > cache_r(m, cache)->min_partial)
+			return zl[*pos];
+	}
+	return -1;
+}

@@ -220,7 +220,7 @@ struct frame {
 	uint32_t gfp;
 	int32_t node;
 	idx_t a, b, c;           /* arguments (records by index) */
-	int32_t n, k, i, j;      /* integer arguments / loop state */
+	int32_t n, k, i, j, i2;  /* integer arguments / loop state */
 	idx_t x, y, z;           /* locals that survive yields */
 	bool flag1, flag2, flag3;
 };

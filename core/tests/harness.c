@@ -72,3 +72,19 @@ int svz_t_run(const char *text, const char *preset, const char *sets)
 	svz_run_all(h);
 	return h;
 }
+
+const char *svz_t_last_event(int h)
+{
+	return svz_events_text(h, svz_seq(h) - 1, 1);
+}
+
+int svz_t_step_until(int h, int cpu, const char *what)
+{
+	for (int i = 0; i < 50; i++) {
+		if (svz_step_cpu(h, cpu) != 1)
+			return 0;
+		if (strstr(svz_t_last_event(h), what))
+			return 1;
+	}
+	return 0;
+}

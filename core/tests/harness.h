@@ -28,5 +28,10 @@ long long svz_t_stat_cpu(const char *sysfs, const char *attr, int cpu);
 long long svz_t_stat_total(const char *sysfs, const char *attr);
 /* svz_open + svz_run_all; the handle (or -1, after printing the error). */
 int svz_t_run(const char *text, const char *preset, const char *sets);
+/* Text of the last event. */
+const char *svz_t_last_event(int h);
+/* Step `cpu` until its last event contains `what` (at most 50 steps);
+ * 1 if it did. */
+int svz_t_step_until(int h, int cpu, const char *what);
 
 #endif

@@ -311,10 +311,6 @@ static void test_classic_counters(void)
 	svz_close(h);
 }
 
-static const char *last_event(int h)
-{
-	return svz_events_text(h, svz_seq(h) - 1, 1);
-}
 
 /* CMPXCHG_DOUBLE_FAIL in the classic era: CPU 1 frees the last object of a
  * node-partial slab (it will become empty: __slab_free snapshots and wants
@@ -331,15 +327,9 @@ static void test_classic_cmpxchg_fail(void)
 	int h = svz_open(t, NULL, NULL);
 	const struct svz_trace *tr = svz_session_trace(h);
 	svz_run_to_op(h, (int)tr->nr_ops - 2);
-	int guard = 0;
-	do
-		CHECK_EQ_INT(svz_step_cpu(h, 2), 1);
-	while (!strstr(last_event(h), "lock list_lock") && ++guard < 50);
-	guard = 0;
-	do
-		CHECK_EQ_INT(svz_step_cpu(h, 1), 1);
-	while (!strstr(last_event(h), "spin") && ++guard < 50);
-	CHECK(strstr(last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
+	CHECK(svz_t_step_until(h, 2, "lock list_lock"));
+	CHECK(svz_t_step_until(h, 1, "spin"));
+	CHECK(strstr(svz_t_last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
 	while (svz_step_cpu(h, 2) == 1)
 		;
 	while (svz_step_cpu(h, 1) == 1)

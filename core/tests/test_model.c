@@ -255,11 +255,6 @@ static void test_prefill_and_rcu(void)
 	svz_close(h);
 }
 
-/* Text of the last event. */
-static const char *last_event(int h)
-{
-	return svz_events_text(h, svz_seq(h) - 1, 1);
-}
 
 /* CMPXCHG_DOUBLE_FAIL needs two CPUs interleaved: CPU 1's __slab_free takes
  * its {freelist, counters} snapshot (the slab is about to become empty, so
@@ -278,16 +273,10 @@ static void test_cmpxchg_double_fail_interleaved(void)
 	if (h <= 0)
 		return;
 	svz_run_to_op(h, 1);
-	int guard = 0;
-	do
-		CHECK_EQ_INT(svz_step_cpu(h, 2), 1);
-	while (!strstr(last_event(h), "lock list_lock") && ++guard < 50);
-	CHECK(strstr(last_event(h), "cpu 2 get_from_partial_node: lock list_lock") != NULL);
-	guard = 0;
-	do
-		CHECK_EQ_INT(svz_step_cpu(h, 1), 1);
-	while (!strstr(last_event(h), "spin") && ++guard < 50);
-	CHECK(strstr(last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
+	CHECK(svz_t_step_until(h, 2, "lock list_lock"));
+	CHECK(strstr(svz_t_last_event(h), "cpu 2 get_from_partial_node: lock list_lock") != NULL);
+	CHECK(svz_t_step_until(h, 1, "spin"));
+	CHECK(strstr(svz_t_last_event(h), "cpu 1 __slab_free: spin on list_lock") != NULL);
 	while (svz_step_cpu(h, 2) == 1)
 		;
 	while (svz_step_cpu(h, 1) == 1)
