@@ -339,6 +339,18 @@ describe('lesson files', () => {
     }
   });
 
+  test('docs/lessons.md documents format 1 and lists every lesson\'s stops and questions', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'lessons.md'), 'utf8');
+    expect(doc).toMatch(/^# Lessons \(format 1\)/);
+    for (const l of lessons) {
+      const start = doc.indexOf(`### ${l.entry.id}:`);
+      expect(start, `docs/lessons.md has no section ### ${l.entry.id}:`).toBeGreaterThan(0);
+      const next = doc.indexOf('\n### ', start + 1);
+      const section = doc.slice(start, next < 0 ? undefined : next);
+      for (const x of [...l.lesson.stops, ...l.lesson.questions]) expect(section, `${l.entry.id}: ${x.id} not listed`).toContain('`' + x.id + '`');
+    }
+  });
+
   test('the shape validator rejects broken lessons with clear messages', () => {
     const good = lessons[0].lesson;
     const broken = structuredClone(good);
