@@ -12,6 +12,7 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 void model_destroy(struct model *m);
 
 int model_step(struct model *m);              /* default scheduler */
+int model_step_op(struct model *m);           /* a whole op of it */
 int model_step_cpu(struct model *m, int cpu);
 
 /* Cache an op works on (creating a kmalloc cache on first use); NIL for a

@@ -245,6 +245,32 @@ int model_step(struct model *m)
 	return WORLD(m)->stopped ? -1 : r;
 }
 
+/* A whole op under the default scheduler: the same micro-steps and events
+ * as repeated model_step(), without looking for the CPU at every step.
+ * 1 if an op ran (or a step of one already in flight), 0 at the end, -1 if
+ * stopped. */
+int model_step_op(struct model *m)
+{
+	struct world *w = WORLD(m);
+	if (w->stopped)
+		return -1;
+	if (w->inflight > 0)
+		return model_step(m);
+	while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
+		w->next_op++;
+	if (w->next_op >= m->trace->nr_ops)
+		return 0;
+	int cpu = m->trace->ops[w->next_op].cpu;
+	op_start(m, w->next_op);
+	int r;
+	do
+		r = run_cpu(m, cpu);
+	while (r > 0 && WORLD(m)->cpus[cpu].depth > 0 && !WORLD(m)->stopped);
+	if (r < 0)
+		return -1;
+	return WORLD(m)->stopped ? -1 : 1;
+}
+
 void bulk_push(struct model *m, int cpu, idx_t obj)
 {
 	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
