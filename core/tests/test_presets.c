@@ -12,7 +12,7 @@
 static const char *const scenarios[] = {
 	"scenarios/basics.trace", "scenarios/sheaf-cycle.trace", "scenarios/ublk-bio256.trace",
 	"scenarios/slub-bulk-bench.trace", "scenarios/partial-churn.trace",
-	"scenarios/fastpath.trace", "scenarios/hackbench.trace",
+	"scenarios/fastpath.trace", "scenarios/hackbench.trace", "scenarios/kfree-rcu.trace",
 };
 
 int main(void)
