@@ -1,8 +1,9 @@
 // Vite config for the slubviz web app (root: web/).
-// The wasm module (build-wasm/slubviz_core.{mjs,wasm}) and the scenarios
-// (scenarios/*.trace + a generated index.json) are copied into
-// web/public/ (git-ignored) whenever Vite starts (dev, build, preview), so the
-// worker loads them as static files.
+// The wasm module (build-wasm/slubviz_core.{mjs,wasm}), the scenarios
+// (scenarios/*.trace + a generated index.json) and the sample kernel traces
+// of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) are
+// copied into web/public/ (git-ignored) whenever Vite starts (dev, build,
+// preview), so the app loads them as static files.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,16 @@ export function copyAssets(): void {
     return { id: f.replace(/\.trace$/, ''), file: f, description: describe(text) };
   });
   writeFileSync(join(pub, 'scenarios', 'index.json'), JSON.stringify(index, null, 1) + '\n');
+
+  const sdir = join(ROOT, 'core/tests/data/ftrace');
+  mkdirSync(join(pub, 'samples'), { recursive: true });
+  const samples = readdirSync(sdir).filter((f) => /\.(txt|rep)$/.test(f)).sort();
+  const sindex = samples.map((f) => {
+    const text = readFileSync(join(sdir, f), 'utf8');
+    copyFileSync(join(sdir, f), join(pub, 'samples', f));
+    return { file: f, description: describe(text).slice(0, 300), bytes: Buffer.byteLength(text) };
+  });
+  writeFileSync(join(pub, 'samples', 'index.json'), JSON.stringify(sindex, null, 1) + '\n');
 }
 
 function slubvizAssets(): Plugin {

@@ -20,6 +20,11 @@ async function boot(): Promise<void> {
       if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
       return r.text();
     },
+    fetchBlob: async (path) => {
+      const r = await fetch(new URL(path, base));
+      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+      return r.blob();
+    },
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (h) => window.clearTimeout(h as number),
     now: () => performance.now(),
@@ -37,6 +42,8 @@ async function boot(): Promise<void> {
     </StrictMode>,
   );
   await store.loadScenarioList();
+  void store.loadSampleList();
+  void store.refreshStored();
   let share: ShareState = {};
   try {
     share = await decodeShare(location.hash);

@@ -3,6 +3,8 @@
 import type { Snapshot, SvzEvent } from './engine/types';
 import { act, type ActionName, type AppState, type Store } from './state/store';
 import { dataDump } from './viz/common';
+import { flightLog } from './views/Transitions';
+import { synthFtraceBlob } from './engine/synth';
 
 export interface StateSummary {
   status: AppState['status'];
@@ -19,6 +21,15 @@ export interface StateSummary {
   selectedCache: number | null;
   freeOps: number;
   checkpoints: number;
+  /** an imported trace (held by the worker), else null */
+  traceRef: string | null;
+  traceName: string | null;
+  /** an import in flight: bytes done/total, lines, progress messages seen */
+  importing: AppState['importing'];
+  /** the import shown: ok, its format and counts, or its error */
+  importView: { ok: boolean; open: boolean; format?: string; events?: number; kept?: number; ops?: number; badLines?: number; error?: string; ms?: { import: number; export: number; store: number } } | null;
+  stored: { id: string; name: string; ops: number }[];
+  siteFilter: string;
   summary: {
     caches: number;
     slabs: number;
@@ -36,6 +47,12 @@ export interface SlubvizTestHook {
   /** data-* attributes of every drawn element under `selector` */
   dump(selector?: string): string[];
   trace(): string;
+  /** event transitions flown so far ("sheaf 3 main->barn_full"), newest last */
+  flights(): string[];
+  /** a generated N-line ftrace kmem log (engine/synth.ts), for import tests and the bench */
+  synthFtrace(lines: number): Blob;
+  /** the handles live at the end of the trace (free play can free them) */
+  liveHandles(): { handle: string; cache: string; kmalloc: boolean; site: string }[];
 }
 
 declare global {
@@ -67,6 +84,25 @@ export function summarize(st: AppState): StateSummary {
     selectedCache: st.selectedCache,
     freeOps: st.freeOps.length,
     checkpoints: st.meta?.checkpoints ?? 0,
+    traceRef: st.traceRef,
+    traceName: st.traceName,
+    importing: st.importing,
+    importView: st.importView
+      ? st.importView.result.ok
+        ? {
+            ok: true,
+            open: st.importView.open,
+            format: st.importView.result.meta.summary.format,
+            events: st.importView.result.meta.summary.events,
+            kept: st.importView.result.meta.summary.kept,
+            ops: st.importView.result.meta.summary.ops,
+            badLines: st.importView.result.meta.summary.bad_lines,
+            ms: st.importView.result.ms,
+          }
+        : { ok: false, open: false, error: st.importView.result.error }
+      : null,
+    stored: st.stored.map((m) => ({ id: m.id, name: m.name, ops: m.ops })),
+    siteFilter: st.siteFilter,
     summary,
   };
 }
@@ -83,5 +119,8 @@ export function installTestHook(store: Store): void {
       return el ? dataDump(el) : [];
     },
     trace: () => store.getState().trace,
+    flights: () => [...flightLog],
+    synthFtrace: (lines) => synthFtraceBlob(lines),
+    liveHandles: () => store.liveHandles(),
   };
 }

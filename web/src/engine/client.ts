@@ -1,7 +1,7 @@
 // The UI side of the engine protocol: a promise per request.
 import type { Reply, ReplyPayload, RequestBody } from './protocol';
 
-export type ProgressFn = (done: number, total: number, what: string) => void;
+export type ProgressFn = (done: number, total: number, what: string, lines?: number) => void;
 
 export interface EngineApi {
   call<T extends RequestBody>(body: T, onProgress?: ProgressFn): Promise<ReplyPayload[T['type']]>;
@@ -34,7 +34,7 @@ export class EngineClient implements EngineApi {
     const p = this.pending.get(r.id);
     if (!p) return;
     if (r.type === 'progress') {
-      p.progress?.(r.done, r.total, r.what);
+      p.progress?.(r.done, r.total, r.what, r.lines);
       return;
     }
     this.pending.delete(r.id);

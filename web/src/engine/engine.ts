@@ -9,7 +9,7 @@
 // steps forward (svz_step); it never replays from op 0 unless the target
 // is within the first checkpoint interval. Stepping forward from the
 // current position needs no restore.
-import type { Breakpoint, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
+import type { Breakpoint, EndHandle, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
 import { Session, type SlubvizModule } from './session';
 import type { Snapshot, SvzEvent } from './types';
 
@@ -24,6 +24,25 @@ export type Progress = (done: number, total: number, what: string) => void;
 const MAX_CHECKPOINTS = 256;
 const MAX_BUCKETS = 400;
 const RECENT = 12;
+export const END_HANDLES_MAX = 5000;
+
+/** Live handles of a snapshot (its slabs' owners), with their cache. */
+export function liveOwners(snap: Snapshot, max = END_HANDLES_MAX): { handles: EndHandle[]; more: number } {
+  const caches = new Map(snap.caches.map((c) => [c.id, c]));
+  const handles: EndHandle[] = [];
+  let more = 0;
+  for (const sl of snap.slabs) {
+    const c = caches.get(sl.cache);
+    for (const o of sl.owners ?? []) {
+      if (handles.length >= max) {
+        more++;
+        continue;
+      }
+      handles.push({ handle: o.handle, cache: c?.name ?? '?', kmalloc: !!c?.kmalloc, site: o.site });
+    }
+  }
+  return { handles, more };
+}
 
 export function describeTrace(text: string): string {
   const out: string[] = [];
@@ -101,7 +120,7 @@ export class Engine {
   /** micro-steps run by seeks since open (a measure of replay work) */
   replayed = 0;
 
-  constructor(private readonly mod: SlubvizModule) {}
+  constructor(readonly mod: SlubvizModule) {}
 
   get session(): Session {
     if (!this.s) throw new Error('no trace is open');
@@ -121,6 +140,15 @@ export class Engine {
   open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress): OpenResult {
     this.close();
     const s = Session.open(this.mod, trace, preset, sets || null);
+    return this.prepass(s, trace, checkpointEvery, progress);
+  }
+
+  /** svz_export_v1 of the open session. */
+  exportV1(): string {
+    return this.session.exportV1();
+  }
+
+  private prepass(s: Session, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
     this.s = s;
     const total = s.opsTotal();
     const every = Math.max(
@@ -136,7 +164,8 @@ export class Engine {
 
     this.ckpts.push({ id: s.checkpoint(), seq: 0, op: 0 });
     const sampleOps: number[] = [0];
-    let prev = totalStats(this.snapshot());
+    let last = this.snapshot();
+    let prev = totalStats(last);
     const samples: Record<string, number[]> = {};
     for (const k of Object.keys(prev)) samples[k] = [prev[k]];
     const markers: Marker[] = [];
@@ -149,7 +178,8 @@ export class Engine {
         this.ckpts.push({ id: s.checkpoint(), seq: s.seq(), op: done });
       }
       if (done > lastOp || r < 0) {
-        const now = totalStats(this.snapshot());
+        last = this.snapshot();
+        const now = totalStats(last);
         markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
         sampleOps.push(done);
         for (const k of Object.keys(now)) {
@@ -166,6 +196,8 @@ export class Engine {
       }
     }
     const seqTotal = s.seq();
+    if (last.seq !== seqTotal) last = this.snapshot();
+    const live = liveOwners(last);
     this.meta = {
       opsTotal: total,
       seqTotal,
@@ -176,6 +208,8 @@ export class Engine {
       checkpoints: this.ckpts.length,
       checkpointEvery: every,
       runError: s.runError(),
+      endHandles: live.handles,
+      endHandlesMore: live.more,
     };
     this.restoreTo(this.ckpts[0]);
     return { meta: this.meta, frame: this.frame() };

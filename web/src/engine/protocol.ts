@@ -1,6 +1,7 @@
 // The typed {id, type} message protocol between the UI and the engine worker.
 // Every request gets exactly one reply with the same id ('ok' or 'error');
 // long requests may send 'progress' messages with that id first.
+import type { StoredMeta } from './storage';
 import type { Snapshot, SvzEvent } from './types';
 
 export type BreakpointKind = 'alloc_slowpath' | 'new_slab' | 'discard' | 'object';
@@ -36,7 +37,43 @@ export interface RunMeta {
   checkpoints: number;
   checkpointEvery: number;
   runError: string;
+  /** handles still live at the end of the trace (from the snapshot's
+   * owners), the ones free play can free; at most END_HANDLES_MAX */
+  endHandles: EndHandle[];
+  /** live handles left out of endHandles */
+  endHandlesMore: number;
 }
+
+export interface EndHandle {
+  handle: string;
+  cache: string;
+  kmalloc: boolean;
+  site: string;
+}
+
+/** An import that produced a trace: its v1 text is held by the worker
+ * under `ref` (and stored in IndexedDB when asked). */
+export interface ImportOk {
+  ok: true;
+  ref: string;
+  meta: StoredMeta;
+  stored: boolean;
+  storeError: string;
+  /** worker time: streaming import (begin..end), export to v1, storing */
+  ms: { import: number; export: number; store: number };
+}
+
+export interface ImportFail {
+  ok: false;
+  cancelled: boolean;
+  /** svz_last_error(): why nothing could be imported */
+  error: string;
+  name: string;
+  bytes: number;
+  lines: number;
+}
+
+export type ImportResult = ImportOk | ImportFail;
 
 export interface Frame {
   seq: number;
@@ -56,14 +93,37 @@ export interface Frame {
 
 export type Request =
   | { id: number; type: 'init'; wasmBase: string }
-  | { id: number; type: 'open'; trace: string; preset: string; sets: string; checkpointEvery?: number }
+  | {
+      id: number;
+      type: 'open';
+      /** the trace text, or '' with `ref` (a text the worker holds: an import) */
+      trace: string;
+      ref?: string;
+      /** v1 lines appended to the trace (free play) */
+      append?: string;
+      preset: string;
+      sets: string;
+      checkpointEvery?: number;
+    }
   | { id: number; type: 'step'; count: number }
   | { id: number; type: 'stepOp'; count: number }
   | { id: number; type: 'seek'; seq: number }
   | { id: number; type: 'seekOp'; op: number }
   | { id: number; type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
   | { id: number; type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
-  | { id: number; type: 'frame' };
+  | { id: number; type: 'frame' }
+  /** stream `source` through svz_import_* in chunks (progress: bytes, lines) */
+  | { id: number; type: 'import'; source: Blob; name: string; format: string; store: boolean }
+  /** cancels the import in flight (answered at once, out of order) */
+  | { id: number; type: 'importCancel' }
+  /** svz_export_v1 of the open session */
+  | { id: number; type: 'export' }
+  | { id: number; type: 'storedList' }
+  /** loads a stored trace's text under ref "stored:<id>" */
+  | { id: number; type: 'storedOpen'; storedId: string }
+  | { id: number; type: 'storedDelete'; storedId: string }
+  /** a held text (share links of imports), null if above maxBytes */
+  | { id: number; type: 'getText'; ref: string; maxBytes: number };
 
 export type RequestType = Request['type'];
 type Bare<T> = T extends { id: number } ? Omit<T, 'id'> : never;
@@ -84,9 +144,16 @@ export type ReplyPayload = {
   runUntil: Frame;
   text: string;
   frame: Frame;
+  import: ImportResult;
+  importCancel: boolean;
+  export: { text: string; bytes: number };
+  storedList: StoredMeta[];
+  storedOpen: { ref: string; meta: StoredMeta };
+  storedDelete: StoredMeta[];
+  getText: string | null;
 };
 
 export type Reply =
   | { id: number; type: 'ok'; result: unknown; ms: number }
   | { id: number; type: 'error'; message: string }
-  | { id: number; type: 'progress'; done: number; total: number; what: string };
+  | { id: number; type: 'progress'; done: number; total: number; what: string; lines?: number };

@@ -27,6 +27,16 @@ export interface SlubvizModule {
   _svz_sysfs(h: number, cache: number): number;
   _svz_stats_text(h: number): number;
   _svz_validate(h: number): number;
+  _svz_open_any(text: number, preset: number, sets: number): number;
+  _svz_import_begin(format: number): number;
+  _svz_import_feed(imp: number, data: number, len: number): number;
+  _svz_import_lines(imp: number): number;
+  _svz_import_end(imp: number, preset: number, sets: number): number;
+  _svz_import_cancel(imp: number): void;
+  _svz_import_summary(h: number): number;
+  _svz_import_summary_json(h: number): number;
+  _svz_export_v1(h: number): number;
+  HEAPU8: Uint8Array;
   _malloc(n: number): number;
   _free(p: number): void;
   UTF8ToString(p: number): string;
@@ -50,7 +60,7 @@ function withCString<T>(mod: SlubvizModule, str: string | null, fn: (p: number) 
 }
 
 export class Session {
-  private constructor(
+  constructor(
     readonly mod: SlubvizModule,
     public h: number,
   ) {}
@@ -58,6 +68,15 @@ export class Session {
   static open(mod: SlubvizModule, trace: string, preset = '', sets: string | null = null): Session {
     const h = withCString(mod, trace, (t) =>
       withCString(mod, preset, (p) => withCString(mod, sets, (s) => mod._svz_open(t, p, s))),
+    );
+    if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
+    return new Session(mod, h);
+  }
+
+  /** svz_open_any: any supported format (imported first unless v1). */
+  static openAny(mod: SlubvizModule, text: string, preset = '', sets: string | null = null): Session {
+    const h = withCString(mod, text, (t) =>
+      withCString(mod, preset, (p) => withCString(mod, sets, (s) => mod._svz_open_any(t, p, s))),
     );
     if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
     return new Session(mod, h);
@@ -76,6 +95,9 @@ export class Session {
   }
   step(): number {
     return this.mod._svz_step(this.h);
+  }
+  runAll(): number {
+    return this.mod._svz_run_all(this.h);
   }
   runToOp(op: number): number {
     return this.mod._svz_run_to_op(this.h, op);
@@ -121,5 +143,79 @@ export class Session {
   }
   validate(): string {
     return this.str(this.mod._svz_validate(this.h));
+  }
+  importSummary(): string {
+    return this.str(this.mod._svz_import_summary(this.h));
+  }
+  importSummaryJson(): string {
+    return this.str(this.mod._svz_import_summary_json(this.h));
+  }
+  exportV1(): string {
+    return this.str(this.mod._svz_export_v1(this.h));
+  }
+}
+
+export function lastError(mod: SlubvizModule): string {
+  return mod.UTF8ToString(mod._svz_last_error());
+}
+
+/** A streaming import (svz_import_begin/feed/lines/end/cancel): chunks of
+ * bytes of any size go in (a line may straddle two chunks); end() opens the
+ * session. The input is never held whole. */
+export class StreamImport {
+  private imp: number;
+  private buf = 0;
+  private cap = 0;
+
+  constructor(
+    readonly mod: SlubvizModule,
+    format = '',
+  ) {
+    this.imp = withCString(mod, format, (f) => mod._svz_import_begin(f));
+    if (this.imp <= 0) throw new SlubvizError(`svz_import_begin(${format || 'detect'}) failed: ${lastError(mod)}`);
+  }
+
+  get active(): boolean {
+    return this.imp > 0;
+  }
+
+  feed(bytes: Uint8Array): void {
+    if (this.imp <= 0) throw new SlubvizError('import already ended');
+    if (bytes.length === 0) return;
+    if (bytes.length > this.cap) {
+      if (this.buf) this.mod._free(this.buf);
+      this.cap = Math.max(bytes.length, 64 << 10);
+      this.buf = this.mod._malloc(this.cap);
+      if (!this.buf) throw new SlubvizError(`malloc(${this.cap}) failed`);
+    }
+    // HEAPU8 is replaced when the memory grows: read it after the malloc
+    this.mod.HEAPU8.set(bytes, this.buf);
+    if (this.mod._svz_import_feed(this.imp, this.buf, bytes.length) !== 0)
+      throw new SlubvizError(`svz_import_feed failed: ${lastError(this.mod)}`);
+  }
+
+  lines(): number {
+    return this.imp > 0 ? this.mod._svz_import_lines(this.imp) : 0;
+  }
+
+  private release(): void {
+    if (this.buf) this.mod._free(this.buf);
+    this.buf = 0;
+    this.cap = 0;
+    this.imp = -1;
+  }
+
+  /** Opens the session; throws SlubvizError(svz_last_error) when nothing could be imported. */
+  end(preset = '', sets: string | null = null): Session {
+    const imp = this.imp;
+    this.release();
+    const h = withCString(this.mod, preset, (p) => withCString(this.mod, sets, (s) => this.mod._svz_import_end(imp, p, s)));
+    if (h < 0) throw new SlubvizError(lastError(this.mod));
+    return new Session(this.mod, h);
+  }
+
+  cancel(): void {
+    if (this.imp > 0) this.mod._svz_import_cancel(this.imp);
+    this.release();
   }
 }

@@ -3,10 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { EngineApi } from './client';
+import { Backend } from './backend';
+import type { EngineApi, ProgressFn } from './client';
 import { Engine } from './engine';
 import type { RequestBody, ReplyPayload } from './protocol';
 import type { SlubvizModule } from './session';
+import { MemoryStorage } from './storage';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,25 +24,22 @@ export function scenario(id: string): string {
   return readFileSync(join(ROOT, 'scenarios', `${id}.trace`), 'utf8');
 }
 
-/** The worker's dispatch, in process (what worker.ts does, minus postMessage). */
+/** The worker's dispatch, in process (what worker.ts does, minus
+ * postMessage), over a Backend with in-memory trace storage. */
 export class LocalEngine implements EngineApi {
   lastMs = 0;
-  constructor(readonly engine: Engine) {}
-  async call<T extends RequestBody>(body: T): Promise<ReplyPayload[T['type']]> {
-    const e = this.engine;
-    const b = body as RequestBody;
-    let r: unknown;
-    switch (b.type) {
-      case 'init': r = null; break;
-      case 'open': r = e.open(b.trace, b.preset, b.sets, b.checkpointEvery ?? 0); break;
-      case 'step': r = e.step(b.count); break;
-      case 'stepOp': r = e.stepOp(b.count); break;
-      case 'seek': r = e.seek(b.seq); break;
-      case 'seekOp': r = e.seekOp(b.op); break;
-      case 'runUntil': r = e.runUntil(b.bp, b.maxSteps); break;
-      case 'text': r = e.text(b.what, b.cache); break;
-      case 'frame': r = e.frame(); break;
-    }
+  readonly backend: Backend;
+  constructor(engineOrBackend: Engine | Backend) {
+    this.backend =
+      engineOrBackend instanceof Backend
+        ? engineOrBackend
+        : new Backend(engineOrBackend.mod, new MemoryStorage(), { engine: engineOrBackend });
+  }
+  get engine(): Engine {
+    return this.backend.engine;
+  }
+  async call<T extends RequestBody>(body: T, onProgress?: ProgressFn): Promise<ReplyPayload[T['type']]> {
+    const r = await this.backend.handle(body, onProgress);
     // a structured clone, as postMessage would make
     return structuredClone(r) as ReplyPayload[T['type']];
   }

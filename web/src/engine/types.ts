@@ -68,6 +68,15 @@ export interface SnapCacheCpu {
   lock: number;
   main: number | null;
   spare: number | null;
+  /** kfree_rcu sheaf being filled (sheaves era) */
+  rcu_free?: number | null;
+  /** kmem_cache_cpu of the classic era: c->freelist (object ids, in order) */
+  freelist?: number[];
+  /** c->slab */
+  slab?: number | null;
+  /** c->partial, head first */
+  partial?: number[];
+  tid?: number;
 }
 
 export interface SnapCache {
@@ -114,6 +123,14 @@ export interface SnapFree {
   next: string | null;
 }
 
+export interface SnapOwner {
+  obj: number;
+  /** the trace's handle name */
+  handle: string;
+  /** call site label (at=), '' if none */
+  site: string;
+}
+
 export interface SnapSlab {
   id: number;
   cache: number;
@@ -130,6 +147,8 @@ export interface SnapSlab {
   freelist: number[];
   freelist_broken: boolean;
   state: string;
+  /** objects held by handles (only when the session has a trace) */
+  owners?: SnapOwner[];
   free: SnapFree[];
 }
 
@@ -165,4 +184,45 @@ export interface Snapshot {
   slabs: SnapSlab[];
   large: { id: number; node: number; order: number; pfn: number; size: number }[];
   cpus: SnapCpu[];
+}
+
+/** svz_import_summary_json (docs/import.md, schema 1). */
+export interface ImportSummary {
+  schema: number;
+  format: string;
+  ok: boolean;
+  error?: string;
+  bytes: number;
+  lines: number;
+  truncated: boolean;
+  comment_lines: number;
+  blank_lines: number;
+  events: number;
+  kept: number;
+  ops: number;
+  skipped: Record<string, number>;
+  unpaired: number;
+  rebound: number;
+  other_events: Record<string, number>;
+  other_events_total: number;
+  callchain_lines: number;
+  caches: {
+    name: string;
+    bytes_req: number;
+    bytes_alloc: number;
+    object_size: number;
+    align: number;
+    flags: string;
+    origin: 'trace' | 'inferred' | 'named-by-free' | string;
+    size_fallback: boolean;
+    allocs: number;
+  }[];
+  pointers: { hashed: number; raw: number };
+  cpus_seen: string;
+  header_cpus: number;
+  topology: { nodes: number; cpus: number; node_mem: number };
+  notes: Record<string, number>;
+  gfp_unknown_names: string[];
+  bad_lines: number;
+  errors: { line: number; msg: string }[];
 }

@@ -2,8 +2,9 @@
 // same action names are used by the buttons, the keyboard shortcuts
 // (keys.ts) and the test hook (window.__slubviz.act).
 import type { EngineApi } from '../engine/client';
-import type { Breakpoint, Frame, RunMeta } from '../engine/protocol';
-import { appendOps, freshHandle, liveHandles, type FreeOp } from './trace';
+import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
+import type { StoredMeta } from '../engine/storage';
+import { appendOps, freshHandle, type FreeOp } from './trace';
 import { encodeShare, type ShareState } from './url';
 
 export interface ScenarioInfo {
@@ -23,6 +24,34 @@ export interface Config {
 
 export type TextTab = 'slabinfo' | 'sysfs' | 'stats' | 'events';
 
+export interface SampleInfo {
+  file: string;
+  /** what the sample is (its first comment lines) */
+  description: string;
+  bytes: number;
+}
+
+/** An import in flight: bytes read of the source, lines seen. */
+export interface ImportProgress {
+  name: string;
+  done: number;
+  total: number;
+  lines: number;
+  what: string;
+  /** progress messages received (a large file sends many) */
+  updates: number;
+}
+
+/** The import result shown (summary before replay, or the errors). */
+export interface ImportView {
+  result: ImportResult;
+  /** the trace is the one open now */
+  open: boolean;
+}
+
+/** Largest trace text a share link carries. */
+export const SHARE_MAX_BYTES = 256 << 10;
+
 export interface AppState {
   status: 'idle' | 'loading' | 'ready' | 'error';
   busy: boolean;
@@ -30,11 +59,24 @@ export interface AppState {
   error: string | null;
   scenarios: ScenarioInfo[];
   scenario: string | null;
-  /** the trace the session runs (scenario text + free-play ops) */
+  /** the trace the session runs (scenario text + free-play ops); '' for an
+   * imported trace, which the worker holds (traceRef) */
   trace: string;
   /** free-play ops appended to the base trace */
   freeOps: FreeOp[];
   baseTrace: string;
+  /** an imported trace held by the worker ("stored:<id>"), else null */
+  traceRef: string | null;
+  /** the imported trace's name (file name) */
+  traceName: string | null;
+  samples: SampleInfo[];
+  importing: ImportProgress | null;
+  importView: ImportView | null;
+  /** traces kept in IndexedDB, newest first */
+  stored: StoredMeta[];
+  storedError: string | null;
+  /** call-site filter of the slab detail ('' = all) */
+  siteFilter: string;
   config: Config;
   meta: RunMeta | null;
   frame: Frame | null;
@@ -70,6 +112,14 @@ export function initialState(): AppState {
     trace: '',
     baseTrace: '',
     freeOps: [],
+    traceRef: null,
+    traceName: null,
+    samples: [],
+    importing: null,
+    importView: null,
+    stored: [],
+    storedError: null,
+    siteFilter: '',
     config: { preset: '', seed: '', switches: {} },
     meta: null,
     frame: null,
@@ -119,6 +169,8 @@ export function defaultCache(frame: Frame | null): number | null {
 
 export interface Env {
   fetchText(path: string): Promise<string>;
+  /** binary-safe fetch (samples); defaults to fetchText */
+  fetchBlob?(path: string): Promise<Blob>;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(h: unknown): void;
   now(): number;
@@ -209,24 +261,49 @@ export class Store {
     text: string,
     opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean } = {},
   ): Promise<void> {
+    await this.openSource({ text }, opts);
+  }
+
+  /** Open a trace the worker holds (an import, "stored:<id>"). */
+  async openRef(
+    ref: string,
+    opts: { name?: string; config?: Config; seq?: number; freeOps?: FreeOp[]; keepSelection?: boolean } = {},
+  ): Promise<void> {
+    await this.openSource({ ref, name: opts.name ?? this.state.traceName ?? ref }, { ...opts, scenario: null });
+  }
+
+  private async openSource(
+    src: { text: string } | { ref: string; name: string },
+    opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean } = {},
+  ): Promise<void> {
     this.pause();
     const config = opts.config ?? this.state.config;
     const token = ++this.opened;
+    const freeOps = opts.freeOps ?? [];
+    const isRef = 'ref' in src;
     this.set({
       status: 'loading',
       error: null,
-      scenario: opts.scenario === undefined ? this.state.scenario : opts.scenario,
-      trace: text,
-      baseTrace: opts.baseTrace ?? text,
-      freeOps: opts.freeOps ?? [],
+      scenario: isRef ? null : opts.scenario === undefined ? this.state.scenario : opts.scenario,
+      trace: isRef ? '' : src.text,
+      baseTrace: isRef ? '' : opts.baseTrace ?? src.text,
+      traceRef: isRef ? src.ref : null,
+      traceName: isRef ? src.name : null,
+      freeOps,
       config,
       progress: null,
     });
+    if (this.state.importView) {
+      const r = this.state.importView.result;
+      this.set({ importView: { ...this.state.importView, open: isRef && r.ok && r.ref === src.ref } });
+    }
     await this.enqueue(async () => {
       if (token !== this.opened) return;
       try {
         const r = await this.engine.call(
-          { type: 'open', trace: text, preset: config.preset, sets: configSets(config) },
+          isRef
+            ? { type: 'open', trace: '', ref: src.ref, append: appendOps('', freeOps), preset: config.preset, sets: configSets(config) }
+            : { type: 'open', trace: src.text, preset: config.preset, sets: configSets(config) },
           (done, total, what) => this.set({ progress: { done, total, what } }),
         );
         this.set({
@@ -248,14 +325,25 @@ export class Store {
     if (opts.seq !== undefined && opts.seq > 0) await this.seekSeq(opts.seq);
   }
 
+  /** Re-open the current trace (with its free-play ops). */
+  private async reopen(opts: { config?: Config; freeOps?: FreeOp[]; keepSelection?: boolean } = {}): Promise<void> {
+    const s = this.state;
+    const freeOps = opts.freeOps ?? s.freeOps;
+    if (s.traceRef) await this.openRef(s.traceRef, { ...opts, freeOps, name: s.traceName ?? undefined });
+    else {
+      const text = opts.freeOps ? appendOps(s.baseTrace, freeOps) : s.trace;
+      await this.openTrace(text, { ...opts, freeOps, baseTrace: s.baseTrace });
+    }
+  }
+
   /** Change the config and restart the run from the start. */
   async setConfig(patch: Partial<Config>): Promise<void> {
     const config = { ...this.state.config, ...patch, switches: { ...this.state.config.switches, ...(patch.switches ?? {}) } };
-    await this.openTrace(this.state.trace, { config, freeOps: this.state.freeOps, baseTrace: this.state.baseTrace });
+    await this.reopen({ config });
   }
 
   async restart(): Promise<void> {
-    await this.openTrace(this.state.trace, { freeOps: this.state.freeOps, baseTrace: this.state.baseTrace });
+    await this.reopen();
   }
 
   stepForward = (): Promise<void> => this.run(() => this.engine.call({ type: 'step', count: 1 }));
@@ -383,42 +471,156 @@ export class Store {
 
   /** Free play: append ops to the trace, re-open it and run to its new end. */
   private async freeAppend(ops: FreeOp[]): Promise<void> {
-    const freeOps = [...this.state.freeOps, ...ops];
-    const text = appendOps(this.state.baseTrace, freeOps);
-    await this.openTrace(text, { freeOps, baseTrace: this.state.baseTrace, keepSelection: true });
+    await this.reopen({ freeOps: [...this.state.freeOps, ...ops], keepSelection: true });
     if (this.state.status === 'ready') await this.toEnd();
   }
 
   freeAlloc = async (): Promise<string> => {
     const { cpu, cache } = this.state.fp;
-    const handle = freshHandle(this.state.trace);
+    let handle: string;
+    if (this.state.traceRef) {
+      // the text is in the worker: avoid the handles live at the end and ours
+      const used = new Set([...this.liveHandles().map((h) => h.handle), ...this.state.freeOps.map((o) => o.handle)]);
+      let i = 0;
+      while (used.has(`fp${i}`)) i++;
+      handle = `fp${i}`;
+    } else handle = freshHandle(this.state.trace);
     await this.freeAppend([{ cpu, op: 'alloc', cache, handle }]);
     return handle;
   };
 
+  /** Free a handle live at the end of the trace (any handle: plain ops,
+   * repeat blocks, imports, kmalloc'ed ones); by default the last one free
+   * play allocated, else the last live one. */
   freeFree = async (handle?: string): Promise<void> => {
     const live = this.liveHandles();
     const { cpu } = this.state.fp;
-    const h = handle ? live.find((x) => x.handle === handle) : live[live.length - 1];
-    if (!h || h.cache === null) return;
-    await this.freeAppend([{ cpu, op: 'free', cache: h.cache, handle: h.handle }]);
+    let h: EndHandle | undefined;
+    if (handle) h = live.find((x) => x.handle === handle);
+    else {
+      const mine = [...this.state.freeOps].reverse().find((o) => o.op === 'alloc' && live.some((x) => x.handle === o.handle));
+      h = mine ? live.find((x) => x.handle === mine.handle) : live[live.length - 1];
+    }
+    if (!h) return;
+    await this.freeAppend([{ cpu, op: h.kmalloc ? 'kfree' : 'free', cache: h.cache, handle: h.handle }]);
   };
 
-  liveHandles(): { handle: string; cache: string | null }[] {
-    return liveHandles(this.state.trace);
+  /** Handles live at the end of the trace (from the pre-pass's last snapshot). */
+  liveHandles(): EndHandle[] {
+    return this.state.meta?.endHandles ?? [];
   }
 
-  /** The share link hash for the current state. */
-  shareHash = (): Promise<string> => {
+  /** The share link hash for the current state. An imported trace travels
+   * as text when it is small enough (SHARE_MAX_BYTES). */
+  shareHash = async (): Promise<string> => {
     const s = this.state;
     const st: ShareState = { seq: s.frame?.seq ?? 0 };
-    if (s.scenario && s.freeOps.length === 0) st.scenario = s.scenario;
+    if (s.traceRef) {
+      const text = await this.engine.call({ type: 'getText', ref: s.traceRef, maxBytes: SHARE_MAX_BYTES });
+      if (text === null) throw new Error(`${s.traceName ?? 'this trace'} is too large for a share link (over ${SHARE_MAX_BYTES >> 10} KiB); it stays in this browser's stored traces`);
+      st.trace = appendOps(text, s.freeOps);
+    } else if (s.scenario && s.freeOps.length === 0) st.scenario = s.scenario;
     else st.trace = s.trace;
     if (s.config.preset) st.preset = s.config.preset;
     const sets = configSets(s.config);
     if (sets) st.sets = sets;
     return encodeShare(st);
   };
+
+  // ---- traces: import, samples, storage ---------------------------------------
+
+  /** Fetch the bundled sample traces list (samples/index.json). */
+  async loadSampleList(): Promise<void> {
+    try {
+      const list = JSON.parse(await this.env.fetchText('samples/index.json')) as SampleInfo[];
+      this.set({ samples: list });
+    } catch (e) {
+      console.warn('no sample traces:', e);
+    }
+  }
+
+  /** Import a file (any supported format) in the worker, streamed in
+   * chunks; the summary is shown (importView) and the trace stored. It is
+   * not opened: replayImport() does that. */
+  importFile = async (source: Blob, name = 'trace', format = ''): Promise<ImportResult> => {
+    if (this.state.importing) throw new Error('an import is already running');
+    this.set({ importing: { name, done: 0, total: source.size, lines: 0, what: 'import', updates: 0 }, importView: null });
+    let r: ImportResult;
+    try {
+      r = await this.engine.call({ type: 'import', source, name, format, store: true }, (done, total, what, lines) => {
+        const cur = this.state.importing;
+        this.set({ importing: { name, done, total, lines: lines ?? cur?.lines ?? 0, what, updates: (cur?.updates ?? 0) + 1 } });
+      });
+    } catch (e) {
+      r = { ok: false, cancelled: false, error: e instanceof Error ? e.message : String(e), name, bytes: source.size, lines: 0 } satisfies ImportFail;
+    }
+    this.set({ importing: null, importView: { result: r, open: false } });
+    if (r.ok) await this.refreshStored();
+    return r;
+  };
+
+  importText = (text: string, name = 'pasted text', format = ''): Promise<ImportResult> =>
+    this.importFile(new Blob([text], { type: 'text/plain' }), name, format);
+
+  /** Import a bundled sample (samples/FILE). */
+  importSample = async (file: string): Promise<ImportResult> => {
+    const path = `samples/${file}`;
+    const blob = this.env.fetchBlob ? await this.env.fetchBlob(path) : new Blob([await this.env.fetchText(path)]);
+    return this.importFile(blob, file);
+  };
+
+  cancelImport = async (): Promise<void> => {
+    if (this.state.importing) await this.engine.call({ type: 'importCancel' });
+  };
+
+  /** Replay the import shown in the summary. */
+  replayImport = async (): Promise<void> => {
+    const v = this.state.importView;
+    if (!v || !v.result.ok) return;
+    await this.openRef(v.result.ref, { name: v.result.meta.name, config: { preset: '', seed: '', switches: {} } });
+  };
+
+  dismissImport = (): void => this.set({ importView: null });
+
+  refreshStored = async (): Promise<void> => {
+    try {
+      this.set({ stored: await this.engine.call({ type: 'storedList' }), storedError: null });
+    } catch (e) {
+      this.set({ storedError: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  /** Open a stored trace: its summary is shown and it is replayed. */
+  openStored = async (id: string): Promise<void> => {
+    let r: { ref: string; meta: StoredMeta };
+    try {
+      r = await this.engine.call({ type: 'storedOpen', storedId: id });
+    } catch (e) {
+      this.set({ storedError: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    const ok: ImportOk = { ok: true, ref: r.ref, meta: r.meta, stored: true, storeError: '', ms: { import: 0, export: 0, store: 0 } };
+    this.set({ importView: { result: ok, open: false } });
+    await this.openRef(r.ref, { name: r.meta.name, config: { preset: '', seed: '', switches: {} } });
+  };
+
+  deleteStored = async (id: string): Promise<void> => {
+    try {
+      this.set({ stored: await this.engine.call({ type: 'storedDelete', storedId: id }), storedError: null });
+    } catch (e) {
+      this.set({ storedError: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  /** svz_export_v1 of the open session (the trace with its free-play ops). */
+  exportV1 = async (): Promise<{ text: string; name: string }> => {
+    const r = await this.enqueue(() => this.engine.call({ type: 'export' }));
+    const s = this.state;
+    const base = (s.traceName ?? s.scenario ?? 'custom').replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._-]+/g, '_');
+    return { text: r.text, name: `${base}${s.freeOps.length ? '-freeplay' : ''}.v1.trace` };
+  };
+
+  setSiteFilter = (site: string): void => this.set({ siteFilter: site });
 }
 
 /** The actions, by name: what buttons, shortcuts and tests call. */
@@ -426,13 +628,17 @@ export type ActionName =
   | 'stepForward' | 'stepBack' | 'stepOp' | 'opBack' | 'jumpToOp' | 'seekSeq' | 'toStart' | 'toEnd'
   | 'play' | 'pause' | 'togglePlay' | 'faster' | 'slower' | 'setSpeed' | 'runToBreakpoint' | 'setBreakpoint'
   | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
-  | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace';
+  | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace' | 'openRef'
+  | 'importFile' | 'importText' | 'importSample' | 'cancelImport' | 'replayImport' | 'dismissImport'
+  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter';
 
 export const ACTIONS: readonly ActionName[] = [
   'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
   'play', 'pause', 'togglePlay', 'faster', 'slower', 'setSpeed', 'runToBreakpoint', 'setBreakpoint',
   'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
-  'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace',
+  'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace', 'openRef',
+  'importFile', 'importText', 'importSample', 'cancelImport', 'replayImport', 'dismissImport',
+  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter',
 ];
 
 export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {

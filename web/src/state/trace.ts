@@ -4,13 +4,14 @@
 
 export interface FreeOp {
   cpu: number;
-  op: 'alloc' | 'free';
+  /** kfree: a kmalloc'ed handle (the cache is then informative only) */
+  op: 'alloc' | 'free' | 'kfree';
   cache: string;
   handle: string;
 }
 
 export function opLine(o: FreeOp): string {
-  return `c${o.cpu} ${o.op} ${o.cache} ${o.handle}`;
+  return o.op === 'kfree' ? `c${o.cpu} kfree ${o.handle}` : `c${o.cpu} ${o.op} ${o.cache} ${o.handle}`;
 }
 
 export function appendOps(trace: string, ops: FreeOp[]): string {

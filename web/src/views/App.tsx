@@ -2,6 +2,8 @@ import { SHORTCUTS } from '../state/keys';
 import { Controls } from './Controls';
 import { BarnsView, CallPathView, Panel, PartialListsView, SheavesView, SlabDetailView, TopologyView } from './Panels';
 import { ConfigPanel, CountersView, FreePlayPanel, TextViews } from './Side';
+import { TracesPanel } from './Traces';
+import { Transitions } from './Transitions';
 import { useAppState, useStore } from './hooks';
 
 function CachePicker() {
@@ -36,9 +38,14 @@ export function App() {
             : st.status === 'error'
               ? 'error'
               : st.frame
-                ? `${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
+                ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
                 : ''}
         </span>
+        {st.importing && (
+          <span className="status" data-testid="header-import">
+            importing {st.importing.name} {Math.round((100 * st.importing.done) / Math.max(1, st.importing.total))}%
+          </span>
+        )}
       </header>
       {st.error && (
         <div className="error" role="alert">
@@ -55,6 +62,7 @@ export function App() {
           <SlabDetailView />
         </div>
         <div className="col">
+          <TracesPanel />
           <CallPathView />
           <CountersView />
           <TextViews />
@@ -72,6 +80,7 @@ export function App() {
           </Panel>
         </div>
       </main>
+      <Transitions />
     </>
   );
 }

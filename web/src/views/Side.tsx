@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { PRESETS, SWITCHES, type TextTab } from '../state/store';
 import { renderSparkline } from '../viz/sparkline';
 import { Panel } from './Panels';
+import { exportV1 } from './Traces';
 import { useAppState, useD3, useStore } from './hooks';
 
 function Spark({ values, cursor }: { values: number[]; cursor: number }) {
@@ -146,7 +147,7 @@ export function ConfigPanel() {
               if (e.target.value) void store.loadScenario(e.target.value);
             }}
           >
-            {st.scenario === null && <option value="">(custom trace)</option>}
+            {st.scenario === null && <option value="">{st.traceName ? `(imported: ${st.traceName})` : '(custom trace)'}</option>}
             {st.scenarios.map((s) => (
               <option key={s.id} value={s.id}>{s.id}</option>
             ))}
@@ -219,13 +220,19 @@ export function FreePlayPanel() {
   const f = st.frame;
   const caches = f?.snapshot.caches.filter((c) => c.alive && !c.kmalloc) ?? [];
   const ncpu = f?.snapshot.topology.nr_cpus ?? 1;
-  const live = store.liveHandles().filter((h) => h.cache !== null);
+  const live = store.liveHandles();
+  const more = st.meta?.endHandlesMore ?? 0;
   const [handle, setHandle] = useState('');
+  const [shareError, setShareError] = useState('');
   const download = () => {
     const blob = new Blob([st.trace], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `${st.scenario ?? 'custom'}${st.freeOps.length ? '-freeplay' : ''}.trace`;
+    if (st.traceRef) {
+      void exportV1(store);
+      return;
+    }
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
@@ -255,8 +262,10 @@ export function FreePlayPanel() {
           handle
           <select aria-label="Handle to free" value={handle} onChange={(e) => setHandle(e.target.value)}>
             <option value="">last allocated</option>
-            {live.map((h) => (
-              <option key={h.handle} value={h.handle}>{h.handle} ({h.cache})</option>
+            {live.slice(-500).map((h) => (
+              <option key={h.handle} value={h.handle}>
+                {h.handle} ({h.cache}{h.site ? `, ${h.site}` : ''})
+              </option>
             ))}
           </select>
         </label>
@@ -264,15 +273,28 @@ export function FreePlayPanel() {
           Free
         </button>
       </div>
+      <p className="small" data-testid="live-handles" data-count={live.length + more}>
+        {live.length + more} handle(s) live at the end of the trace{live.length > 500 || more ? ' (the last 500 listed)' : ''}
+      </p>
       <p>
         {st.freeOps.length} op(s) added: <code data-testid="free-ops">{st.freeOps.map((o) => `c${o.cpu} ${o.op} ${o.cache} ${o.handle}`).join('; ')}</code>
       </p>
       <div className="form">
         <button type="button" onClick={download}>Download trace</button>
+        <button type="button" onClick={() => void exportV1(store)} disabled={!f} title="svz_export_v1: the trace as native v1 text, repeat blocks expanded">
+          Export v1
+        </button>
         <button
           type="button"
           onClick={async () => {
-            const hash = await store.shareHash();
+            setShareError('');
+            let hash: string;
+            try {
+              hash = await store.shareHash();
+            } catch (e) {
+              setShareError(e instanceof Error ? e.message : String(e));
+              return;
+            }
             history.replaceState(null, '', hash);
             const url = location.href;
             setCopied(url);
@@ -287,6 +309,11 @@ export function FreePlayPanel() {
         </button>
         {copied && (
           <input aria-label="Share link" readOnly value={copied} size={40} data-testid="share-link" onFocus={(e) => e.target.select()} />
+        )}
+        {shareError && (
+          <span className="error" role="alert" data-testid="share-error">
+            {shareError}
+          </span>
         )}
       </div>
     </Panel>

@@ -69,7 +69,9 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
       .selectAll<SVGGElement, SnapSheaf>('g.sheaf')
       .data((d) => (k === 'full' ? d.full : d.empty), (x) => String(x.id))
       .join((enter) => {
-        const e = enter.append('g').attr('class', 'sheaf');
+        // entering sheaves start at their slot (one coming from a CPU flies
+        // there as an event transition instead)
+        const e = enter.append('g').attr('class', 'sheaf').attr('transform', (_x, i) => `translate(${i * (SH_W + 3)},14)`);
         e.append('rect').attr('class', 'cap').attr('width', SH_W).attr('height', SH_H).attr('fill', '#fff');
         e.append('rect').attr('class', 'fill').attr('width', SH_W).attr('fill', '#5b8def');
         return e;

@@ -20,6 +20,8 @@ export interface VizOptions {
   onSelectCpu?: (cpu: number) => void;
   /** width available, px */
   width?: number;
+  /** call-site filter ('' = none): matching objects/slabs are marked */
+  siteFilter?: string;
 }
 
 export interface VizInput {
@@ -35,7 +37,15 @@ export const OBJECT_STATES: Record<string, { name: string; label: string; color:
   b: { name: 'bulk', label: 'B', color: '#f0ad4e', desc: 'in flight in a bulk/caller array' },
   c: { name: 'chain', label: 'C', color: '#9b59b6', desc: 'on a detached freelist chain' },
   l: { name: 'lost', label: 'L', color: '#333333', desc: 'lost (leaked by a report)' },
+  p: { name: 'cpu_freelist', label: 'P', color: '#7fc8c0', desc: "on a CPU's lockless c->freelist (classic era)" },
+  r: { name: 'rcu', label: 'R', color: '#c9a227', desc: 'in a kfree_rcu batch, waiting for a grace period' },
 };
+
+/** Does a call site match the filter? Case-insensitive substring; '' matches all. */
+export function siteMatches(site: string, filter: string | undefined): boolean {
+  if (!filter) return true;
+  return site.toLowerCase().includes(filter.toLowerCase());
+}
 
 export function objectState(ch: string): { name: string; label: string; color: string; desc: string } {
   return OBJECT_STATES[ch] ?? { name: 'unknown', label: '?', color: '#999', desc: 'unknown' };

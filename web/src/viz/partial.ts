@@ -1,13 +1,15 @@
 // Node partial lists (and full lists, kept for debug caches), slabs in list
-// order, head first; each slab as a bar of inuse/objects. Slabs on no list
-// (being built, frozen, private) are listed after them. Click a slab to
-// open it in the slab detail.
+// order, head first; each slab as a bar of inuse/objects. Slabs on no node
+// list follow: the classic era's cpu slabs and cpu partial slabs (frozen),
+// then the rest (being built, private). Click a slab to open it in the slab
+// detail. With a call-site filter, slabs holding matching objects are
+// marked (data-site-matches).
 import type { SnapSlab } from '../engine/types';
-import { anim, cacheOf, root, touched, type VizInput, type VizOptions } from './common';
+import { anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
 
 export interface SlabListRow {
   node: number;
-  list: 'partial' | 'full' | 'other';
+  list: 'partial' | 'full' | 'cpu_slab' | 'cpu_partial' | 'other';
   slabs: SnapSlab[];
   more: number;
   listLock: number;
@@ -26,9 +28,23 @@ export function slabListRows({ snap }: VizInput, cacheId: number): SlabListRow[]
     if (n.full.length) rows.push({ node: n.node, list: 'full', slabs: pick(n.full), more: Math.max(0, n.full.length - MAX_DRAWN), listLock: n.list_lock });
   }
   const onLists = new Set(cache.nodes.flatMap((n) => [...n.partial, ...n.full]));
-  const others = snap.slabs.filter((s) => s.cache === cacheId && !onLists.has(s.id));
-  if (others.length) rows.push({ node: -1, list: 'other', slabs: others.slice(0, MAX_DRAWN), more: Math.max(0, others.length - MAX_DRAWN), listLock: -1 });
+  const rest = snap.slabs.filter((s) => s.cache === cacheId && !onLists.has(s.id));
+  for (const list of ['cpu_slab', 'cpu_partial', 'other'] as const) {
+    const these = rest.filter((s) => (list === 'other' ? s.list !== 'cpu_slab' && s.list !== 'cpu_partial' : s.list === list));
+    if (these.length) rows.push({ node: -1, list, slabs: these.slice(0, MAX_DRAWN), more: Math.max(0, these.length - MAX_DRAWN), listLock: -1 });
+  }
   return rows;
+}
+
+const ROW_LABELS: Record<string, string> = {
+  cpu_slab: 'cpu slabs (c->slab)',
+  cpu_partial: 'cpu partial (c->partial)',
+  other: 'on no node list',
+};
+
+/** Objects of a slab whose call site matches the filter. */
+export function siteMatchCount(slab: SnapSlab, filter: string | undefined): number {
+  return (slab.owners ?? []).filter((o) => siteMatches(o.site, filter)).length;
 }
 
 const SLAB_W = 14;
@@ -57,7 +73,7 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-node', (d) => d.node)
     .attr('data-list', (d) => d.list)
     .attr('data-length', (d) => d.slabs.length + d.more);
-  row.select('text.label').text((d) => (d.list === 'other' ? 'on no node list' : `node ${d.node} ${d.list}`));
+  row.select('text.label').text((d) => (d.node < 0 ? ROW_LABELS[d.list] : `node ${d.node} ${d.list}`));
   row.select('text.sub').text((d) =>
     d.list === 'other' ? '' : `${d.slabs.length + d.more} slabs${d.listLock >= 0 ? `, locked by cpu ${d.listLock}` : ''}`,
   );
@@ -67,7 +83,10 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .selectAll<SVGGElement, SnapSlab>('g.slab')
     .data((d) => d.slabs, (x) => String(x.id))
     .join((enter) => {
-      const e = enter.append('g').attr('class', 'slab').attr('role', 'button').attr('tabindex', 0);
+      // entering slabs start at their place (a slab coming from another list
+      // flies there as an event transition instead)
+      const e = enter.append('g').attr('class', 'slab').attr('role', 'button').attr('tabindex', 0)
+        .attr('transform', (_x, i) => `translate(${LABEL_W + i * (SLAB_W + 3)},4)`);
       e.append('rect').attr('class', 'cap').attr('width', SLAB_W).attr('height', SLAB_H).attr('fill', '#fff');
       e.append('rect').attr('class', 'fill').attr('width', SLAB_W);
       e.append('title');
@@ -79,6 +98,7 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-objects', (x) => x.objects)
     .attr('data-frozen', (x) => (x.frozen ? 'true' : 'false'))
     .attr('data-selected', (x) => (x.id === opts.selectedSlab ? 'true' : 'false'))
+    .attr('data-site-matches', (x) => (opts.siteFilter ? siteMatchCount(x, opts.siteFilter) : null))
     .attr('aria-label', (x) => `slab ${x.slab}, ${x.inuse} of ${x.objects} in use`)
     .on('click', (_e, x) => opts.onSelectSlab?.(x.id))
     .on('keydown', (e: KeyboardEvent, x) => {
@@ -92,7 +112,8 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
   slab
     .select('rect.cap')
     .attr('stroke', (x) => (x.id === opts.selectedSlab ? '#000' : x.id === t.slab ? '#e67e22' : '#667'))
-    .attr('stroke-width', (x) => (x.id === opts.selectedSlab || x.id === t.slab ? 2.5 : 1));
+    .attr('stroke-width', (x) => (x.id === opts.selectedSlab || x.id === t.slab ? 2.5 : 1))
+    .attr('opacity', (x) => (opts.siteFilter && siteMatchCount(x, opts.siteFilter) === 0 ? 0.35 : null));
   anim(slab.select('rect.fill'), opts.animMs)
     .attr('y', (x) => SLAB_H - (SLAB_H * x.inuse) / Math.max(1, x.objects))
     .attr('height', (x) => (SLAB_H * x.inuse) / Math.max(1, x.objects))

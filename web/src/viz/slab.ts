@@ -1,8 +1,14 @@
 // Slab detail: the object grid by state (color plus a letter, so state is
 // told without color), the freelist as numbered arrows in order, the
-// current event's object outlined.
-import type { SnapSlab } from '../engine/types';
-import { anim, objectState, root, type VizInput, type VizOptions } from './common';
+// current event's object outlined, each object's owner (the trace's handle
+// and call site) in its data-* attributes and tooltip; a call-site filter
+// dims the objects of other sites. Slabs of more than CANVAS_MIN objects
+// are drawn on a canvas instead (slabCanvas.ts).
+import type { SnapOwner, SnapSlab } from '../engine/types';
+import { anim, objectState, root, siteMatches, type VizInput, type VizOptions } from './common';
+
+/** Slabs with more objects than this are drawn on a canvas. */
+export const CANVAS_MIN = 256;
 
 export interface ObjectCell {
   id: number;
@@ -10,16 +16,32 @@ export interface ObjectCell {
   state: string;
   /** position on the freelist, -1 if not on it */
   fl: number;
+  /** the handle holding it and its call site, if any */
+  owner: SnapOwner | null;
 }
 
 export function objectCells(slab: SnapSlab): ObjectCell[] {
   const flPos = new Map(slab.freelist.map((o, i) => [o, i]));
+  const owners = new Map((slab.owners ?? []).map((o) => [o.obj, o]));
   const cells: ObjectCell[] = [];
   for (let i = 0; i < slab.objects; i++) {
     const id = slab.obj0 + i;
-    cells.push({ id, index: i, state: slab.state[i] ?? '?', fl: flPos.get(id) ?? -1 });
+    cells.push({ id, index: i, state: slab.state[i] ?? '?', fl: flPos.get(id) ?? -1, owner: owners.get(id) ?? null });
   }
   return cells;
+}
+
+/** 'true' / 'false' whether a cell's owner matches the site filter; null without a filter. */
+export function cellSiteMatch(c: ObjectCell, filter: string | undefined): 'true' | 'false' | null {
+  if (!filter) return null;
+  return c.owner && siteMatches(c.owner.site, filter) ? 'true' : 'false';
+}
+
+/** Call sites of a cache's live objects, most objects first. */
+export function cacheSites(slabs: SnapSlab[], cacheId: number): { site: string; count: number }[] {
+  const n = new Map<string, number>();
+  for (const s of slabs) if (s.cache === cacheId) for (const o of s.owners ?? []) n.set(o.site, (n.get(o.site) ?? 0) + 1);
+  return [...n].map(([site, count]) => ({ site, count })).sort((a, b) => b.count - a.count || (a.site < b.site ? -1 : 1));
 }
 
 /** The slab the detail view shows: the selected one, else the one the
@@ -94,6 +116,10 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
     .attr('data-object-index', (c) => c.index)
     .attr('data-object-state', (c) => objectState(c.state).name)
     .attr('data-freelist-pos', (c) => c.fl)
+    .attr('data-owner', (c) => c.owner?.handle ?? null)
+    .attr('data-site', (c) => (c.owner ? c.owner.site : null))
+    .attr('data-site-match', (c) => cellSiteMatch(c, opts.siteFilter))
+    .attr('opacity', (c) => (cellSiteMatch(c, opts.siteFilter) === 'false' ? 0.25 : null))
     .attr('data-touched', (c) => (ev?.obj === c.id ? 'true' : 'false'));
   anim(cell.select('rect'), opts.animMs)
     .attr('fill', (c) => objectState(c.state).color)
@@ -104,7 +130,11 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
   cell.select('text.st')
     .text((c) => objectState(c.state).label)
     .attr('fill', (c) => (c.state === 'u' || c.state === 's' || c.state === 'l' || c.state === 'c' ? '#fff' : '#222'));
-  cell.select('title').text((c) => `object #${c.id} (index ${c.index}): ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}`);
+  cell.select('title').text(
+    (c) =>
+      `object #${c.id} (index ${c.index}): ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}` +
+      (c.owner ? `; held by ${c.owner.handle}${c.owner.site ? ` from ${c.owner.site}` : ''}` : ''),
+  );
 
   // freelist arrows, in order: freelist[k] -> freelist[k+1]
   const pairs = slab.freelist.slice(0, -1).map((o, k) => ({ k, a: o - slab.obj0, b: slab.freelist[k + 1] - slab.obj0 }));

@@ -9,7 +9,8 @@ const PER_ROW = 8;
 
 export function topologyLayout(nodes: SnapNode[]) {
   const cols = nodes.length <= 2 ? nodes.length : 4;
-  const nodeW = 12 + Math.min(PER_ROW, Math.max(4, ...nodes.map((n) => n.cpus.length))) * (CPU_W + 3);
+  // wide enough for the memory line ("1024 MiB, 123 pages used")
+  const nodeW = Math.max(150, 12 + Math.min(PER_ROW, Math.max(4, ...nodes.map((n) => n.cpus.length))) * (CPU_W + 3));
   const rows = (n: SnapNode) => Math.max(1, Math.ceil(n.cpus.length / PER_ROW));
   const maxRows = Math.max(1, ...nodes.map(rows));
   const nodeH = 40 + maxRows * (CPU_H + 3);

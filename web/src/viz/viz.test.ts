@@ -4,6 +4,11 @@ import type { Snapshot, SvzEvent } from '../engine/types';
 import { barnRows, renderBarns } from './barns';
 import { dataDump, type VizOptions } from './common';
 import basics from './fixtures/basics-seq25.json';
+import classic from './fixtures/classic-churn-op396.json';
+import imported from './fixtures/import-v6.12-op7.json';
+import { hasKcpu, kcpuRows, renderKcpu } from './kcpu';
+import { canvasHit, canvasLayout, renderSlabCanvas } from './slabCanvas';
+import { cacheSites } from './slab';
 import cycle from './fixtures/sheaf-cycle-op700.json';
 import ublk from './fixtures/ublk-op3000.json';
 import { renderPartialLists, slabListRows } from './partial';
@@ -17,6 +22,8 @@ type Fx = { snap: Snapshot; event: SvzEvent | null };
 const B = basics as unknown as Fx;
 const C = cycle as unknown as Fx;
 const U = ublk as unknown as Fx;
+const K = classic as unknown as Fx;
+const I = imported as unknown as Fx;
 const opts = (cache = 0): VizOptions => ({ animMs: 0, cache });
 
 function svg(): SVGSVGElement {
@@ -116,5 +123,65 @@ describe('viz render functions on fixture snapshots', () => {
     const sp = svg();
     renderSparkline(sp, [0, 5, 10], 1);
     expect(sp.querySelector('line.cursor')?.getAttribute('x1')).toBe('45');
+  });
+
+  test('classic per-CPU view: c->slab, the c->freelist chain in order, the c->partial chain with head->slabs, tid', () => {
+    expect(K.snap.config.era).toBe('classic');
+    const cache = K.snap.caches.find((c) => c.cpus?.some((x) => (x.partial?.length ?? 0) >= 2))!;
+    expect(hasKcpu(K, cache.id)).toBe(true);
+    expect(hasKcpu(B, 0)).toBe(false);
+    const el = svg();
+    renderKcpu(el, K, opts(cache.id));
+    for (const c of cache.cpus!) {
+      const row = el.querySelector(`g.kcpu-row[data-cpu="${c.cpu}"]`)!;
+      expect(row.getAttribute('data-tid')).toBe(String(c.tid));
+      expect(row.getAttribute('data-c-slab')).toBe(c.slab === null ? 'none' : String(c.slab));
+      expect(row.querySelector('g.c-slab')!.getAttribute('data-slab-id')).toBe(c.slab === null ? 'none' : String(c.slab));
+      const fl = [...row.querySelectorAll('g.c-fl')].map((g) => Number(g.getAttribute('data-object-id')));
+      expect(fl).toEqual(c.freelist!.slice(0, fl.length));
+      expect(row.getAttribute('data-freelist-len')).toBe(String(c.freelist!.length));
+      const ps = [...row.querySelectorAll('g.c-partial')].map((g) => Number(g.getAttribute('data-slab-id')));
+      expect(ps).toEqual(c.partial);
+      if (c.partial!.length) expect(row.querySelector('g.c-partial[data-partial-pos="0"]')!.getAttribute('data-head-slabs')).toBe(String(c.partial!.length));
+    }
+    expect(kcpuRows(K, cache.id)).toHaveLength(cache.cpus!.length);
+    // cpu partial slabs also show in the slab lists, as their own row
+    const lists = svg();
+    renderPartialLists(lists, K, opts(cache.id));
+    const cpuPartial = cache.cpus!.flatMap((c) => c.partial!);
+    expect(lists.querySelectorAll('g.slab-list[data-list=cpu_partial] g.slab').length).toBe(cpuPartial.length);
+  });
+
+  test('slab detail: owners (handle, call site) and the call-site filter', () => {
+    const slab = I.snap.slabs.find((s) => (s.owners ?? []).length > 0)!;
+    const el = svg();
+    renderSlab(el, slab, I, opts(slab.cache));
+    const o = slab.owners![0];
+    const cell = el.querySelector(`[data-object-id="${o.obj}"]`)!;
+    expect(cell.getAttribute('data-owner')).toBe(o.handle);
+    expect(cell.getAttribute('data-site')).toBe(o.site);
+    expect(cell.querySelector('title')?.textContent).toContain(o.site);
+    expect(cell.hasAttribute('data-site-match')).toBe(false);
+    renderSlab(el, slab, I, { ...opts(slab.cache), siteFilter: o.site.slice(0, 6) });
+    expect(el.querySelector(`[data-object-id="${o.obj}"]`)!.getAttribute('data-site-match')).toBe('true');
+    const others = [...el.querySelectorAll('[data-site-match=false]')];
+    expect(others.length).toBe(slab.objects - slab.owners!.filter((x) => x.site.includes(o.site.slice(0, 6))).length);
+    const sites = cacheSites(I.snap.slabs, slab.cache);
+    expect(sites.map((x) => x.site)).toContain(o.site);
+  });
+
+  test('large slabs on a canvas keep their state in data-* attributes', () => {
+    const slab = { ...B.snap.slabs[0] };
+    const n = 1000;
+    const big = { ...slab, objects: n, state: 'u'.repeat(10) + 'f'.repeat(n - 10), freelist: [], owners: [], free: [] };
+    const canvas = document.createElement('canvas');
+    const cells = renderSlabCanvas(canvas, big, B, opts());
+    expect(canvas.dataset.render).toBe('canvas');
+    expect(canvas.dataset.objects).toBe(String(n));
+    expect(canvas.dataset.states).toBe(big.state);
+    expect(canvas.dataset.stateCounts).toBe('allocated:10,free:990');
+    const L = canvasLayout(n);
+    const p = L.pos(42);
+    expect(canvasHit(cells, n, p.x + 1, p.y + 1)?.index).toBe(42);
   });
 });

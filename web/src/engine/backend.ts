@@ -1,0 +1,225 @@
+// What the worker does with each request (worker.ts posts the replies; the
+// Node tests call it in process): one Engine, the trace texts the worker
+// holds for imports (by ref), the streaming import and the trace storage.
+//
+// Import: the source Blob is read in CHUNK-sized slices and fed to
+// svz_import_feed, so a file is never held whole (only the resulting v1
+// export is kept, under a ref). Progress goes out after every chunk. The
+// import does not touch the Engine's session, so the worker runs it beside
+// the engine requests (they interleave at the chunk reads), and a cancel
+// is seen between two chunks.
+import { Engine } from './engine';
+import type { ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
+import { lastError, StreamImport, type SlubvizModule } from './session';
+import type { StoredMeta, TraceStorage } from './storage';
+import type { ImportSummary } from './types';
+
+export const CHUNK = 1 << 20;
+
+export type BackendProgress = (done: number, total: number, what: string, lines?: number) => void;
+
+let seqId = 0;
+function newId(now: number): string {
+  return `${now.toString(36)}-${(seqId++).toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class Backend {
+  readonly engine: Engine;
+  /** trace texts held for refs ("stored:<id>") */
+  private texts = new Map<string, string>();
+  private openRef: string | null = null;
+  private pendingRef: string | null = null;
+  private importing: { cancelled: boolean } | null = null;
+
+  private readonly now: () => number;
+  /** bytes read from the source per svz_import_feed */
+  readonly chunk: number;
+
+  constructor(
+    readonly mod: SlubvizModule,
+    readonly storage: TraceStorage,
+    opts: { engine?: Engine; now?: () => number; chunk?: number } = {},
+  ) {
+    this.engine = opts.engine ?? new Engine(mod);
+    this.now = opts.now ?? (() => performance.now());
+    this.chunk = opts.chunk ?? CHUNK;
+  }
+
+  /** Requests that may run beside the engine's (not queued behind them). */
+  static concurrent(type: Request['type']): boolean {
+    return type === 'import' || type === 'importCancel';
+  }
+
+  async handle<T extends RequestBody>(req: T, progress?: BackendProgress): Promise<ReplyPayload[T['type']]> {
+    return (await this.dispatch(req as RequestBody, progress)) as ReplyPayload[T['type']];
+  }
+
+  private async dispatch(req: RequestBody, progress?: BackendProgress): Promise<unknown> {
+    const e = this.engine;
+    const p = progress ? (done: number, total: number, what: string) => progress(done, total, what) : undefined;
+    switch (req.type) {
+      case 'init':
+        return null;
+      case 'open': {
+        let text = req.trace;
+        if (req.ref) {
+          text = await this.textOf(req.ref);
+          this.openRef = req.ref;
+        } else this.openRef = null;
+        this.forget();
+        if (req.append) text = (text.endsWith('\n') || text === '' ? text : text + '\n') + req.append;
+        return e.open(text, req.preset, req.sets, req.checkpointEvery ?? 0, p);
+      }
+      case 'step':
+        return e.step(req.count);
+      case 'stepOp':
+        return e.stepOp(req.count);
+      case 'seek':
+        return e.seek(req.seq);
+      case 'seekOp':
+        return e.seekOp(req.op);
+      case 'runUntil':
+        return e.runUntil(req.bp, req.maxSteps, p);
+      case 'text':
+        return e.text(req.what, req.cache);
+      case 'frame':
+        return e.frame();
+      case 'import':
+        return this.importBlob(req.source, req.name, req.format, req.store, progress);
+      case 'importCancel':
+        if (!this.importing) return false;
+        this.importing.cancelled = true;
+        return true;
+      case 'export': {
+        const text = e.exportV1();
+        return { text, bytes: text.length };
+      }
+      case 'storedList':
+        return this.storage.list();
+      case 'storedOpen': {
+        const meta = await this.storage.meta(req.storedId);
+        if (!meta) throw new Error(`no stored trace ${req.storedId}`);
+        const ref = `stored:${meta.id}`;
+        await this.textOf(ref);
+        return { ref, meta };
+      }
+      case 'storedDelete':
+        await this.storage.remove(req.storedId);
+        return this.storage.list();
+      case 'getText': {
+        const t = await this.textOf(req.ref);
+        return t.length > req.maxBytes ? null : t;
+      }
+    }
+  }
+
+  /** The text of a ref: held, else loaded from the storage. */
+  private async textOf(ref: string): Promise<string> {
+    const held = this.texts.get(ref);
+    if (held !== undefined) return held;
+    const m = /^stored:(.+)$/.exec(ref);
+    const t = m ? await this.storage.text(m[1]) : null;
+    if (t === null) throw new Error(`trace ${ref} is gone (deleted?)`);
+    this.texts.set(ref, t);
+    return t;
+  }
+
+  /** Keeps only the texts of the open trace and of the last import. */
+  private forget(): void {
+    for (const k of [...this.texts.keys()]) if (k !== this.openRef && k !== this.pendingRef) this.texts.delete(k);
+  }
+
+  async importBlob(source: Blob, name: string, format: string, store: boolean, progress?: BackendProgress): Promise<ImportResult> {
+    if (this.importing) throw new Error('an import is already running');
+    const state = { cancelled: false };
+    this.importing = state;
+    const size = source.size;
+    const t0 = this.now();
+    let si: StreamImport | null = null;
+    try {
+      si = new StreamImport(this.mod, format);
+      let last = 0;
+      const CH = this.chunk;
+      for (let o = 0; o < size; o += CH) {
+        const bytes = new Uint8Array(await source.slice(o, Math.min(size, o + CH)).arrayBuffer());
+        if (state.cancelled) break;
+        si.feed(bytes);
+        const t = this.now();
+        if (progress && (t - last > 50 || o + CH >= size)) {
+          progress(Math.min(size, o + CH), size, 'import', si.lines());
+          last = t;
+        }
+      }
+      const lines = si.lines();
+      if (state.cancelled) {
+        si.cancel();
+        return { ok: false, cancelled: true, error: 'import cancelled', name, bytes: size, lines };
+      }
+      let session;
+      try {
+        session = si.end('', null);
+      } catch (err) {
+        return { ok: false, cancelled: false, error: message(err) || lastError(this.mod), name, bytes: size, lines };
+      }
+      const tImport = this.now() - t0;
+      let summary: ImportSummary;
+      let summaryText: string;
+      let v1: string;
+      let ops: number;
+      try {
+        summary = JSON.parse(session.importSummaryJson()) as ImportSummary;
+        summaryText = session.importSummary();
+        v1 = session.exportV1();
+        ops = session.opsTotal();
+      } finally {
+        session.close();
+      }
+      const tExport = this.now() - t0 - tImport;
+      const created = Date.now();
+      const meta: StoredMeta = {
+        id: newId(created),
+        name,
+        format: summary.format,
+        created,
+        bytes: size,
+        lines,
+        ops,
+        v1Bytes: v1.length,
+        summary,
+        summaryText,
+      };
+      const ref = `stored:${meta.id}`;
+      this.pendingRef = ref;
+      this.texts.set(ref, v1);
+      this.forget();
+      let stored = false;
+      let storeError = '';
+      if (store) {
+        progress?.(size, size, 'store', lines);
+        try {
+          await this.storage.put(meta, v1);
+          stored = true;
+        } catch (err) {
+          storeError = message(err);
+        }
+      }
+      return {
+        ok: true,
+        ref,
+        meta,
+        stored,
+        storeError,
+        ms: { import: tImport, export: tExport, store: this.now() - t0 - tImport - tExport },
+      };
+    } catch (err) {
+      si?.cancel();
+      return { ok: false, cancelled: false, error: message(err), name, bytes: size, lines: 0 };
+    } finally {
+      this.importing = null;
+    }
+  }
+}
