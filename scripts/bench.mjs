@@ -17,7 +17,11 @@
 //     steps of a generated 1M-op trace: web/bench/seek.ts (vite-node);
 //   - frames per second while playing the 64-CPU scenario in the built app
 //     (system Chromium, requestAnimationFrame), and the bundle sizes (JS
-//     gzipped, wasm): web/bench/fps.mjs.
+//     gzipped, wasm): web/bench/fps.mjs;
+//   - browser import speed: a generated 1M-line ftrace log imported through
+//     the app (the worker streams it through svz_import_* in 1 MiB chunks),
+//     as lines/s, with the main thread's longest frame gap meanwhile and the
+//     time until the import is replay-ready: web/bench/import.mjs.
 //
 // Usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [TRACE...]
 // Numbers only: nothing here asserts a speed.
@@ -152,6 +156,7 @@ function webBench() {
   if (vite.status !== 0) die('vite build failed');
   run('seek', join(ROOT, 'node_modules/.bin/vite-node'), ['web/bench/seek.ts']);
   run('fps', process.execPath, ['web/bench/fps.mjs']);
+  run('import', process.execPath, ['web/bench/import.mjs']);
   return out;
 }
 

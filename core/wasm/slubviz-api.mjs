@@ -9,6 +9,13 @@
 //   const s = SlubvizSession.open(mod, traceText, { preset, sets });
 //   s.runAll(); s.statsText(); s.close();
 //
+// Real traces (docs/import.md): SlubvizSession.openAny(mod, text) takes any
+// supported format; SlubvizImport streams a large one in chunks:
+//   const imp = new SlubvizImport(mod);          // format detected
+//   imp.feed(bytes); ... imp.lines();            // Uint8Array chunks
+//   const s = imp.end({ preset, sets });         // the session
+//   s.importSummaryJson(); s.exportV1();
+//
 // Strings going in are copied with malloc (traces can be larger than the
 // wasm stack that ccall's 'string' type uses). Strings coming out are copied
 // into JS at once: the C side reuses its buffers on the next call.
@@ -44,6 +51,15 @@ export class SlubvizSession {
     const h = withCString(mod, traceText, (t) =>
       withCString(mod, preset ?? '', (p) =>
         withCString(mod, setsText(sets), (s) => mod._svz_open(t, p, s))));
+    if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
+    return new SlubvizSession(mod, h);
+  }
+
+  /** svz_open_any: any supported format; throws SlubvizError(svz_last_error()) when nothing could be imported. */
+  static openAny(mod, text, { preset = '', sets = null } = {}) {
+    const h = withCString(mod, text, (t) =>
+      withCString(mod, preset ?? '', (p) =>
+        withCString(mod, setsText(sets), (s) => mod._svz_open_any(t, p, s))));
     if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
     return new SlubvizSession(mod, h);
   }
@@ -87,4 +103,61 @@ export class SlubvizSession {
   }
   statsText() { return this.#str(this.mod._svz_stats_text(this.h)); }
   validate() { return this.#str(this.mod._svz_validate(this.h)); }
+  importSummary() { return this.#str(this.mod._svz_import_summary(this.h)); }
+  importSummaryJson() { return this.#str(this.mod._svz_import_summary_json(this.h)); }
+  importSummaryObject() { return JSON.parse(this.importSummaryJson() || 'null'); }
+  exportV1() { return this.#str(this.mod._svz_export_v1(this.h)); }
+}
+
+/** A streaming import (svz_import_begin/feed/lines/end/cancel): feed chunks
+ * of bytes of any size (a line may straddle two chunks); end() opens the
+ * session. The input is never held whole. */
+export class SlubvizImport {
+  #buf = 0;
+  #cap = 0;
+
+  constructor(mod, format = '') {
+    this.mod = mod;
+    this.id = withCString(mod, format ?? '', (f) => mod._svz_import_begin(f));
+    if (this.id <= 0) throw new SlubvizError(`svz_import_begin(${format || 'detect'}) failed`);
+  }
+
+  /** `bytes`: a Uint8Array (or a string, UTF-8 encoded). */
+  feed(bytes) {
+    if (this.id <= 0) throw new SlubvizError('import already ended');
+    if (typeof bytes === 'string') bytes = new TextEncoder().encode(bytes);
+    if (bytes.length === 0) return;
+    if (bytes.length > this.#cap) {
+      if (this.#buf) this.mod._free(this.#buf);
+      this.#cap = Math.max(bytes.length, 1 << 16);
+      this.#buf = this.mod._malloc(this.#cap);
+      if (!this.#buf) throw new SlubvizError(`malloc(${this.#cap}) failed`);
+    }
+    this.mod.HEAPU8.set(bytes, this.#buf); // after malloc: memory growth replaces HEAPU8
+    if (this.mod._svz_import_feed(this.id, this.#buf, bytes.length) !== 0) throw new SlubvizError('svz_import_feed failed');
+  }
+
+  lines() { return this.id > 0 ? this.mod._svz_import_lines(this.id) : 0; }
+
+  #release() {
+    if (this.#buf) this.mod._free(this.#buf);
+    this.#buf = 0;
+    this.#cap = 0;
+    this.id = -1;
+  }
+
+  end({ preset = '', sets = null } = {}) {
+    const id = this.id;
+    if (id <= 0) throw new SlubvizError('import already ended');
+    this.#release();
+    const h = withCString(this.mod, preset ?? '', (p) =>
+      withCString(this.mod, setsText(sets), (s) => this.mod._svz_import_end(id, p, s)));
+    if (h < 0) throw new SlubvizError(this.mod.UTF8ToString(this.mod._svz_last_error()));
+    return new SlubvizSession(this.mod, h);
+  }
+
+  cancel() {
+    if (this.id > 0) this.mod._svz_import_cancel(this.id);
+    this.#release();
+  }
 }
