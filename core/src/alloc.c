@@ -381,7 +381,8 @@ int co_NEW_SLAB(struct model *m, int cpu, struct frame *f)
 	if (f->flag1)
 		STAT(ORDER_FALLBACK, 1);
 	EV(.kind = EV_NEW_SLAB, .fn = KFN_new_slab, .slab = f->x, .node = slab_r(m, f->x)->node,
-	   .count = slab_r(m, f->x)->order, .value = slab_r(m, f->x)->objects);
+	   .item = slab_r(m, f->x)->deferred, .count = slab_r(m, f->x)->order,
+	   .value = slab_r(m, f->x)->objects);
 	CO_RETURN((int32_t)f->x);
 	CO_END;
 }

@@ -47,10 +47,12 @@ int co_BARN_REPLACE_EMPTY(struct model *m, int cpu, struct frame *f)
 	f->x = NIL;
 	if (BARN(f)->nr_full) {
 		f->x = take_first(m, BARN(f), true);
-		sheaf_place(m, f->b, SH_DETACHED, -1);
-		put(m, BARN(f), f->b, false);
 		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->x, .from = LOC_BARN_FULL,
 		   .to = LOC_MAIN, .node = BARN(f)->node, .value = sheaf_size(m, f->x));
+		sheaf_place(m, f->b, SH_DETACHED, -1);
+		put(m, BARN(f), f->b, false);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->b, .from = LOC_MAIN,
+		   .to = LOC_BARN_EMPTY, .node = BARN(f)->node, .value = 0);
 	}
 	UNLOCK(LK_BARN_LOCK, f->a);
 	CO_RETURN(f->x == NIL ? -1 : (int32_t)f->x);

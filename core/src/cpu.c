@@ -274,11 +274,12 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 		remove_partial(m, f->cache, f->node, f->x);
 		if (f->y == NIL) {
 			f->y = f->x;
+			/* the result: frozen and installed as c->slab by ___slab_alloc */
 			EV(.kind = EV_MOVE_SLAB, .fn = KFN_get_partial_node, .slab = f->x, .node = f->node,
-			   .from = LOC_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(f->x)->inuse);
+			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = SL(f->x)->inuse);
 			STAT(ALLOC_FROM_PARTIAL, 1);
 		} else {
-			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->x; callee->flag1 = false);
+			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->x; callee->flag1 = false; callee->flag2 = true);
 			STAT(CPU_PARTIAL_NODE, 1);
 			f->i++;
 		}
@@ -443,7 +444,8 @@ retry:
 	CO_END;
 }
 
-/* put_cpu_partial(s, slab, drain): b = slab, flag1 = drain. With drain and
+/* put_cpu_partial(s, slab, drain): b = slab, flag1 = drain, flag2 = the slab
+ * comes from the node partial list (get_partial_node). With drain and
  * a chain already cpu_partial_slabs long, the old chain is detached and
  * put back to the nodes (CPU_PARTIAL_DRAIN). x = chain to drain. */
 int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
@@ -472,7 +474,8 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 			SL(s)->list = LIST_PRIVATE;
 	}
 	EV(.kind = EV_MOVE_SLAB, .fn = KFN_put_cpu_partial, .slab = f->b, .node = SL(f->b)->node,
-	   .from = LOC_NONE, .to = LOC_CPU_PARTIAL, .value = SL(f->b)->slabs);
+	   .from = f->flag2 ? LOC_PARTIAL : LOC_NONE, .to = LOC_CPU_PARTIAL,
+	   .count = (int32_t)SL(f->b)->slabs, .value = SL(f->b)->inuse);
 	UNLOCK(LK_PCS_LOCK, CI);
 	if (f->x != NIL) {
 		CALL(CO_C_PUT_PARTIALS, callee->b = f->x);

@@ -41,6 +41,14 @@ const char *const check_texts[CHK__COUNT] = {
 
 const char *const lock_names[4] = { "none", "list_lock", "barn_lock", "cpu_sheaves_lock" };
 
+/* the per-CPU local lock is s->cpu_slab->lock in the classic era */
+static const char *lock_name(struct model *m, const struct event *e)
+{
+	if (e->lock == LK_PCS_LOCK && WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
+		return "cpu_slab_lock";
+	return lock_names[e->lock < 4 ? e->lock : 0];
+}
+
 void ev_emit(struct model *m, int cpu, struct event ev)
 {
 	struct world *w = WORLD(m);
@@ -105,9 +113,7 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 	snprintf(head, sizeof head, "#%lld op %u cpu %d %s", (long long)e->seq, e->op, e->cpu,
 		 kfn_names[e->fn]);
 	const char *from = loc_names[e->from], *to = loc_names[e->to];
-	/* the per-CPU local lock is s->cpu_slab->lock in the classic era */
-	const char *lname = e->lock == LK_PCS_LOCK && WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC
-				    ? "cpu_slab_lock" : lock_names[e->lock];
+	const char *lname = lock_name(m, e);
 	switch ((enum ev_kind)e->kind) {
 	case EV_LOCK:
 		snprintf(buf, len, "%s: lock %s (node %d) [%s]", head, lname, e->node, cname);
@@ -146,6 +152,11 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 			 (long long)e->value, cname);
 		break;
 	case EV_MOVE_SLAB:
+		if (e->slab == NIL) {
+			snprintf(buf, len, "%s: move %d slab(s) from %s to %s (node %d, nr_partial now %lld) [%s]",
+				 head, e->count, from, to, e->node, (long long)e->value, cname);
+			break;
+		}
 		snprintf(buf, len, "%s: move %s (node %d, inuse %lld) from %s to %s%s [%s]", head, slab,
 			 e->node, (long long)e->value, from, to,
 			 e->to == LOC_PARTIAL ? (e->item ? " tail" : " head") : "", cname);
@@ -159,8 +170,9 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 			 e->count, (long long)e->value, cname);
 		break;
 	case EV_NEW_SLAB:
-		snprintf(buf, len, "%s: new %s on node %d: order %d, %lld objects, freelist built [%s]",
-			 head, slab, e->node, e->count, (long long)e->value, cname);
+		snprintf(buf, len, "%s: new %s on node %d: order %d, %lld objects, %s [%s]",
+			 head, slab, e->node, e->count, (long long)e->value,
+			 e->item ? "freelist not built yet (deferred)" : "freelist built", cname);
 		break;
 	case EV_DISCARD_SLAB:
 		snprintf(buf, len, "%s: discard empty %s (node %d) [%s]", head, slab, e->node, cname);
@@ -223,7 +235,7 @@ void event_json(const struct model *cm, const struct event *e, char *buf, size_t
 	if (e->from || e->to)
 		ADD(",\"from\":\"%s\",\"to\":\"%s\"", loc_names[e->from], loc_names[e->to]);
 	if (e->lock)
-		ADD(",\"lock\":\"%s\"", lock_names[e->lock]);
+		ADD(",\"lock\":\"%s\"", lock_name(m, e));
 	if (e->kind == EV_MOVE_SLAB && e->to == LOC_PARTIAL)
 		ADD(",\"where\":\"%s\"", e->item ? "tail" : "head");
 	if (e->kind == EV_STAT)
