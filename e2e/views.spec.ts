@@ -91,7 +91,7 @@ test('event-driven transitions: a moving object flies from source to target; non
   await app.open();
   // step 19 of basics: take_object main -> user (the first fast-path alloc)
   await app.act('seekSeq', 19);
-  await app.act('setAnim', 600);
+  await app.act('setAnim', 1500);
   await app.click(app.step);
   let st = await app.state();
   expect(st.event?.kind).toBe('take_object');
