@@ -157,8 +157,11 @@ export class Engine {
       Math.ceil(total / MAX_CHECKPOINTS),
     );
     const buckets = Math.max(1, Math.min(total, MAX_BUCKETS));
-    const bounds = new Set<number>();
-    for (let b = 1; b <= buckets; b++) bounds.add(Math.round((total * b) / buckets));
+    // bucket ends get a snapshot (markers, sparklines); checkpoint-only
+    // bounds do not (a snapshot of a big state costs more than the ops)
+    const bucketEnds = new Set<number>();
+    for (let b = 1; b <= buckets; b++) bucketEnds.add(Math.round((total * b) / buckets));
+    const bounds = new Set<number>(bucketEnds);
     for (let op = every; op < total; op += every) bounds.add(op);
     const targets = [...bounds].filter((x) => x > 0).sort((a, b) => a - b);
 
@@ -177,7 +180,7 @@ export class Engine {
       if (done % every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) {
         this.ckpts.push({ id: s.checkpoint(), seq: s.seq(), op: done });
       }
-      if (done > lastOp || r < 0) {
+      if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
         last = this.snapshot();
         const now = totalStats(last);
         markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
