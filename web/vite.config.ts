@@ -1,10 +1,11 @@
 // Vite config for the slubviz web app (root: web/).
 // The wasm module (build-wasm/slubviz_core.{mjs,wasm}), the scenarios
 // (scenarios/*.trace + a generated index.json) and the sample kernel traces
-// of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) are
+// of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) and
+// the lessons (lessons/index.json, lessons/<id>/lesson.{json,md}) are
 // copied into web/public/ (git-ignored) whenever Vite starts (dev, build,
 // preview), so the app loads them as static files.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -48,6 +49,18 @@ export function copyAssets(): void {
     return { file: f, description: describe(text).slice(0, 300), bytes: Buffer.byteLength(text) };
   });
   writeFileSync(join(pub, 'samples', 'index.json'), JSON.stringify(sindex, null, 1) + '\n');
+
+  // the lessons (docs/lessons.md): index.json and each lesson's lesson.json + lesson.md
+  const ldir = join(ROOT, 'lessons');
+  const lpub = join(pub, 'lessons');
+  rmSync(lpub, { recursive: true, force: true });
+  mkdirSync(lpub, { recursive: true });
+  copyFileSync(join(ldir, 'index.json'), join(lpub, 'index.json'));
+  for (const id of readdirSync(ldir)) {
+    if (!existsSync(join(ldir, id, 'lesson.json'))) continue;
+    mkdirSync(join(lpub, id), { recursive: true });
+    for (const f of ['lesson.json', 'lesson.md']) if (existsSync(join(ldir, id, f))) copyFileSync(join(ldir, id, f), join(lpub, id, f));
+  }
 }
 
 function slubvizAssets(): Plugin {

@@ -6,6 +6,7 @@ import { Store } from './state/store';
 import { decodeShare, type ShareState } from './state/url';
 import { parseSets } from './state/store';
 import { installTestHook } from './testHook';
+import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
 import { StoreContext } from './views/hooks';
 import './styles.css';
@@ -44,6 +45,8 @@ async function boot(): Promise<void> {
   await store.loadScenarioList();
   void store.loadSampleList();
   void store.refreshStored();
+  // a lesson link (#lesson=ID&stop=N): the lesson player opens its run
+  if (await openLessonLinkAtBoot(store)) return;
   let share: ShareState = {};
   try {
     share = await decodeShare(location.hash);

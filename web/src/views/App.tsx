@@ -5,6 +5,7 @@ import { ConfigPanel, CountersView, FreePlayPanel, TextViews } from './Side';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
 import { useAppState, useStore } from './hooks';
+import { LessonColumn, LessonsButton } from '../lessons/LessonsView';
 
 function CachePicker() {
   const st = useAppState();
@@ -31,6 +32,7 @@ export function App() {
       <header>
         <h1>slubviz</h1>
         <span className="sub">the SLUB allocator, step by step</span>
+        <LessonsButton />
         <CachePicker />
         <span className="status" role="status" data-status={st.status}>
           {st.status === 'loading'
@@ -54,6 +56,7 @@ export function App() {
       )}
       <Controls />
       <main>
+        <LessonColumn />
         <div className="col">
           <TopologyView />
           <SheavesView />

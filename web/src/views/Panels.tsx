@@ -97,7 +97,7 @@ export function SheavesView() {
           <svg ref={kref} role="group" aria-label="each CPU's kmem_cache_cpu: c->slab, the c->freelist chain, the c->partial chain and tid (select a slab for its detail)" />
         </div>
       )}
-      <div className="scroll" style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
+      <div className="scroll" tabIndex={0} role="region" aria-label="sheaves (scrolls)" style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
         <svg ref={ref} role="img" aria-label="main and spare sheaves per CPU" />
       </div>
       {others.length > 0 && (
@@ -120,7 +120,7 @@ export function BarnsView() {
   const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
   return (
     <Panel id="barns" title="Barns (per node)">
-      <div className="scroll">
+      <div className="scroll" tabIndex={0} role="region" aria-label="barns (scrolls)">
         <svg ref={ref} role="img" aria-label="full and empty sheaves of each node's barn" />
       </div>
     </Panel>
@@ -271,7 +271,7 @@ export function SlabDetailView() {
               </button>
             )}
           </p>
-          <div className="scroll">
+          <div className="scroll" tabIndex={0} role="region" aria-label="slab objects (scrolls)">
             {big ? (
               <SlabCanvas slab={slab} input={input!} opts={opts} />
             ) : (

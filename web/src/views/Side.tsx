@@ -114,7 +114,7 @@ export function TextViews() {
       </div>
       <div role="tabpanel" aria-label={st.textTab}>
         {st.textTab === 'events' ? (
-          <ol className="events" data-testid="events">
+          <ol className="events" data-testid="events" tabIndex={0}>
             {(st.frame?.recent ?? []).map((e) => (
               <li key={e.seq} data-seq={e.seq}>
                 <code>{e.text}</code>

@@ -1,0 +1,350 @@
+// Types of lesson format 1 (docs/lessons.md) and the typed face of the
+// shared lesson engine (lessons/engine/*.mjs): the same pure ES modules the
+// lesson check runs under Node, imported here unchanged. They carry no type
+// declarations, so each import is typed once below.
+
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as predicatesJs from '../../../lessons/engine/predicates.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as formatJs from '../../../lessons/engine/lesson-format.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as runnerJs from '../../../lessons/engine/runner.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as checkJs from '../../../lessons/engine/check.mjs';
+
+/** A predicate or value expression (docs/lessons.md, "Predicates"): JSON. */
+export type Predicate = boolean | { [k: string]: unknown };
+
+export type Position =
+  | { op: number; event?: Record<string, unknown>; nth?: number }
+  | { seq: number }
+  | { end: true };
+
+export type Scenario = { file: string } | { inline: string };
+export type Sets = Record<string, string | number | boolean>;
+
+export interface IndexEntry {
+  id: string;
+  title: string;
+  summary: string;
+  prerequisites: string[];
+  seeds: string[];
+  preset?: string;
+  minutes?: number;
+}
+
+export interface LessonIndex {
+  format: number;
+  lessons: IndexEntry[];
+}
+
+export type Highlight =
+  | { slab: number }
+  | { obj: number }
+  | { sheaf: number }
+  | { cpu: number }
+  | { node: number }
+  | { list: string }
+  | { stat: string }
+  | { sysfs: string }
+  | { slabinfo: string }
+  | { table: string };
+
+export interface Stop {
+  id: string;
+  title: string;
+  at: Position;
+  variant?: string;
+  cache?: string;
+  cpu?: number;
+  focus: string[];
+  highlight: Highlight[];
+  text: string;
+}
+
+export interface Choice {
+  id: string;
+  text: string;
+  check: Predicate;
+}
+
+interface QuestionBase {
+  id: string;
+  after?: string;
+  variant?: string;
+  at: Position;
+  reveal: Position;
+  prompt: string;
+  explanation: string;
+  cache?: string;
+}
+
+export interface ChoiceQuestion extends QuestionBase {
+  kind: 'choice';
+  choices: Choice[];
+  answer: string | string[];
+}
+
+export type ClickTarget = 'slab' | 'object' | 'sheaf' | 'cpu' | 'node' | 'list';
+
+export interface ClickQuestion extends QuestionBase {
+  kind: 'click';
+  target: ClickTarget;
+  check: Predicate;
+  answer: number | string;
+  unique?: boolean;
+}
+
+export type Question = ChoiceQuestion | ClickQuestion;
+
+export interface Variant {
+  id: string;
+  label: string;
+  preset?: string;
+  sets?: Sets;
+  scenario?: Scenario;
+}
+
+export interface Claim {
+  id: string;
+  text: string;
+  variant?: string;
+  at?: Position;
+  from?: Position;
+  check?: Predicate;
+  compare?: {
+    left: { variant?: string; value: Predicate; at?: Position };
+    op: string;
+    right: { variant?: string; value: Predicate; at?: Position };
+    factor?: number;
+  };
+}
+
+export type Cell = string | number | boolean | null;
+
+export interface DataTable {
+  id: string;
+  title: string;
+  source: string;
+  columns: string[];
+  rows: Cell[][];
+  model?: { row: number; column: string; variant?: string; at?: Position; value: Predicate }[];
+  evidence?: string[];
+}
+
+export interface Goal {
+  id: string;
+  text: string;
+  check: Predicate;
+}
+
+export interface Sandbox {
+  prompt: string;
+  hint?: string;
+  scenario: Scenario;
+  preset?: string;
+  sets?: Sets;
+  cache: string;
+  limit: { ops: number };
+  allow?: { ops?: string[]; cpus?: number[]; caches?: string[] };
+  goals: Goal[];
+  solution: string[];
+  wrong: string[];
+}
+
+export interface Lesson {
+  format: number;
+  id: string;
+  title: string;
+  seeds: { file: string; what: string }[];
+  commits: { id: string; title: string; in_seed: boolean; note?: string }[];
+  prose: string;
+  scenario: Scenario;
+  preset?: string;
+  sets?: Sets;
+  cache: string;
+  variants?: Variant[];
+  stops: Stop[];
+  questions: Question[];
+  claims?: Claim[];
+  data?: { tables: DataTable[] };
+  sandbox: Sandbox;
+}
+
+/** What a predicate reads (predicates.mjs requirements()). */
+export interface Needs {
+  snapshot: boolean;
+  stats: boolean;
+  slabinfo: boolean;
+  sysfs: string[];
+  events: boolean;
+  before: boolean;
+  target?: boolean;
+  caches?: string[];
+}
+
+/** A state captured at a position (runner.mjs captureState()). */
+export interface CapturedState {
+  snapshot?: string;
+  stats?: string;
+  slabinfo?: string;
+  sysfs?: Record<string, string>;
+}
+
+/** The context predicates are evaluated in. */
+export interface PredicateContext {
+  after?: CapturedState | null;
+  before?: CapturedState | null;
+  events?: unknown[];
+  target?: number | string;
+}
+
+export interface Probe {
+  id: string;
+  at: Position;
+  from?: Position;
+  need: Partial<Needs>;
+  events?: boolean;
+}
+
+export interface ProbeResult {
+  ctx?: PredicateContext;
+  steps?: { at: number; from: number };
+  error?: string;
+}
+
+/** The session methods the runner drives (web engine Session has them all). */
+export interface RunnerSession {
+  step(): number;
+  runToOp(op: number): number;
+  runAll(): number;
+  opsTotal(): number;
+  opsDone(): number;
+  seq(): number;
+  snapshotJson(): string;
+  eventsJson(from: number, max: number): string;
+  statsText(): string;
+  slabinfo(): string;
+  sysfs(cache: string): string;
+  runError(): string;
+  close(): void;
+}
+
+export type OpenFn = (trace: string, opts: { preset: string; sets: string | null }) => RunnerSession;
+
+export interface SandboxRun {
+  ok: boolean;
+  goals: { id: string; ok: boolean; message: string }[];
+  errors: string[];
+}
+
+type PredicatesModule = {
+  PREDICATE_FORMAT: number;
+  evaluate(p: Predicate, ctx: PredicateContext): boolean;
+  explain(p: Predicate, ctx: PredicateContext): { ok: boolean; value?: unknown; error?: string };
+  requirements(p: Predicate): Needs;
+  value(p: Predicate, ctx: PredicateContext): unknown;
+};
+
+type FormatModule = {
+  LESSON_FORMAT: number;
+  VIEWS: string[];
+  TARGETS: string[];
+  OPS: string[];
+  setsText(sets: Sets | undefined): string;
+  runConfig(lesson: Lesson, variantId?: string): { scenario: Scenario; preset: string; sets: Sets };
+  describePosition(pos: Position): string;
+  sandboxTrace(base: string, lines: string[]): string;
+  sandboxLines(text: string | string[]): string[];
+  checkSandboxLines(sb: Sandbox, lines: string[]): string[];
+  validateIndex(index: unknown): string[];
+  validateLesson(lesson: unknown, entry?: IndexEntry | null): string[];
+  isListId(s: unknown): boolean;
+  clickCandidates(snap: unknown, kind: ClickTarget, cacheName?: string): (number | string)[];
+  missingHighlight(snap: unknown, h: Highlight, cacheName: string): string | null;
+};
+
+type RunnerModule = {
+  runProbes(open: () => RunnerSession, probes: Probe[]): { results: Map<string, ProbeResult>; info: { opsTotal: number; stepsTotal: number; runError: string } | null };
+};
+
+type CheckModule = {
+  runSandbox(lesson: Lesson, lines: string[], env: { open: OpenFn; readScenario: (file: string) => string }): SandboxRun;
+};
+
+export const predicates = predicatesJs as PredicatesModule;
+export const lessonFormat = formatJs as FormatModule;
+export const runner = runnerJs as RunnerModule;
+export const check = checkJs as CheckModule;
+
+export const LESSON_FORMAT: number = lessonFormat.LESSON_FORMAT;
+
+/** Panel ids of the app per focusable view (text tabs live in panel "text"). */
+export const TEXT_TABS = ['slabinfo', 'sysfs', 'stats', 'events'] as const;
+export type TextTabView = (typeof TEXT_TABS)[number];
+
+/** The player's item sequence: the stops in order, each question after the
+ * stop it names (`after`), questions without one before the sandbox. */
+export type Item = { kind: 'stop'; stop: Stop; index: number } | { kind: 'question'; question: Question } | { kind: 'sandbox' };
+
+export function lessonItems(lesson: Lesson): Item[] {
+  const items: Item[] = [];
+  const placed = new Set<string>();
+  lesson.stops.forEach((stop, index) => {
+    items.push({ kind: 'stop', stop, index });
+    for (const q of lesson.questions) {
+      if (q.after === stop.id) {
+        items.push({ kind: 'question', question: q });
+        placed.add(q.id);
+      }
+    }
+  });
+  for (const q of lesson.questions) if (!placed.has(q.id)) items.push({ kind: 'question', question: q });
+  items.push({ kind: 'sandbox' });
+  return items;
+}
+
+/** The item index of stop number `stopIndex` (0-based). */
+export function itemOfStop(items: Item[], stopIndex: number): number {
+  const i = items.findIndex((it) => it.kind === 'stop' && it.index === stopIndex);
+  return i < 0 ? 0 : i;
+}
+
+export function scenarioPath(sc: Scenario): string | null {
+  return 'file' in sc ? sc.file : null;
+}
+
+/** A run of a lesson: the lesson's own ("base"), a variant, or the sandbox. */
+export interface RunConfig {
+  scenario: Scenario;
+  preset: string;
+  sets: Sets;
+}
+
+export function runOf(lesson: Lesson, variant: string | undefined): RunConfig {
+  return lessonFormat.runConfig(lesson, variant ?? 'base');
+}
+
+export function sandboxRun(lesson: Lesson): RunConfig {
+  const sb = lesson.sandbox;
+  return { scenario: sb.scenario, preset: sb.preset ?? '', sets: { ...(sb.sets ?? {}) } };
+}
+
+/** Correct choice ids of a choice question. */
+export function answerIds(q: ChoiceQuestion): string[] {
+  return Array.isArray(q.answer) ? q.answer : [q.answer];
+}
+
+/** A position in words, for the player (lessonFormat.describePosition is for messages). */
+export function positionText(pos: Position): string {
+  if ('end' in pos) return 'the end of the run';
+  if ('seq' in pos) return `micro-step #${pos.seq}`;
+  if (pos.op === -1) return 'the start';
+  if (pos.event) {
+    const { kind, ...rest } = pos.event as Record<string, unknown>;
+    const what = [kind, ...Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)].filter(Boolean).join(' ');
+    const nth = pos.nth ?? 0;
+    return `op ${pos.op}, at its ${nth === 0 ? 'first' : `#${nth + 1}`} ${what} event`;
+  }
+  return `the end of op ${pos.op}`;
+}
