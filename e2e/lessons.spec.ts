@@ -57,6 +57,28 @@ class Player {
     await this.idle();
   }
 
+  /** Enter one op line with the sandbox's op builder (CPU, op, cache, handle or count, options). */
+  async addOp(line: string): Promise<void> {
+    const card = this.col.getByTestId('sandbox-card');
+    const t = line.trim().split(/\s+/);
+    const [cpu, op, cache] = [t[0].slice(1), t[1], t[2]];
+    await card.getByRole('combobox', { name: 'Sandbox CPU' }).selectOption(cpu);
+    await card.getByRole('combobox', { name: 'Sandbox op' }).selectOption(op);
+    await card.getByRole('combobox', { name: 'Sandbox cache' }).selectOption(cache);
+    let rest = t.slice(3);
+    if (op === 'alloc' || op === 'free') {
+      await card.getByRole('textbox', { name: 'Sandbox handle' }).fill(rest[0]);
+      rest = rest.slice(1);
+    } else if (op === 'alloc_bulk' || op === 'free_bulk') {
+      await card.getByRole('textbox', { name: 'Sandbox count and prefix' }).fill(`${rest[0]} ${rest[1]}`);
+      rest = rest.slice(2);
+    }
+    if (rest.length) await card.getByRole('textbox', { name: 'Sandbox options' }).fill(rest.join(' '));
+    await card.getByRole('button', { name: 'Add op' }).click();
+    await this.idle();
+    await expect(card.getByRole('textbox', { name: 'Sandbox op lines' })).toHaveValue(new RegExp(`${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  }
+
   /** Plays the whole lesson through the UI: every stop, every question
    * (answered right, then revealed), then the sandbox via `sandbox`. */
   async playAll(lesson: Lesson, sandbox: () => Promise<void>, shots = ''): Promise<void> {
@@ -135,14 +157,9 @@ test('lesson 1 end to end with UI ops in the sandbox; progress survives a reload
   await axeClean(page);
   await p.playAll(lesson, async () => {
     const card = p.col.getByTestId('sandbox-card');
-    // four allocations, one on each CPU, with the op builder
-    for (const cpu of ['0', '1', '2', '3']) {
-      await card.getByRole('combobox', { name: 'Sandbox CPU' }).selectOption(cpu);
-      await card.getByRole('combobox', { name: 'Sandbox op' }).selectOption('alloc');
-      await card.getByRole('button', { name: 'Add op' }).click();
-      await p.idle();
-    }
-    await expect(card.getByTestId('sandbox-count')).toHaveAttribute('data-ops', '4');
+    // the stored solution's ops, entered one by one with the op builder
+    for (const line of lesson.sandbox.solution) await p.addOp(line);
+    await expect(card.getByTestId('sandbox-count')).toHaveAttribute('data-ops', String(lesson.sandbox.solution.length));
     expect((await app.state()).op).toBe((await app.state()).opsTotal);
     await axeClean(page);
   }, process.env.SVZ_SHOTS ? 'l1' : '');

@@ -291,12 +291,18 @@ function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
   const st = useLessonState();
   const ui = l.question(q.id);
   const answered = ui.result !== null;
+  const before = st.progress[lesson.id]?.questions[q.id];
   return (
     <article className="card question" data-testid="question-card" data-question-id={q.id} data-kind={q.kind} aria-labelledby={`q-h-${q.id}`}>
       <h3 id={`q-h-${q.id}`}>Predict</h3>
       <p className="small meta">{variantLabel(lesson, q.variant)} · asked at {positionText(q.at)}</p>
       <Markdown text={q.prompt} />
       {q.kind === 'choice' ? <Choices q={q} /> : <ClickAnswer q={q} armed={st.armed === q.target} />}
+      {!answered && before && (
+        <p className="small" data-testid="answered-before">
+          You answered this before ({before.correct ? 'right' : 'not right yet'}); answer again or go on.
+        </p>
+      )}
       {answered && (
         <div className={`feedback ${ui.result!.ok ? 'right' : 'wrong'}`} role="status" data-testid="feedback" data-ok={ui.result!.ok ? 'true' : 'false'}>
           <p>
@@ -475,6 +481,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
           e.preventDefault();
           void l.sandboxAdd(lineOf());
           setArg('');
+          setExtra('');
         }}
       >
         <label>
