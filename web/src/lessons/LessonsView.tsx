@@ -374,7 +374,7 @@ function ClickAnswer({ q, armed }: { q: ClickQuestion; armed: boolean }) {
       <p className="small" data-testid="click-hint" data-armed={armed ? 'true' : 'false'} data-target={q.target}>
         {answered
           ? `You picked ${candidateLabel(q.target, ui.picked ?? '')}.`
-          : `Click a ${TARGET_WORDS[q.target]} in the visualizer${q.cache ? ` (cache ${q.cache})` : ''}, or pick one here:`}
+          : `Click ${q.target === 'object' ? 'an' : 'a'} ${TARGET_WORDS[q.target]} in the visualizer${q.cache ? ` (cache ${q.cache})` : ''}, or pick one here:`}
       </p>
       {!answered && (
         <form

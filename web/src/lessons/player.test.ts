@@ -106,6 +106,28 @@ describe('lesson backend (the lesson worker, in process)', () => {
     expect(over.errors.join(' ')).toMatch(/limit is 4/);
   });
 
+  test('every lesson: each stop and question resolves on its run; right answers are accepted, others not', () => {
+    const index = JSON.parse(read('lessons/index.json')) as { lessons: { id: string }[] };
+    for (const { id } of index.lessons) {
+      const b = new LessonBackend(mod);
+      const l = lessonOf(id);
+      b.load(l, scenariosOf(l));
+      const variants = new Set([...l.stops.map((s) => s.variant ?? 'base'), ...l.questions.map((q) => q.variant ?? 'base')]);
+      for (const v of variants) expect(b.prepare(id, v).errors, `${id} ${v}`).toEqual({});
+      for (const q of l.questions) {
+        if (q.kind === 'choice') {
+          const ok = b.choices(id, q.id).filter((c) => c.ok).map((c) => c.id).sort();
+          expect(ok, `${id} ${q.id}`).toEqual([...answerIds(q)].sort());
+        } else {
+          expect(b.click(id, q.id, q.answer).ok, `${id} ${q.id}`).toBe(true);
+          const accepted = b.candidates(id, q.id).filter((c) => b.click(id, q.id, c).ok);
+          expect(accepted.map(String), `${id} ${q.id}`).toContain(String(q.answer));
+          if (q.unique !== false) expect(accepted, `${id} ${q.id}`).toHaveLength(1);
+        }
+      }
+    }
+  });
+
   test('lesson 4: data tables and claims on the variants', () => {
     const b = new LessonBackend(mod);
     const l = lessonOf('04-slab-order');
