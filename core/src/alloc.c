@@ -102,14 +102,17 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), !svz_gfp_allow_spinning(f->gfp));
 	if (!f->ret)
 		CO_RETURN(-1);
-	f->x = CNODE(f->node)->partial.first;
+	f->x = slab_first(m, CNODE(f->node)->partial.first);
 	f->y = NIL;
 	if (f->x != NIL) {
 		f->y = slab_pop_object(m, f->x);
 		bulk_push(m, cpu, f->y);
+		/* new.freelist of this cmpxchg: whether it emptied the slab is
+		 * decided now, not re-read after the pause */
+		f->flag1 = slab_r(m, f->x)->freelist == NIL;
 		EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = f->x, .obj = f->y, .node = f->node,
 		   .count = 1, .value = slab_r(m, f->x)->inuse);
-		if (slab_r(m, f->x)->freelist == NIL) {
+		if (f->flag1) {
 			remove_partial(m, f->cache, f->node, f->x);
 			EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = f->x, .node = f->node,
 			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = slab_r(m, f->x)->inuse);
@@ -207,12 +210,12 @@ int co_GET_PARTIAL_NODE_BULK(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(0);
 	f->i = 0;
 	f->c = 0; /* length of the run of adjacent slabs taken */
-	f->x = CNODE(f->node)->partial.first;
+	f->x = slab_first(m, CNODE(f->node)->partial.first);
 	while (f->x != NIL) {
 		f->j = (int32_t)(slab_r(m, f->x)->objects - slab_r(m, f->x)->inuse);
 		if (f->i >= f->n && f->i + f->j > f->k)
 			break;
-		f->y = slab_r(m, f->x)->lnext;
+		f->y = slab_lnext(m, f->x);
 		if (SW.batched_partial) {
 			/* seed 002: clear_node_partial_state() now, one
 			 * list_bulk_move_tail() for the whole run below */
@@ -332,7 +335,7 @@ int co_REFILL_OBJECTS_NODE(struct model *m, int cpu, struct frame *f)
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
 		f->x = WORLD(m)->cpus[cpu].private_list.first;
 		while (f->x != NIL) {
-			f->y = slab_r(m, f->x)->lnext;
+			f->y = slab_lnext(m, f->x);
 			if (!(slab_r(m, f->x)->inuse == 0 && CNODE(f->node)->nr_partial >= MIN_PARTIAL)) {
 				dlist_del(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x);
 				list_writes(m, f->cache, f->node, 4);

@@ -206,21 +206,24 @@ static idx_t *dlink(struct model *m, enum pool_id p, idx_t i)
 
 void dlist_add(struct model *m, enum pool_id p, struct dlist *l, idx_t i, bool tail)
 {
+	uint32_t len = WORLD(m)->pools[p].len;
+	/* a head corrupted by the cpu_partial_free race may point nowhere:
+	 * the kernel writes through it, the model does not */
 	if (tail) {
 		PREV(i) = l->last;
 		NEXT(i) = NIL;
-		if (l->last != NIL)
-			NEXT(l->last) = i;
-		else
+		if (l->last == NIL)
 			l->first = i;
+		else if (l->last < len)
+			NEXT(l->last) = i;
 		l->last = i;
 	} else {
 		NEXT(i) = l->first;
 		PREV(i) = NIL;
-		if (l->first != NIL)
-			PREV(l->first) = i;
-		else
+		if (l->first == NIL)
 			l->last = i;
+		else if (l->first < len)
+			PREV(l->first) = i;
 		l->first = i;
 	}
 	l->len++;
@@ -229,15 +232,23 @@ void dlist_add(struct model *m, enum pool_id p, struct dlist *l, idx_t i, bool t
 void dlist_del(struct model *m, enum pool_id p, struct dlist *l, idx_t i)
 {
 	idx_t prev = PREV(i), next = NEXT(i);
-	if (prev != NIL)
-		NEXT(prev) = next;
-	else
+	uint32_t len = WORLD(m)->pools[p].len;
+	/* __list_del(): with a clobbered link the kernel writes through a bad
+	 * pointer; the model writes only to real records and to the head */
+	if (prev == NIL)
 		l->first = next;
-	if (next != NIL)
-		PREV(next) = prev;
-	else
+	else if (prev < len)
+		NEXT(prev) = next;
+	if (next == NIL)
 		l->last = prev;
-	PREV(i) = NEXT(i) = NIL;
+	else if (next < len)
+		PREV(next) = prev;
+	if (p == P_SLAB && WORLD(m)->cfg.sw.cpu_partial_free) {
+		NEXT(i) = LIST_POISON1_IDX;
+		PREV(i) = LIST_POISON2_IDX;
+	} else {
+		PREV(i) = NEXT(i) = NIL;
+	}
 	l->len--;
 }
 #undef PREV

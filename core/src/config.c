@@ -167,6 +167,7 @@ static bool *bool_switch(struct svz_switches *sw, const char *key)
 		{ "barn_all_nodes", offsetof(struct svz_switches, barn_all_nodes) },
 		{ "deferred_freelist", offsetof(struct svz_switches, deferred_freelist) },
 		{ "batched_partial", offsetof(struct svz_switches, batched_partial) },
+		{ "cpu_partial_free", offsetof(struct svz_switches, cpu_partial_free) },
 		{ "continue_on_error", offsetof(struct svz_switches, continue_on_error) },
 	};
 
@@ -295,7 +296,7 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 	}
 	seterr(err, errlen,
 	       "expected a setting (preset, era, cpu_source, order_form, freelist_random, "
-	       "freelist_hardened, fix1, fix2, deferred_freelist, batched_partial, "
+	       "freelist_hardened, fix1, fix2, deferred_freelist, batched_partial, cpu_partial_free, "
 	       "continue_on_error, seed, page_size, possible, present, online), got '%s'",
 	       shown(key, sk, sizeof sk));
 	return -1;

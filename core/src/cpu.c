@@ -268,9 +268,9 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
 	f->y = NIL;
 	f->i = 0;
-	f->x = CNODE(f->node)->partial.first;
+	f->x = slab_first(m, CNODE(f->node)->partial.first);
 	while (f->x != NIL) {
-		f->c = SL(f->x)->lnext;
+		f->c = slab_lnext(m, f->x);
 		remove_partial(m, f->cache, f->node, f->x);
 		if (f->y == NIL) {
 			f->y = f->x;
@@ -470,6 +470,12 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 		sr->next_partial = old;
 		sr->list = LIST_CPU_PARTIAL;
 		c->c_partial = f->b;
+		if (WORLD(m)->cfg.sw.cpu_partial_free) {
+			/* slab->next aliases slab_list.next, slab->slabs the low half of
+			 * slab_list.prev: the node-list links are overwritten */
+			sr->lnext = old;
+			sr->lprev = GARBAGE_IDX;
+		}
 		for (idx_t s = f->x; s != NIL; s = SL(s)->next_partial)
 			SL(s)->list = LIST_PRIVATE;
 	}
@@ -496,6 +502,21 @@ int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 	f->z = NIL;
 	for (f->x = f->b; f->x != NIL; f->x = f->y) {
 		f->y = SL(f->x)->next_partial;
+		if (WORLD(m)->cfg.sw.cpu_partial_free) {
+			/* slab->next is slab_list.next: a list_del() that ran on this
+			 * slab left LIST_POISON1 in it */
+			f->y = SL(f->x)->lnext;
+			if (f->y == LIST_POISON1_IDX || f->y == LIST_POISON2_IDX || f->y == GARBAGE_IDX) {
+				model_report(m, "general protection fault, probably for non-canonical address 0xdead000000000110: 0000 [#1] PREEMPT SMP NOPTI\n"
+					     "CPU: %d UID: 0 PID: 0 Comm: slubviz Not tainted\n"
+					     "RIP: 0010:__put_partials+0x5c/0x1a0\n"
+					     "RBP: dead000000000100 R14: dead000000000100\n"
+					     "Call Trace:\n  put_cpu_partial\n  __slab_free\n  kmem_cache_free",
+					     cpu);
+				WORLD(m)->stopped = true;
+				f->y = NIL;
+			}
+		}
 		SL(f->x)->next_partial = NIL;
 		if (SL(f->x)->node != f->j) {
 			if (f->j >= 0)

@@ -240,6 +240,18 @@ uint64_t freeptr_raw(struct model *m, idx_t o);     /* hardened encoding of o->n
 void set_freepointer(struct model *m, idx_t o, idx_t next);
 idx_t obj_of_addr(struct model *m, uint64_t addr);
 
+/* slab->slab_list.next, or NIL past a link the cpu_partial_free race
+ * clobbered (LIST_POISON1 or garbage): list walks stop there */
+static inline idx_t slab_lnext(struct model *m, idx_t s)
+{
+	idx_t n = slab_r(m, s)->lnext;
+	return n < WORLD(m)->pools[P_SLAB].len ? n : NIL;
+}
+static inline idx_t slab_first(struct model *m, idx_t s)
+{
+	return s < WORLD(m)->pools[P_SLAB].len ? s : NIL;
+}
+
 /* cpu.c */
 void classic_init_cpu(struct model *m, idx_t pcs, int cpu);
 

@@ -48,7 +48,8 @@ retry:
 	f->k = (int32_t)slab_r(m, f->b)->inuse;
 	f->flag1 = f->z == NIL;
 	f->flag2 = false;
-	if ((uint32_t)f->k == (uint32_t)f->n || f->flag1) {
+	if (((uint32_t)f->k == (uint32_t)f->n || f->flag1) &&
+	    !(f->flag1 && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache))) {
 		/* speculative list_lock: the slab becomes empty or was full */
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
 		f->flag2 = true;
@@ -64,6 +65,14 @@ retry:
 	slab_push_chain(m, f->b, f->x, f->y, (uint32_t)f->n);
 	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = f->b, .obj = f->x, .node = f->node,
 	   .count = -f->n, .value = slab_r(m, f->b)->inuse);
+	if (!f->flag2 && f->flag1 && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache)) {
+		/* 17c38c88294d: a was-full slab goes to this CPU's partial list
+		 * without list_lock, on the assumption that a full slab is on no
+		 * list - which get_from_partial_node() no longer guarantees */
+		CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->b; callee->flag1 = true);
+		STAT(CPU_PARTIAL_FREE, 1);
+		CO_RETURN(0);
+	}
 	if (!f->flag2)
 		CO_RETURN(0);
 	if (!f->flag1 && !f->flag3) {

@@ -326,11 +326,12 @@ int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 			CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)f->j);
 			continue;
 		}
-		if (!cache_r(m, f->cache)->has_sheaves)
+		if (!cache_r(m, f->cache)->has_sheaves && !WORLD(m)->cfg.sw.cpu_partial_free)
 			break;
 		{
 			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, f->j));
-			if (p->spare == NIL && p->rcu_free == NIL && sheaf_size(m, p->main) == 0)
+			if (p->spare == NIL && p->rcu_free == NIL && sheaf_size(m, p->main) == 0 &&
+			    p->c_partial == NIL)
 				continue; /* !has_pcs_used() */
 		}
 		CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)f->j);
@@ -357,10 +358,10 @@ int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 			struct dlist promote[SHRINK_PROMOTE_MAX];
 			for (int i = 0; i < SHRINK_PROMOTE_MAX; i++)
 				promote[i] = (struct dlist){ NIL, NIL, 0 };
-			idx_t s = cnode_r(m, ni)->partial.first;
+			idx_t s = slab_first(m, cnode_r(m, ni)->partial.first);
 			f->n = 0;
 			while (s != NIL) {
-				idx_t next = slab_r(m, s)->lnext;
+				idx_t next = slab_lnext(m, s);
 				uint32_t free = slab_r(m, s)->objects - slab_r(m, s)->inuse;
 				if (free == slab_r(m, s)->objects) {
 					remove_partial(m, f->cache, f->j, s);

@@ -488,7 +488,7 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (!HAS_SHEAVES)
-		CO_RETURN(0);
+		goto partials;
 	LOCK(LK_PCS_LOCK, PCSI(f->on_cpu), false);
 	f->y = PCS(f->on_cpu)->spare;
 	PCS(f->on_cpu)->spare = NIL;
@@ -507,6 +507,11 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
 	}
 	CALL(CO_SHEAF_FLUSH_MAIN, (void)callee);
+partials:
+	if (WORLD(m)->cfg.sw.cpu_partial_free) {
+		/* 17c38c88294d still had per-CPU partial lists on the free side */
+		CALL(CO_C_FLUSH_CPU, (void)callee);
+	}
 	CO_RETURN(0);
 	CO_END;
 }

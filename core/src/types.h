@@ -29,6 +29,12 @@
 
 typedef uint32_t idx_t;
 #define NIL UINT32_MAX
+/* list_del() poisons: entry->next = LIST_POISON1, entry->prev = LIST_POISON2
+ * (modelled only where they matter: the cpu_partial_free preset), and a
+ * link overwritten with a non-pointer (slab->slabs aliasing slab_list.prev) */
+#define LIST_POISON1_IDX (NIL - 1)
+#define LIST_POISON2_IDX (NIL - 2)
+#define GARBAGE_IDX (NIL - 3)
 
 #define MAX_FULL_SHEAVES 10
 #define MAX_EMPTY_SHEAVES 10

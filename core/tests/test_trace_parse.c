@@ -100,37 +100,39 @@ static void test_config(void)
 	CHECK_EQ_STR(c.preset, svz_newest_preset());
 	CHECK_EQ_INT(svz_topology_check(&c.topo, err, sizeof err), 0);
 
-	/* The table: ten presets in release order, each setting every switch. */
+	/* The table: eleven presets in release order, each setting every switch. */
 	static const char *const names[] = { "v5.10", "v5.11", "v5.12", "v6.6", "v6.8", "v6.19",
-					     "v7.0-rc1", "v7.0-rc2+fix1", "v7.0+fix1+fix2",
-					     "v7.1-candidate" };
-	for (i = 0; i < 10; i++) {
+					     "v7.0-17c38c88294d", "v7.0-rc1", "v7.0-rc2+fix1",
+					     "v7.0+fix1+fix2", "v7.1-candidate" };
+	for (i = 0; i < 11; i++) {
 		static const char *const keys[] = { "era=", "cpu_source=", "order_form=",
 						    "freelist_random=1", "freelist_hardened=1",
 						    "fix1=", "fix2=", "deferred_freelist=",
-						    "batched_partial=" };
+						    "batched_partial=", "cpu_partial_free=" };
 		CHECK_EQ_STR(svz_preset_name(i), names[i]);
 		CHECK(svz_preset_desc(i) && svz_preset_desc(i)[0]);
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 			CHECK(strstr(svz_preset_settings(i), keys[k]) != NULL);
 	}
-	CHECK(svz_preset_name(10) == NULL);
+	CHECK(svz_preset_name(11) == NULL);
 	CHECK_EQ_STR(svz_newest_preset(), "v7.1-candidate");
 
-	/* Each preset's switches, as (era, cpu_source, order_form, fix1, fix2, deferred, batched). */
-	static const int want[10][7] = {
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_POSSIBLE, SVZ_ORDER_LOOP, 0, 0, 0, 0 },
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_ONLINE, SVZ_ORDER_LOOP, 0, 0, 0, 0 },
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_LOOP, 0, 0, 0, 0 },
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_LOOP, 0, 0, 0, 0 },
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0 },
-		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0 },
-		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0 },
-		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 0, 0 },
-		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 0, 0 },
-		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 1, 1 },
+	/* Each preset's switches, as (era, cpu_source, order_form, fix1, fix2, deferred, batched,
+	 * cpu_partial_free). */
+	static const int want[11][8] = {
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_POSSIBLE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_ONLINE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_CLASSIC, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 1 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 0, 0, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 0, 0, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 1, 1, 0 },
 	};
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 11; i++) {
 		svz_config_default(&c);
 		/* Start from the opposite of everything so "sets every switch" shows. */
 		c.sw.era = (enum svz_era)!want[i][0];
@@ -138,6 +140,7 @@ static void test_config(void)
 		c.sw.barn_all_nodes = !want[i][4];
 		c.sw.deferred_freelist = !want[i][5];
 		c.sw.batched_partial = !want[i][6];
+		c.sw.cpu_partial_free = !want[i][7];
 		c.sw.freelist_random = c.sw.freelist_hardened = false;
 		c.sw.continue_on_error = true;
 		c.sw.seed = 77;
@@ -150,6 +153,7 @@ static void test_config(void)
 		CHECK_EQ_INT(c.sw.barn_all_nodes, want[i][4]);
 		CHECK_EQ_INT(c.sw.deferred_freelist, want[i][5]);
 		CHECK_EQ_INT(c.sw.batched_partial, want[i][6]);
+		CHECK_EQ_INT(c.sw.cpu_partial_free, want[i][7]);
 		CHECK(c.sw.freelist_random && c.sw.freelist_hardened);
 		/* Run choices are not kernel switches: presets leave them alone. */
 		CHECK(c.sw.continue_on_error);
@@ -596,11 +600,11 @@ static void test_errors(void)
 		   "t.trace:2:12: error: expected possible=N, present=N or online=N, got 'offline=2'");
 	EXPECT_ERR(HDR "preset v9\n",
 		   "t.trace:2:8: error: expected a preset (v5.10, v5.11, v5.12, v6.6, v6.8, v6.19, "
-		   "v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1-candidate), got 'v9'");
+		   "v7.0-17c38c88294d, v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1-candidate), got 'v9'");
 	EXPECT_ERR(HDR "set colour=blue\n",
 		   "t.trace:2:5: error: expected a setting (preset, era, cpu_source, order_form, "
 		   "freelist_random, freelist_hardened, fix1, fix2, deferred_freelist, "
-		   "batched_partial, continue_on_error, seed, page_size, possible, present, online), "
+		   "batched_partial, cpu_partial_free, continue_on_error, seed, page_size, possible, present, online), "
 		   "got 'colour'");
 	EXPECT_ERR(HDR "set fix1=1 fix2=maybe\n",
 		   "t.trace:2:12: error: expected fix2=0/1, on/off, true/false or y/n, got 'maybe'");

@@ -47,6 +47,10 @@ struct svz_switches {
 	bool barn_all_nodes;    /* seed 004 fix 2: a barn on every online node */
 	bool deferred_freelist; /* seed 000 */
 	bool batched_partial;   /* seed 002 */
+	bool cpu_partial_free;  /* seed 004's bisection blocker 17c38c88294d: v7.0
+				   allocation paths, but frees still put a
+				   was-full slab on the per-CPU partial list
+				   (SLUB_CPU_PARTIAL, removed one commit later) */
 	bool continue_on_error; /* keep going past a bad free in a trace */
 	uint64_t seed;          /* every random draw of the model comes from it */
 };
@@ -62,7 +66,7 @@ void svz_config_default(struct svz_config *cfg);
 
 /* Set one key. Keys: preset, era, cpu_source, order_form, freelist_random,
  * freelist_hardened, fix1 (refill_on_spin), fix2 (barn_all_nodes),
- * deferred_freelist, batched_partial, continue_on_error, seed, page_size,
+ * deferred_freelist, batched_partial, cpu_partial_free, continue_on_error, seed, page_size,
  * possible, present, online.
  * Returns 0, or -1 with a message ("expected ... got ...") in err. */
 int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
