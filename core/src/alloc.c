@@ -123,7 +123,9 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
-/* get_from_any_partial(): zonelist walk, nodes with nr_partial > min_partial. */
+/* get_from_any_partial() (v7.0) / get_any_partial() (classic): the
+ * remote_node_defrag_ratio gate, then the zonelist's nodes with
+ * nr_partial > min_partial, each through the era's per-node function. */
 int co_GET_FROM_ANY_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -132,7 +134,7 @@ int co_GET_FROM_ANY_PARTIAL(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(-1);
 	}
 	for (f->j = 0; (f->i = next_remote_candidate(m, f->cache, cpu, &f->j)) >= 0; f->j++) {
-		CALL(CO_GET_FROM_PARTIAL_NODE, callee->node = f->i);
+		CALL(CLASSIC(m) ? CO_C_GET_PARTIAL_NODE : CO_GET_FROM_PARTIAL_NODE, callee->node = f->i);
 		if (f->ret >= 0)
 			CO_RETURN(f->ret);
 	}

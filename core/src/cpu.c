@@ -250,7 +250,7 @@ int co_C_GET_PARTIAL(struct model *m, int cpu, struct frame *f)
 	CALL(CO_C_GET_PARTIAL_NODE, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
 	if (f->ret >= 0 || f->node >= 0)
 		CO_RETURN(f->ret);
-	CALL(CO_C_GET_ANY_PARTIAL, (void)callee);
+	CALL(CO_GET_FROM_ANY_PARTIAL, callee->k_fn = KFN_get_any_partial);
 	CO_RETURN(f->ret);
 	CO_END;
 }
@@ -290,24 +290,6 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	}
 	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	CO_RETURN(f->y == NIL ? -1 : (int32_t)f->y);
-	CO_END;
-}
-
-/* get_any_partial(): remote_node_defrag_ratio gate, zonelist order, nodes
- * with nr_partial > min_partial. */
-int co_C_GET_ANY_PARTIAL(struct model *m, int cpu, struct frame *f)
-{
-	CO_BEGIN
-	if (defrag_skip(m, f->cache)) {
-		CHECK_EV(CHK_DEFRAG_SKIP);
-		CO_RETURN(-1);
-	}
-	for (f->j = 0; (f->i = next_remote_candidate(m, f->cache, cpu, &f->j)) >= 0; f->j++) {
-		CALL(CO_C_GET_PARTIAL_NODE, callee->node = f->i);
-		if (f->ret >= 0)
-			CO_RETURN(f->ret);
-	}
-	CO_RETURN(-1);
 	CO_END;
 }
 

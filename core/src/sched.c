@@ -50,7 +50,7 @@ static const uint8_t co_kfn[CO__COUNT] = {
 	[CO_LOCK] = KFN_get_from_partial_node, /* replaced by the caller's */
 	[CO_C_SLAB_ALLOC_NODE] = KFN_slab_alloc_node, [CO_C_SLAB_ALLOC] = KFN____slab_alloc,
 	[CO_C_GET_PARTIAL] = KFN_get_partial, [CO_C_GET_PARTIAL_NODE] = KFN_get_partial_node,
-	[CO_C_GET_ANY_PARTIAL] = KFN_get_any_partial, [CO_C_DEACTIVATE_SLAB] = KFN_deactivate_slab,
+	[CO_C_DEACTIVATE_SLAB] = KFN_deactivate_slab,
 	[CO_C_DO_SLAB_FREE] = KFN_do_slab_free, [CO_C___SLAB_FREE] = KFN___slab_free,
 	[CO_C_PUT_CPU_PARTIAL] = KFN_put_cpu_partial, [CO_C_PUT_PARTIALS] = KFN___put_partials,
 	[CO_C_FLUSH_CPU] = KFN_flush_slab, [CO_C_ALLOC_BULK] = KFN_kmem_cache_alloc_bulk,
