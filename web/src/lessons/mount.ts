@@ -47,7 +47,8 @@ export async function openLessonLinkAtBoot(app: Store): Promise<boolean> {
     return false;
   }
   await l.openLink(link);
-  return true;
+  // an unknown lesson or stop: the player shows why, the app opens its default run
+  return app.getState().frame !== null;
 }
 
 export function useLessons(): LessonStore {
