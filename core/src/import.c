@@ -32,6 +32,7 @@
 
 #include "slubviz/gfp.h"
 #include "slubviz/sizing.h"
+#include "strtab.h"
 
 #define NONE UINT32_MAX
 #define MAX_OBJECT (64u << 20) /* the v1 limit on sizes */
@@ -65,96 +66,6 @@ static char *dupstr(const char *s)
 	if (c)
 		memcpy(c, s, n);
 	return c;
-}
-
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* Interned strings: names[id], indexed by an open-addressing table of id + 1. */
-struct strtab {
-	char **names;
-	uint32_t n, cap;
-	uint32_t *slots;
-	uint32_t nslots;
-};
-
-static uint32_t st_find(const struct strtab *st, const char *s, size_t len)
-{
-	if (!st->nslots)
-		return NONE;
-	for (uint32_t i = hash_bytes(s, len) & (st->nslots - 1);; i = (i + 1) & (st->nslots - 1)) {
-		uint32_t v = st->slots[i];
-		if (!v)
-			return NONE;
-		const char *nm = st->names[v - 1];
-		if (strncmp(nm, s, len) == 0 && nm[len] == 0)
-			return v - 1;
-	}
-}
-
-static bool st_rehash(struct strtab *st)
-{
-	uint32_t nslots = st->nslots ? st->nslots * 2 : 64;
-	if (nslots < st->nslots)
-		return false;
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return false;
-	for (uint32_t id = 0; id < st->n; id++) {
-		uint32_t i = hash_bytes(st->names[id], strlen(st->names[id])) & (nslots - 1);
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = id + 1;
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = nslots;
-	return true;
-}
-
-/* Id of s, added if new; NONE when out of memory. *added tells which. */
-static uint32_t st_intern(struct strtab *st, const char *s, size_t len, bool *added)
-{
-	uint32_t id = st_find(st, s, len);
-	if (added)
-		*added = false;
-	if (id != NONE)
-		return id;
-	if (st->n >= NONE - 1 || !GROW(st->names, st->cap, (uint64_t)st->n + 1))
-		return NONE;
-	if ((uint64_t)(st->n + 1) * 2 > st->nslots && !st_rehash(st))
-		return NONE;
-	char *copy = malloc(len + 1);
-	if (!copy)
-		return NONE;
-	memcpy(copy, s, len);
-	copy[len] = 0;
-	id = st->n++;
-	st->names[id] = copy;
-	for (uint32_t i = hash_bytes(s, len) & (st->nslots - 1);; i = (i + 1) & (st->nslots - 1))
-		if (!st->slots[i]) {
-			st->slots[i] = id + 1;
-			break;
-		}
-	if (added)
-		*added = true;
-	return id;
-}
-
-static void st_free(struct strtab *st, bool names_too)
-{
-	if (names_too) {
-		for (uint32_t i = 0; i < st->n; i++)
-			free(st->names[i]);
-		free(st->names);
-	}
-	free(st->slots);
-	memset(st, 0, sizeof *st);
 }
 
 /* ---- the importer ------------------------------------------------------------ */
@@ -481,7 +392,7 @@ static uint32_t intern_site(struct svz_importer *im, const char *s, size_t len)
 	}
 	if (!o)
 		return 0;
-	uint32_t id = st_intern(&im->sites, buf, o, NULL);
+	uint32_t id = strtab_intern(&im->sites, buf, o, NULL);
 	if (id == NONE) {
 		im->oom = true;
 		return 0;
@@ -572,7 +483,7 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 	} else {
 		klen = (size_t)snprintf(key, sizeof key, "\1%u-%u", req, alloc);
 	}
-	uint32_t id = st_find(&im->cache_index, key, klen);
+	uint32_t id = strtab_find(&im->cache_index, key, klen);
 	if (id != NONE) {
 		if (adjusted)
 			im->rep.names_adjusted++;
@@ -597,9 +508,9 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 	/* a trace may name a cache "inferred-8-8" too: declared names stay unique */
 	char orig[64];
 	memcpy(orig, d.name, sizeof orig);
-	for (unsigned k = 2; st_find(&im->shown, d.name, strlen(d.name)) != NONE && k < 100000; k++)
+	for (unsigned k = 2; strtab_find(&im->shown, d.name, strlen(d.name)) != NONE && k < 100000; k++)
 		snprintf(d.name, sizeof d.name, "%.54s.%u", orig, k);
-	if (st_intern(&im->shown, d.name, strlen(d.name), NULL) == NONE) {
+	if (strtab_intern(&im->shown, d.name, strlen(d.name), NULL) == NONE) {
 		im->oom = true;
 		return NONE;
 	}
@@ -608,7 +519,7 @@ static uint32_t get_cache(struct svz_importer *im, const char *name, size_t nlen
 		im->oom = true;
 		return NONE;
 	}
-	id = st_intern(&im->cache_index, key, klen, NULL);
+	id = strtab_intern(&im->cache_index, key, klen, NULL);
 	if (id == NONE) {
 		im->oom = true;
 		return NONE;
@@ -775,7 +686,7 @@ static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bo
 	*unknown = false;
 	if (len <= 160 && im->gfps.n < 4096) {
 		bool added;
-		id = st_intern(&im->gfps, s, len, &added);
+		id = strtab_intern(&im->gfps, s, len, &added);
 		if (id != NONE && !added && !im->gfp_vals[id].unknown)
 			return im->gfp_vals[id].gfp;
 		if (id != NONE && !GROW(im->gfp_vals, im->cap_gfp_vals, (uint64_t)id + 1))
@@ -1293,7 +1204,7 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 			struct slice nm = first_tok(ev->name);
 			struct cache_x *x = &im->cx[e->cache];
 			if (x->info.inferred) {
-				uint32_t v = st_intern(&im->votes, nm.s, nm.len, NULL);
+				uint32_t v = strtab_intern(&im->votes, nm.s, nm.len, NULL);
 				if (v == NONE)
 					im->oom = true;
 				else if (!x->vote)
@@ -1994,7 +1905,7 @@ struct svz_importer *svz_importer_new(enum svz_import_format fmt, const struct s
 	im->rep.max_node = -1;
 	im->rep.header_ops = -1;
 	im->max_cpu = -1;
-	if (st_intern(&im->sites, "", 0, NULL) == NONE) {
+	if (strtab_intern(&im->sites, "", 0, NULL) == NONE) {
 		free(im);
 		return NULL;
 	}
@@ -2292,7 +2203,7 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 	im->nr_handles = 0;
 	out->sites = im->sites.names;
 	out->nr_sites = im->sites.n;
-	st_free(&im->sites, false);
+	strtab_free(&im->sites, false);
 	rc = 0;
 	goto out;
 fatal:
@@ -2323,15 +2234,15 @@ void svz_importer_free(struct svz_importer *im)
 	free(im->ops);
 	free(im->caches);
 	free(im->cx);
-	st_free(&im->cache_index, true);
+	strtab_free(&im->cache_index, true);
 	if (im->handles)
 		for (uint32_t i = 0; i < im->nr_handles; i++)
 			free(im->handles[i]);
 	free(im->handles);
-	st_free(&im->sites, true);
-	st_free(&im->votes, true);
-	st_free(&im->shown, true);
-	st_free(&im->gfps, true);
+	strtab_free(&im->sites, true);
+	strtab_free(&im->votes, true);
+	strtab_free(&im->shown, true);
+	strtab_free(&im->gfps, true);
 	free(im->gfp_vals);
 	free(im->ptab);
 	free(im->rep.errors);

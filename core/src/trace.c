@@ -18,6 +18,7 @@
 
 #include "slubviz/gfp.h"
 #include "slubviz/sizing.h"
+#include "strtab.h"
 
 /* Caps that keep hostile traces bounded in memory and time. Overridable at
  * build time so fuzzing can run with small limits. */
@@ -42,13 +43,6 @@ struct tok {
 	uint32_t len, col;
 };
 
-/* Interned strings: names[id], with an open-addressing index of id + 1. */
-struct strtab {
-	char **names;
-	uint32_t n, cap;
-	uint32_t *slots;
-	uint32_t nslots; /* power of two, or 0 */
-};
 
 /* ---- compiled statements (op lines and repeat blocks) -------------------- */
 
@@ -290,97 +284,7 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 
 #define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 
-/* ---- string interning ---------------------------------------------------- */
-
-static uint32_t hash_str(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static bool name_eq(const char *name, const char *s, size_t len)
-{
-	return strncmp(name, s, len) == 0 && name[len] == 0;
-}
-
-static uint32_t strtab_find(const struct strtab *st, const char *s, size_t len)
-{
-	if (!st->nslots)
-		return NONE;
-	for (uint32_t i = hash_str(s, len) & (st->nslots - 1);; i = (i + 1) & (st->nslots - 1)) {
-		uint32_t v = st->slots[i];
-
-		if (!v)
-			return NONE;
-		if (name_eq(st->names[v - 1], s, len))
-			return v - 1;
-	}
-}
-
-static bool strtab_rehash(struct strtab *st)
-{
-	uint32_t nslots = st->nslots ? st->nslots * 2 : 64;
-	uint32_t *slots;
-
-	if (nslots < st->nslots)
-		return false;
-	slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return false;
-	for (uint32_t id = 0; id < st->n; id++) {
-		uint32_t i = hash_str(st->names[id], strlen(st->names[id])) & (nslots - 1);
-
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = id + 1;
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = nslots;
-	return true;
-}
-
-/* Returns the id of s, adding it if new; NONE when out of memory. */
-static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
-{
-	uint32_t id = strtab_find(st, s, len);
-	char *copy;
-
-	if (id != NONE)
-		return id;
-	if (st->n == NONE - 1 || !grow((void **)&st->names, &st->cap, st->n + 1, sizeof *st->names))
-		return NONE;
-	if ((uint64_t)(st->n + 1) * 2 > st->nslots && !strtab_rehash(st))
-		return NONE;
-	copy = malloc(len + 1);
-	if (!copy)
-		return NONE;
-	memcpy(copy, s, len);
-	copy[len] = 0;
-	id = st->n++;
-	st->names[id] = copy;
-	for (uint32_t i = hash_str(s, len) & (st->nslots - 1);; i = (i + 1) & (st->nslots - 1)) {
-		if (!st->slots[i]) {
-			st->slots[i] = id + 1;
-			break;
-		}
-	}
-	return id;
-}
-
-static void strtab_free(struct strtab *st, bool names_too)
-{
-	if (names_too) {
-		for (uint32_t i = 0; i < st->n; i++)
-			free(st->names[i]);
-		free(st->names);
-	}
-	free(st->slots);
-	memset(st, 0, sizeof *st);
-}
+/* ---- string interning: strtab.c ------------------------------------------ */
 
 /* ---- lexing -------------------------------------------------------------- */
 
@@ -847,7 +751,7 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 		return fail(P, P->line, end_col(tk, n), "expected size=BYTES for cache '%s', got %s",
 			    d.name, n > 2 ? "no size=" : "end of line");
 	if (!GROW(t->caches, P->cap_caches, t->nr_caches + 1) ||
-	    strtab_intern(&P->caches, tk[1].s, tk[1].len) == NONE)
+	    strtab_intern(&P->caches, tk[1].s, tk[1].len, NULL) == NONE)
 		return oom(P, P->line);
 	t->caches[t->nr_caches++] = d;
 	return 0;
@@ -957,7 +861,7 @@ static int push_bulk_handles(struct parser *P, const struct tok *prefix, uint32_
 	*first = t->nr_handle_lists;
 	for (uint32_t i = 0; i < count; i++) {
 		int n = snprintf(P->namebuf + prefix->len, 16, "[%u]", i);
-		uint32_t id = strtab_intern(&P->handles, P->namebuf, prefix->len + (size_t)n);
+		uint32_t id = strtab_intern(&P->handles, P->namebuf, prefix->len + (size_t)n, NULL);
 
 		if (id == NONE)
 			return oom(P, line);
@@ -1119,19 +1023,19 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 		if (push_bulk_handles(P, handle, op->count, line, &op->handle))
 			return -1;
 	} else if (handle) {
-		op->handle = strtab_intern(&P->handles, handle->s, handle->len);
+		op->handle = strtab_intern(&P->handles, handle->s, handle->len, NULL);
 		if (op->handle == NONE)
 			return oom(P, line);
 	}
 	if (sheaf_tok) {
 		/* sheaf handles share the handle namespace; the op carries it in
 		 * `sheaf` (the object handle, if any, stays in `handle`) */
-		op->sheaf = strtab_intern(&P->handles, sheaf_tok->s, sheaf_tok->len);
+		op->sheaf = strtab_intern(&P->handles, sheaf_tok->s, sheaf_tok->len, NULL);
 		if (op->sheaf == NONE)
 			return oom(P, line);
 	}
 	if (at_tok) {
-		op->site = strtab_intern(&P->sites, at_tok->s + 3, at_tok->len - 3);
+		op->site = strtab_intern(&P->sites, at_tok->s + 3, at_tok->len - 3, NULL);
 		if (op->site == NONE)
 			return oom(P, line);
 	}
@@ -1898,7 +1802,7 @@ int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 		svz_config_default(&out->config);
 
 	out->description = read_description(P->text, P->len);
-	if (!out->description || strtab_intern(&P->sites, "", 0) == NONE) {
+	if (!out->description || strtab_intern(&P->sites, "", 0, NULL) == NONE) {
 		oom(P, 0);
 		goto done;
 	}
