@@ -3,12 +3,12 @@
 // requestAnimationFrame in the system Chromium through Playwright; and the
 // bundle sizes (JS gzipped, wasm).
 // Run: node web/bench/fps.mjs [--seconds N] [--speed N] [--json]
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { startPreview, waitUrl } from './preview.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'web/dist');
@@ -46,24 +46,8 @@ function bundleSizes() {
   };
 }
 
-async function waitUrl(url, ms) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
-const server = spawn(join(ROOT, 'node_modules/.bin/vite'), ['preview', '--config', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'], {
-  cwd: ROOT,
-  stdio: 'ignore',
-});
+const server = startPreview(ROOT, PORT);
 const results = { bundle: bundleSizes(), fps: [] };
 let browser;
 try {

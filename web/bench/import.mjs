@@ -9,11 +9,11 @@
 // imported trace is replay-ready (open + pre-pass with checkpoints).
 // System Chromium through Playwright, the built app (web/dist).
 // Run: node web/bench/import.mjs [--lines N] [--no-replay] [--json]
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { startPreview, waitUrl } from './preview.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'web/dist');
@@ -32,24 +32,8 @@ if (!existsSync(join(DIST, 'index.html'))) {
   process.exit(1);
 }
 
-async function waitUrl(url, ms) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
-const server = spawn(join(ROOT, 'node_modules/.bin/vite'), ['preview', '--config', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'], {
-  cwd: ROOT,
-  stdio: 'ignore',
-});
+const server = startPreview(ROOT, PORT);
 let browser;
 let out;
 try {
