@@ -47,15 +47,7 @@ new_objects:
 			f->flag1 = false;
 			goto new_objects;
 		}
-		{
-			char g[128];
-			struct cache_rec *c = cache_r(m, f->cache);
-			svz_gfp_format(f->gfp, g, sizeof g);
-			model_report(m, "SLUB: Unable to allocate memory on node %d, gfp=%#x(%s)\n"
-				     "  cache: %s, object size: %u, buffer size: %u, default order: %u, min order: %u",
-				     f->node, f->gfp, g, c->name, c->g.object_size, c->g.size, c->g.order,
-				     c->g.min_order);
-		}
+		slab_out_of_memory(m, f->cache, f->gfp, f->node);
 		CHECK_EV(CHK_OUT_OF_MEMORY);
 		CO_RETURN(-1);
 	}

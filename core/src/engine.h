@@ -238,7 +238,7 @@ void slab_push_chain(struct model *m, idx_t s, idx_t head, idx_t tail, uint32_t 
 uint32_t freelist_len(struct model *m, idx_t s);
 uint64_t freeptr_raw(struct model *m, idx_t o);     /* hardened encoding of o->next */
 void set_freepointer(struct model *m, idx_t o, idx_t next);
-idx_t obj_of_addr(struct model *m, uint64_t addr);
+void slab_out_of_memory(struct model *m, idx_t cache, uint32_t gfp, int node);
 
 /* slab->slab_list.next, or NIL past a link the cpu_partial_free race
  * clobbered (LIST_POISON1 or garbage): list walks stop there */

@@ -1025,6 +1025,26 @@ static void skip_event(struct svz_importer *im, int why)
 	im->rep.skipped[why]++;
 }
 
+/* A free of a pointer whose allocation was not kept: counted and skipped
+ * (already freed, allocation skipped, or a NULL/zero-size allocation). */
+static bool free_skipped(struct svz_importer *im, struct pent *e)
+{
+	switch (e->state) {
+	case PS_FREED:
+		skip_event(im, SVZ_SKIP_FREE_TWICE);
+		return true;
+	case PS_SKIPPED:
+		e->state = PS_FREED;
+		skip_event(im, SVZ_SKIP_FREE_SKIPPED);
+		return true;
+	case PS_ZERO:
+		e->state = PS_FREED;
+		skip_event(im, SVZ_SKIP_FREE_NULL);
+		return true;
+	}
+	return false;
+}
+
 /* Remember a skipped allocation's pointer so its free is not mistaken for
  * the free of an object from before the trace. */
 static void mark_ptr(struct svz_importer *im, uint64_t key, uint8_t state)
@@ -1173,19 +1193,8 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 			skip_event(im, SVZ_SKIP_FREE_UNKNOWN);
 			return;
 		}
-		switch (e->state) {
-		case PS_FREED:
-			skip_event(im, SVZ_SKIP_FREE_TWICE);
+		if (free_skipped(im, e))
 			return;
-		case PS_SKIPPED:
-			e->state = PS_FREED;
-			skip_event(im, SVZ_SKIP_FREE_SKIPPED);
-			return;
-		case PS_ZERO:
-			e->state = PS_FREED;
-			skip_event(im, SVZ_SKIP_FREE_NULL);
-			return;
-		}
 		note_cpu(im, cpu);
 		bool named = e->cache != NONE;
 		struct svz_op *op = push_op(im, named && ev->kind == EV_CACHE_FREE ? SVZ_OP_FREE
@@ -1604,19 +1613,8 @@ static void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, ui
 			skip_event(im, SVZ_SKIP_FREE_UNKNOWN);
 			return;
 		}
-		switch (e->state) {
-		case PS_FREED:
-			skip_event(im, SVZ_SKIP_FREE_TWICE);
+		if (free_skipped(im, e))
 			return;
-		case PS_SKIPPED:
-			e->state = PS_FREED;
-			skip_event(im, SVZ_SKIP_FREE_SKIPPED);
-			return;
-		case PS_ZERO:
-			e->state = PS_FREED;
-			skip_event(im, SVZ_SKIP_FREE_NULL);
-			return;
-		}
 		note_cpu(im, (int)cpu);
 		struct svz_op *op = push_op(im, SVZ_OP_KFREE, (int)cpu, line);
 		if (!op)

@@ -167,3 +167,14 @@ uint32_t freelist_len(struct model *m, idx_t s)
 		n++;
 	return n;
 }
+
+/* slab_out_of_memory(): the kernel's warning when no slab could be had. */
+void slab_out_of_memory(struct model *m, idx_t cache, uint32_t gfp, int node)
+{
+	char g[128];
+	struct cache_rec *c = cache_r(m, cache);
+	svz_gfp_format(gfp, g, sizeof g);
+	model_report(m, "SLUB: Unable to allocate memory on node %d, gfp=%#x(%s)\n"
+		     "  cache: %s, object size: %u, buffer size: %u, default order: %u, min order: %u",
+		     node, gfp, g, c->name, c->g.object_size, c->g.size, c->g.order, c->g.min_order);
+}
