@@ -6,7 +6,8 @@
 //     check is true exactly for the right choices; a click question accepts
 //     the stored answer and rejects other elements);
 //   - every claim of the lesson holds, data tables' model cells compute and
-//     their seed figures are quoted from the seed;
+//     their seed figures are quoted from the source excerpts kept in
+//     lessons/sources.json;
 //   - the sandbox's stored solution reaches every goal within the limit and
 //     the stored wrong sample does not.
 // Plus unit tests of the predicate engine (lessons/engine/predicates.mjs),
@@ -28,7 +29,7 @@ import { checkLesson, runSandbox } from '../lessons/engine/check.mjs';
 import { resolvePositions, runProbes } from '../lessons/engine/runner.mjs';
 
 const LESSONS = join(ROOT, 'lessons');
-const SEEDS = process.env.SVZ_SEED_DIR || join(ROOT, '..', 'shared', 'seeds');
+const SOURCES = JSON.parse(readFileSync(join(LESSONS, 'sources.json'), 'utf8'));
 const index = JSON.parse(readFileSync(join(LESSONS, 'index.json'), 'utf8'));
 const lessons = index.lessons.map((e) => {
   const dir = join(LESSONS, e.id);
@@ -44,8 +45,7 @@ const lessons = index.lessons.map((e) => {
 let mod;
 const open = (trace, opts) => SlubvizSession.open(mod, trace, opts);
 const readScenario = (file) => readFileSync(join(ROOT, file), 'utf8');
-const readSeed = (file) => (existsSync(join(SEEDS, file)) ? readFileSync(join(SEEDS, file), 'utf8') : null);
-const env = () => ({ open, readScenario, readSeed });
+const env = () => ({ open, readScenario, sources: SOURCES });
 
 beforeAll(async () => {
   mod = await loadBrowserModule();
@@ -442,7 +442,7 @@ describe.each(lessons.map((l) => [l.entry.id, l]))('lesson %s', (id, L) => {
     }
   });
 
-  test.runIf(existsSync(SEEDS))('seed figures are quoted from the seed, in_seed commits are named by it', () => {
+  test('seed figures are quoted from the source excerpts, in_seed commits are named by them', () => {
     const f = report.items.filter((it) => it.kind === 'source' && it.id !== 'prose-cites' && !it.ok);
     expect(f, describeFailures(f)).toEqual([]);
   });
@@ -502,6 +502,21 @@ describe('the lesson check rejects wrong lessons', () => {
     const l2 = base();
     l2.sandbox.wrong = l2.sandbox.solution.slice();
     expect(describeFailures(bad(l2))).toMatch(/sandbox wrong: the wrong sample reaches every goal/);
+  });
+
+  test('a seed figure that is not in the source, an in_seed commit it does not name, an uncited source', () => {
+    const six = () => structuredClone(lessons.find((l) => l.entry.id === '06-sheaves-regression'));
+    const L = six();
+    const t = L.lesson.data.tables.find((x) => x.id === 'v619-counters');
+    t.evidence[0] = t.evidence[0].replace(/:(\d)/, ':9$1'); // one digit more than the dump
+    L.lesson.commits.find((c) => !c.in_seed).in_seed = true;
+    const msg = describeFailures(checkLesson(L.lesson, env()).items.filter((it) => it.kind === 'source' && !it.ok));
+    expect(msg).toMatch(/table-v619-counters: not in the excerpts of 004_1b4526f30475b866\.txt/);
+    expect(msg).toMatch(/commit-[0-9a-f]{12}: commit .* is marked in_seed but no excerpt/);
+    const L2 = six();
+    const prose = L2.prose.replaceAll('severe performance regression', 'a regression');
+    const cites = checkLesson(L2.lesson, { ...env(), prose }).items.filter((it) => it.id === 'prose-cites' && !it.ok);
+    expect(describeFailures(cites)).toMatch(/does not cite the title of 004_1b4526f30475b866\.txt/);
   });
 
   test('runSandbox grades a student attempt goal by goal', () => {

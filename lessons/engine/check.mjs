@@ -47,7 +47,7 @@ function fmt(v) {
 }
 
 /** Check one lesson. Returns { items: [{kind, id, ok, message}] }. */
-export function checkLesson(lesson, { open, readScenario, readSeed, prose }) {
+export function checkLesson(lesson, { open, readScenario, sources, prose }) {
   const items = [];
   const add = (kind, id, ok, message = '') => items.push({ kind, id, ok, message });
   const byVariant = new Map(); // variant -> [{probe, check(result)}]
@@ -174,32 +174,38 @@ export function checkLesson(lesson, { open, readScenario, readSeed, prose }) {
     });
   }
 
-  // ---- sources: the prose cites its seeds and commits; quoted figures are in the seed
+  // ---- sources: the prose cites each source by its public title and every
+  // commit by id; quoted figures and in_seed commits are in the source's
+  // excerpts (lessons/sources.json), so the check runs in any clone.
+  const sourceOf = (id) => sources?.sources?.[id];
   if (prose !== undefined) {
     const missing = [];
-    for (const sd of lesson.seeds) if (!prose.includes(sd.file)) missing.push(sd.file);
+    const body = norm(prose);
+    for (const sd of lesson.seeds) {
+      const src = sourceOf(sd.file);
+      if (!src) missing.push(`${sd.file} (not in lessons/sources.json)`);
+      else if (!body.includes(norm(src.title))) missing.push(`the title of ${sd.file}: ${JSON.stringify(src.title)}`);
+    }
     for (const c of lesson.commits) if (!prose.includes(c.id.slice(0, 12))) missing.push(c.id.slice(0, 12));
     add('source', 'prose-cites', missing.length === 0, missing.length ? `lesson.md does not cite ${missing.join(', ')}` : '');
   }
-  if (readSeed) {
-    const texts = {};
-    for (const sd of lesson.seeds) texts[sd.file] = readSeed(sd.file);
-    const avail = Object.values(texts).some((x) => typeof x === 'string');
-    if (avail) {
-      const all = norm(Object.values(texts).filter(Boolean).join('\n'));
-      for (const c of lesson.commits.filter((x) => x.in_seed)) {
-        add('source', `commit-${c.id.slice(0, 12)}`, all.includes(c.id.slice(0, 12)), `commit ${c.id} is marked in_seed but no seed of the lesson names it`);
+  if (sources) {
+    const excerptText = (id) => {
+      const src = sourceOf(id);
+      return src ? norm(src.excerpts.map((e) => e.text).join('\n')) : null;
+    };
+    const all = lesson.seeds.map((sd) => excerptText(sd.file) ?? '').join(' ');
+    for (const c of lesson.commits.filter((x) => x.in_seed)) {
+      add('source', `commit-${c.id.slice(0, 12)}`, all.includes(c.id.slice(0, 12)), `commit ${c.id} is marked in_seed but no excerpt of the lesson's sources names it`);
+    }
+    for (const t of (lesson.data?.tables || []).filter((x) => x.source !== 'model')) {
+      const body = excerptText(t.source);
+      if (body === null) {
+        add('source', `table-${t.id}`, false, `source ${t.source} is not in lessons/sources.json`);
+        continue;
       }
-      for (const t of (lesson.data?.tables || []).filter((x) => x.source !== 'model')) {
-        const src = texts[t.source] ?? readSeed(t.source);
-        if (typeof src !== 'string') {
-          add('source', `table-${t.id}`, false, `seed ${t.source} is not readable`);
-          continue;
-        }
-        const body = norm(src);
-        const absent = (t.evidence || []).filter((e) => !body.includes(norm(e)));
-        add('source', `table-${t.id}`, absent.length === 0, absent.length ? `not in ${t.source}: ${absent.map((x) => JSON.stringify(x)).join(', ')}` : '');
-      }
+      const absent = (t.evidence || []).filter((e) => !body.includes(norm(e)));
+      add('source', `table-${t.id}`, absent.length === 0, absent.length ? `not in the excerpts of ${t.source}: ${absent.map((x) => JSON.stringify(x)).join(', ')}` : '');
     }
   }
 
