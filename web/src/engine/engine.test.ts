@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { classify, Engine, matchEvent } from './engine';
+import { CHECKPOINT_BUDGET, classify, Engine, matchEvent } from './engine';
 import type { SlubvizModule } from './session';
 import { loadModule, scenario } from './testing';
 
@@ -99,6 +99,100 @@ describe('Engine (checkpoints and seeks)', () => {
     expect(frame.snapshot.config.switches.seed).toBe('3');
     expect(frame.snapshot.config.switches.fix1).toBe(true);
     expect(() => e.open('nonsense', '', '')).toThrow(/header/);
+    e.close();
+  });
+});
+
+/** `mod` with room for at most `slots` live checkpoints: svz_checkpoint
+ * fails (-1, as when wasm malloc fails) beyond that until one is dropped. */
+function tightMemory(m: SlubvizModule, slots: number): SlubvizModule & { calls: number } {
+  const live = new Set<string>();
+  let calls = 0;
+  return new Proxy(m, {
+    get(target, k, recv) {
+      if (k === 'calls') return calls;
+      if (k === '_svz_checkpoint')
+        return (h: number) => {
+          calls++;
+          if (live.size >= slots) return -1;
+          const id = target._svz_checkpoint(h);
+          live.add(`${h}:${id}`);
+          return id;
+        };
+      if (k === '_svz_checkpoint_drop')
+        return (h: number, id: number) => {
+          live.delete(`${h}:${id}`);
+          target._svz_checkpoint_drop(h, id);
+        };
+      return Reflect.get(target, k, recv) as unknown;
+    },
+  }) as SlubvizModule & { calls: number };
+}
+
+/** Frames at a few positions, by seeks in a scrambled order. */
+function seekAll(e: Engine, ops: number[]): string[] {
+  return ops.map((op) => {
+    const f = e.seekOp(op);
+    return JSON.stringify([f.opsDone, f.seq, f.snapshot]);
+  });
+}
+
+describe('Engine: checkpoints within a memory budget', () => {
+  const trace = () => scenario('partial-churn');
+
+  test('the default budget; sizes are measured on the wasm heap', () => {
+    const e = new Engine(mod);
+    const { meta } = e.open(trace(), '', '', 1);
+    expect(meta.checkpointBudget).toBe(CHECKPOINT_BUDGET);
+    expect(meta.checkpoints).toBeGreaterThan(10);
+    expect(meta.checkpointBytes).toBeGreaterThan(meta.checkpoints * 1024);
+    expect(meta.checkpointBytes).toBeLessThanOrEqual(CHECKPOINT_BUDGET);
+    expect(meta.checkpointFailures).toBe(0);
+    e.close();
+  });
+
+  test('a small budget thins them (interval doubles); seeks give the same frames', () => {
+    const full = new Engine(mod);
+    const a = full.open(trace(), '', '', 1).meta;
+    const per = a.checkpointBytes / a.checkpoints;
+    const total = a.opsTotal;
+    const ops = [total, 3, Math.floor(total / 2), total - 1, 1, Math.floor(total / 3), 0, total - 7];
+    const want = seekAll(full, ops);
+    full.close();
+
+    const e = new Engine(mod, { budget: Math.floor(per * 4.5) });
+    const b = e.open(trace(), '', '', 1).meta;
+    expect(b.checkpointBudget).toBe(Math.floor(per * 4.5));
+    expect(b.checkpointBytes).toBeLessThanOrEqual(b.checkpointBudget);
+    expect(b.checkpoints).toBeLessThanOrEqual(4);
+    expect(b.checkpoints).toBeGreaterThanOrEqual(2);
+    expect(b.checkpointEvery).toBeGreaterThanOrEqual(a.checkpointEvery * 4);
+    expect(seekAll(e, ops)).toEqual(want);
+    e.close();
+  });
+
+  test('svz_checkpoint failing (out of wasm memory) degrades to fewer checkpoints; seeks still work', () => {
+    const full = new Engine(mod);
+    const a = full.open(trace(), '', '', 1).meta;
+    const total = a.opsTotal;
+    const ops = [total, Math.floor(total / 2), 2, total - 3, Math.floor((3 * total) / 4), 0];
+    const want = seekAll(full, ops);
+    full.close();
+
+    const tight = tightMemory(mod, 5);
+    const e = new Engine(tight);
+    const b = e.open(trace(), '', '', 1).meta;
+    expect(b.checkpointFailures).toBeGreaterThan(0);
+    expect(b.checkpoints).toBeLessThanOrEqual(5);
+    expect(b.checkpoints).toBeGreaterThanOrEqual(2);
+    expect(b.checkpointEvery).toBeGreaterThan(a.checkpointEvery);
+    expect(seekAll(e, ops)).toEqual(want);
+    e.close();
+  });
+
+  test('no room even for the first checkpoint: a clear error, not a failed restore', () => {
+    const e = new Engine(tightMemory(mod, 0));
+    expect(() => e.open(trace(), '', '', 1)).toThrow(/out of memory: no room for the first checkpoint/);
     e.close();
   });
 });

@@ -5,6 +5,12 @@
 // Time travel: opening a trace runs it once to the end (the "pre-pass"),
 // taking a checkpoint (svz_checkpoint) every `checkpointEvery` ops and
 // sampling the summed SLUB_STATS for the timeline markers and sparklines.
+// Checkpoints are copies of the model's arena and a big trace has a big
+// arena (a 600k-op import: ~7 MB each), so they live within a memory
+// budget (CHECKPOINT_BUDGET, measured on the wasm heap): when the next one
+// would go over it, or svz_checkpoint fails (wasm malloc), every other
+// checkpoint is dropped and the interval doubles. Seeks still work, they
+// just replay more.
 // A seek restores the nearest checkpoint strictly before the target and
 // steps forward (svz_step); it never replays from op 0 unless the target
 // is within the first checkpoint interval. Stepping forward from the
@@ -17,11 +23,16 @@ interface Checkpoint {
   id: number;
   seq: number;
   op: number;
+  /** wasm heap bytes it takes */
+  bytes: number;
 }
 
 export type Progress = (done: number, total: number, what: string) => void;
 
 const MAX_CHECKPOINTS = 256;
+/** Wasm heap bytes the checkpoints of one run may take (the module can
+ * grow to 2 GiB; the trace, the model and the views need the rest). */
+export const CHECKPOINT_BUDGET = 256 << 20;
 const MAX_BUCKETS = 400;
 const RECENT = 12;
 export const END_HANDLES_MAX = 5000;
@@ -115,12 +126,25 @@ export function objectWhere(snap: Snapshot, obj: number): string {
 export class Engine {
   private s: Session | null = null;
   private ckpts: Checkpoint[] = [];
+  /** bytes of the checkpoints kept */
+  private ckptBytes = 0;
+  /** svz_checkpoint calls that failed (out of wasm memory) */
+  private ckptFailed = 0;
+  /** ops between two checkpoints (doubles when they are thinned) */
+  private every = 1;
   private lastSnap: Snapshot | null = null;
   meta: RunMeta | null = null;
   /** micro-steps run by seeks since open (a measure of replay work) */
   replayed = 0;
+  /** checkpoint memory budget in bytes (CHECKPOINT_BUDGET) */
+  readonly budget: number;
 
-  constructor(readonly mod: SlubvizModule) {}
+  constructor(
+    readonly mod: SlubvizModule,
+    opts: { budget?: number } = {},
+  ) {
+    this.budget = opts.budget ?? CHECKPOINT_BUDGET;
+  }
 
   get session(): Session {
     if (!this.s) throw new Error('no trace is open');
@@ -134,6 +158,8 @@ export class Engine {
     }
     this.s = null;
     this.ckpts = [];
+    this.ckptBytes = 0;
+    this.ckptFailed = 0;
     this.meta = null;
   }
 
@@ -151,7 +177,7 @@ export class Engine {
   private prepass(s: Session, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
     this.s = s;
     const total = s.opsTotal();
-    const every = Math.max(
+    this.every = Math.max(
       1,
       checkpointEvery > 0 ? checkpointEvery : Math.min(1000, Math.ceil(total / 200)),
       Math.ceil(total / MAX_CHECKPOINTS),
@@ -162,10 +188,10 @@ export class Engine {
     const bucketEnds = new Set<number>();
     for (let b = 1; b <= buckets; b++) bucketEnds.add(Math.round((total * b) / buckets));
     const bounds = new Set<number>(bucketEnds);
-    for (let op = every; op < total; op += every) bounds.add(op);
+    for (let op = this.every; op < total; op += this.every) bounds.add(op);
     const targets = [...bounds].filter((x) => x > 0).sort((a, b) => a - b);
 
-    this.ckpts.push({ id: s.checkpoint(), seq: 0, op: 0 });
+    if (!this.checkpointHere(0)) throw new Error('out of memory: no room for the first checkpoint of this trace');
     const sampleOps: number[] = [0];
     let last = this.snapshot();
     let prev = totalStats(last);
@@ -177,9 +203,7 @@ export class Engine {
     for (const target of targets) {
       const r = s.runToOp(target);
       const done = s.opsDone();
-      if (done % every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) {
-        this.ckpts.push({ id: s.checkpoint(), seq: s.seq(), op: done });
-      }
+      if (done % this.every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) this.checkpointHere(done);
       if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
         last = this.snapshot();
         const now = totalStats(last);
@@ -209,7 +233,10 @@ export class Engine {
       sampleOps,
       samples,
       checkpoints: this.ckpts.length,
-      checkpointEvery: every,
+      checkpointEvery: this.every,
+      checkpointBytes: this.ckptBytes,
+      checkpointBudget: this.budget,
+      checkpointFailures: this.ckptFailed,
       runError: s.runError(),
       endHandles: live.handles,
       endHandlesMore: live.more,
@@ -218,8 +245,52 @@ export class Engine {
     return { meta: this.meta, frame: this.frame() };
   }
 
+  private heapUsed(): number {
+    return this.mod._svz_heap_used() >>> 0;
+  }
+
+  /** Checkpoint the current position (op `op` done), within the budget.
+   * False when there was no memory for it, even after thinning. */
+  private checkpointHere(op: number): boolean {
+    const s = this.session;
+    for (let attempt = 0; ; attempt++) {
+      const h0 = this.heapUsed();
+      const id = s.checkpoint();
+      if (id >= 0) {
+        const bytes = Math.max(0, this.heapUsed() - h0);
+        this.ckpts.push({ id, seq: s.seq(), op, bytes });
+        this.ckptBytes += bytes;
+        while (this.ckptBytes > this.budget && this.thin()) {
+          /* fewer checkpoints until they fit */
+        }
+        return this.ckpts[this.ckpts.length - 1].id === id;
+      }
+      // svz_checkpoint returns -1 when wasm malloc fails: make room, retry once
+      this.ckptFailed++;
+      if (attempt > 0 || !this.thin()) return false;
+    }
+  }
+
+  /** Drops every other checkpoint after the first (op 0) and doubles the
+   * interval; false when only the first is left. */
+  private thin(): boolean {
+    if (this.ckpts.length <= 1) return false;
+    const keep = [this.ckpts[0]];
+    for (let i = 1; i < this.ckpts.length; i++) {
+      const c = this.ckpts[i];
+      if (i % 2 === 0) keep.push(c);
+      else {
+        this.session.checkpointDrop(c.id);
+        this.ckptBytes -= c.bytes;
+      }
+    }
+    this.ckpts = keep;
+    this.every *= 2;
+    return true;
+  }
+
   private restoreTo(c: Checkpoint): void {
-    if (this.session.restore(c.id) !== 0) throw new Error(`svz_restore(${c.id}) failed`);
+    if (this.session.restore(c.id) !== 0) throw new Error(`cannot go back to op ${c.op}: restoring its checkpoint failed (out of wasm memory?)`);
     this.lastSnap = null;
   }
 

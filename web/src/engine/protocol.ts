@@ -36,6 +36,12 @@ export interface RunMeta {
   samples: Record<string, number[]>;
   checkpoints: number;
   checkpointEvery: number;
+  /** wasm heap bytes the checkpoints take, and their budget */
+  checkpointBytes: number;
+  checkpointBudget: number;
+  /** svz_checkpoint calls that failed (out of wasm memory): the run has
+   * fewer checkpoints than planned, seeks replay more */
+  checkpointFailures: number;
   runError: string;
   /** handles still live at the end of the trace (from the snapshot's
    * owners), the ones free play can free; at most END_HANDLES_MAX */

@@ -36,6 +36,10 @@ export interface SlubvizModule {
   _svz_import_summary(h: number): number;
   _svz_import_summary_json(h: number): number;
   _svz_export_v1(h: number): number;
+  /** bytes allocated on the wasm heap (core/wasm/module.c) */
+  _svz_heap_used(): number;
+  /** test only: traps the instance (1: abort(), else unreachable) */
+  _svz_debug_trap(kind: number): void;
   HEAPU8: Uint8Array;
   _malloc(n: number): number;
   _free(p: number): void;

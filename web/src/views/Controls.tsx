@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BreakpointKind } from '../engine/protocol';
+import type { BreakpointKind, RunMeta } from '../engine/protocol';
 import { SPEEDS } from '../state/store';
 import { renderTimeline } from '../viz/timeline';
 import { PATH_COLORS, PATH_LABELS } from '../viz/common';
@@ -86,6 +86,7 @@ export function Controls() {
         <span className="pos" data-testid="position" aria-live="polite">
           {f ? `op ${f.opsDone}${f.inflight ? '+' : ''} / ${f.opsTotal} · step ${f.seq} / ${st.meta?.seqTotal ?? '?'}` : ''}
         </span>
+        {st.meta && <CheckpointInfo meta={st.meta} />}
         {st.busy && <span className="busy">working…</span>}
         {st.progress && (
           <progress aria-label={`${st.progress.what} progress`} value={st.progress.done} max={Math.max(1, st.progress.total)} />
@@ -150,5 +151,28 @@ function Timeline() {
         ))}
       </div>
     </div>
+  );
+}
+
+const MiB = (n: number) => `${Math.round(n / (1 << 20))} MiB`;
+
+/** The run's checkpoints and their memory budget (engine.ts): a big trace
+ * gets fewer checkpoints, so its backward seeks replay more. */
+function CheckpointInfo({ meta }: { meta: RunMeta }) {
+  const degraded = meta.checkpointFailures > 0;
+  return (
+    <span
+      className="ckpt"
+      data-testid="checkpoint-info"
+      data-checkpoints={meta.checkpoints}
+      data-every={meta.checkpointEvery}
+      data-bytes={meta.checkpointBytes}
+      data-budget={meta.checkpointBudget}
+      data-failures={meta.checkpointFailures}
+      title={`Seeks restore the nearest checkpoint (one every ${meta.checkpointEvery} ops) and replay from there. Checkpoints take at most ${MiB(meta.checkpointBudget)} of memory; a bigger trace gets fewer of them.${degraded ? ` The browser ran out of memory for ${meta.checkpointFailures} of them.` : ''}`}
+    >
+      {meta.checkpoints} checkpoints · {MiB(meta.checkpointBytes)} of {MiB(meta.checkpointBudget)}
+      {degraded ? ' (memory short: fewer checkpoints)' : ''}
+    </span>
   );
 }
