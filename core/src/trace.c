@@ -20,14 +20,7 @@
 #include "slubviz/sizing.h"
 #include "strtab.h"
 
-/* Caps that keep hostile traces bounded in memory and time. Overridable at
- * build time so fuzzing can run with small limits. */
-#ifndef SVZ_TRACE_MAX_OPS
-#define SVZ_TRACE_MAX_OPS 50000000u
-#endif
-#ifndef SVZ_TRACE_MAX_ITERATIONS
-#define SVZ_TRACE_MAX_ITERATIONS 200000000u
-#endif
+/* The limits on a whole trace are in trace.h (the importers share them). */
 #define MAX_REPEAT_COUNT 50000000u
 #define MAX_REPEAT_DEPTH 8
 #define MAX_EXPR_DEPTH 32
@@ -81,7 +74,12 @@ struct stmt {
 	struct tok kw, brace;
 	struct ttok count;
 	uint32_t body;
-	uint64_t min_ops, min_iters; /* lower bounds from literal counts */
+	/* What the statement expands to, when that does not depend on the
+	 * repeat variables (!dyn): checked against the limits before expansion */
+	bool dyn;
+	struct tally { uint64_t ops, bulk, iters; } total;
+	struct tally body_total; /* ST_REPEAT: one run of the body, if !body_dyn */
+	bool body_dyn;
 };
 
 struct prog {
@@ -110,6 +108,7 @@ struct parser {
 	struct svz_trace *t;
 	struct svz_error *err;
 	bool failed;
+	bool quiet; /* counting ahead: an expression error is expansion's to report */
 	char quoted[4][48];
 	int qnext;
 
@@ -123,6 +122,7 @@ struct parser {
 	struct strtab handles, sites, caches;
 	uint32_t cap_ops, cap_lists, cap_caches;
 	uint64_t iterations;
+	uint64_t name_bytes; /* distinct handle names and sites, NULs included */
 
 	struct prog prog;
 	char *xbuf; /* expanded template text */
@@ -140,7 +140,7 @@ static int fail(struct parser *P, uint32_t line, uint32_t col, const char *fmt, 
 {
 	va_list ap;
 
-	if (P->failed)
+	if (P->failed || P->quiet)
 		return -1;
 	P->failed = true;
 	P->err->line = line;
@@ -155,7 +155,7 @@ static int fail_tok(struct parser *P, uint32_t line, const struct tok *t, const 
 {
 	va_list ap;
 
-	if (P->failed)
+	if (P->failed || P->quiet)
 		return -1;
 	P->failed = true;
 	P->err->line = line;
@@ -266,12 +266,13 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 
 	if (need <= *cap)
 		return true;
+	/* Doubling, except that a jump past twice the capacity (the reservation
+	 * for a whole repeat) takes exactly what it needs. */
 	ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > UINT32_MAX / 2)
-			return false;
+	if (ncap <= UINT32_MAX / 2)
 		ncap *= 2;
-	}
+	if (ncap < need)
+		ncap = need;
 	if ((size_t)ncap > SIZE_MAX / elem)
 		return false;
 	np = realloc(*p, (size_t)ncap * elem);
@@ -301,6 +302,12 @@ static int next_line(struct parser *P)
 	P->pos = end < P->len ? end + 1 : end;
 	P->line++;
 	P->ntoks = 0;
+	/* The importers cut lines at the same length (a longer v1 line reaches
+	 * this parser as SVZ_TRACE_MAX_LINE + 1 bytes), so every entry point
+	 * reports it alike. */
+	if (end - start > SVZ_TRACE_MAX_LINE)
+		return fail(P, P->line, SVZ_TRACE_MAX_LINE + 1,
+			    "expected lines of at most %u bytes, got a longer line", SVZ_TRACE_MAX_LINE);
 	for (i = start; i < end; i++) {
 		unsigned char c = (unsigned char)P->text[i];
 		size_t j;
@@ -314,8 +321,6 @@ static int next_line(struct parser *P)
 				    "expected printable ASCII text, got byte 0x%02X", c);
 		for (j = i; j < end && P->text[j] > 0x20 && P->text[j] < 0x7f && P->text[j] != '#'; j++)
 			;
-		if (j - start > UINT32_MAX / 2)
-			return fail(P, P->line, 0, "expected lines shorter than 2 GiB");
 		if (!GROW(P->toks, P->ctoks, P->ntoks + 1))
 			return oom(P, P->line);
 		P->toks[P->ntoks++] = (struct tok){ P->text + i, (uint32_t)(j - i),
@@ -825,6 +830,28 @@ static bool handle_name_ok(const char *s, size_t len)
 	return true;
 }
 
+/* A handle name or call-site label, interned within the names budget:
+ * its id, or NONE with the error set. */
+static uint32_t intern_name(struct parser *P, struct strtab *st, const char *s, size_t len,
+			    uint32_t line, const struct tok *at)
+{
+	bool added;
+	uint32_t id;
+
+	if (P->name_bytes + len + 1 > SVZ_TRACE_MAX_NAME_BYTES && strtab_find(st, s, len) == NONE) {
+		fail_tok(P, line, at,
+			 "trace names more than %u bytes of distinct handles and call sites (the limit)",
+			 SVZ_TRACE_MAX_NAME_BYTES);
+		return NONE;
+	}
+	id = strtab_intern(st, s, len, &added);
+	if (id == NONE)
+		oom(P, line);
+	else if (added)
+		P->name_bytes += len + 1;
+	return id;
+}
+
 static int push_op(struct parser *P, const struct svz_op *op, const struct tok *at)
 {
 	struct svz_trace *t = P->t;
@@ -861,10 +888,11 @@ static int push_bulk_handles(struct parser *P, const struct tok *prefix, uint32_
 	*first = t->nr_handle_lists;
 	for (uint32_t i = 0; i < count; i++) {
 		int n = snprintf(P->namebuf + prefix->len, 16, "[%u]", i);
-		uint32_t id = strtab_intern(&P->handles, P->namebuf, prefix->len + (size_t)n, NULL);
+		uint32_t id = intern_name(P, &P->handles, P->namebuf, prefix->len + (size_t)n, line,
+					  prefix);
 
 		if (id == NONE)
-			return oom(P, line);
+			return -1;
 		t->handle_lists[t->nr_handle_lists++] = id;
 	}
 	return 0;
@@ -893,6 +921,7 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 		return fail_tok(P, line, &tk[0], "expected a declared CPU (%s), got '%s'",
 				cpu_range(P), qt(P, &tk[0]));
 	op->cpu = (uint16_t)cpu;
+	op->col = (uint16_t)(tk[0].col < UINT16_MAX ? tk[0].col : UINT16_MAX);
 	if (n < 2)
 		return fail(P, line, end_col(tk, n),
 			    "expected an op (alloc, free, kmalloc, kfree, alloc_bulk, free_bulk, "
@@ -939,19 +968,19 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 			op->count = (uint32_t)x;
 			break;
 		case ARG_SHEAF:
-			if (!handle_name_ok(arg->s, arg->len))
-				return fail_tok(P, line, arg,
-						"expected %s of letters, digits, '_', '.', ':', '[', "
-						"']' or '-', got '%s'", what[spec->args[a]], qt(P, arg));
-			sheaf_tok = arg;
-			break;
 		case ARG_HANDLE:
 		case ARG_PREFIX:
 			if (!handle_name_ok(arg->s, arg->len))
 				return fail_tok(P, line, arg,
 						"expected %s of letters, digits, '_', '.', ':', '[', "
 						"']' or '-', got '%s'", what[spec->args[a]], qt(P, arg));
-			handle = arg;
+			if (arg->len > SVZ_TRACE_MAX_NAME)
+				return fail_tok(P, line, arg, "expected %s of at most %u bytes, got %u bytes",
+						what[spec->args[a]], SVZ_TRACE_MAX_NAME, arg->len);
+			if (spec->args[a] == ARG_SHEAF)
+				sheaf_tok = arg;
+			else
+				handle = arg;
 			break;
 		}
 	}
@@ -1014,6 +1043,9 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 			}
 		} else if (v.len == 0) {
 			return fail_tok(P, line, o, "expected a call site after at=, got nothing");
+		} else if (v.len > SVZ_TRACE_MAX_NAME) {
+			return fail_tok(P, line, &v, "expected a call site of at most %u bytes, got %u bytes",
+					SVZ_TRACE_MAX_NAME, v.len);
 		}
 	}
 
@@ -1023,21 +1055,21 @@ static int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t
 		if (push_bulk_handles(P, handle, op->count, line, &op->handle))
 			return -1;
 	} else if (handle) {
-		op->handle = strtab_intern(&P->handles, handle->s, handle->len, NULL);
+		op->handle = intern_name(P, &P->handles, handle->s, handle->len, line, handle);
 		if (op->handle == NONE)
-			return oom(P, line);
+			return -1;
 	}
 	if (sheaf_tok) {
 		/* sheaf handles share the handle namespace; the op carries it in
 		 * `sheaf` (the object handle, if any, stays in `handle`) */
-		op->sheaf = strtab_intern(&P->handles, sheaf_tok->s, sheaf_tok->len, NULL);
+		op->sheaf = intern_name(P, &P->handles, sheaf_tok->s, sheaf_tok->len, line, sheaf_tok);
 		if (op->sheaf == NONE)
-			return oom(P, line);
+			return -1;
 	}
 	if (at_tok) {
-		op->site = strtab_intern(&P->sites, at_tok->s + 3, at_tok->len - 3, NULL);
+		op->site = intern_name(P, &P->sites, at_tok->s + 3, at_tok->len - 3, line, at_tok);
 		if (op->site == NONE)
-			return oom(P, line);
+			return -1;
 	}
 	return 0;
 }
@@ -1108,9 +1140,11 @@ static int e_sum(struct ecomp *ec);
 
 static int e_unary(struct ecomp *ec)
 {
+	bool nests = ec->pos < ec->len && (ec->s[ec->pos] == '-' || ec->s[ec->pos] == '(');
 	int r;
 
-	if (++ec->depth > MAX_EXPR_DEPTH)
+	/* Only '(' and a sign nest: 32 of them around a number are allowed. */
+	if (nests && ++ec->depth > MAX_EXPR_DEPTH)
 		return fail(ec->P, ec->line, ecol(ec),
 			    "expected at most %d nested parentheses or signs, got more", MAX_EXPR_DEPTH);
 	if (ec->pos < ec->len && ec->s[ec->pos] == '-') {
@@ -1140,7 +1174,8 @@ static int e_unary(struct ecomp *ec)
 	} else {
 		r = efail_here(ec, "a number, $VAR, '-' or '('");
 	}
-	ec->depth--;
+	if (nests)
+		ec->depth--;
 	return r ? -1 : 0;
 }
 
@@ -1360,7 +1395,22 @@ static int compile_op(struct parser *P, const struct scope *scope, bool validate
 	}
 	s = &pg->stmts[*id];
 	s->templated = templated;
-	s->min_ops = 1;
+	s->total.ops = 1;
+	/* A bulk op's handles count too: known unless its name or count is computed. */
+	if (s->ntoks >= 2 && pg->toks[s->tok0 + 1].nparts) {
+		s->dyn = true;
+	} else if (s->ntoks >= 4) {
+		const struct op_spec *spec = find_op(&pg->toks[s->tok0 + 1].t);
+		const struct ttok *count = &pg->toks[s->tok0 + 3];
+		uint64_t x;
+
+		if (spec && (spec->type == SVZ_OP_ALLOC_BULK || spec->type == SVZ_OP_FREE_BULK)) {
+			if (count->nparts)
+				s->dyn = true;
+			else if (parse_uint(count->t.s, count->t.len, MAX_BULK, &x))
+				s->total.bulk = x;
+		}
+	}
 	if (!templated && validate) {
 		struct svz_op scratch;
 
@@ -1374,6 +1424,14 @@ static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
 	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* acc += count runs of a body (each run is one iteration) */
+static void tally_times(struct tally *acc, uint64_t count, const struct tally *body)
+{
+	acc->ops = sat_add(acc->ops, sat_mul(count, body->ops));
+	acc->bulk = sat_add(acc->bulk, sat_mul(count, body->bulk));
+	acc->iters = sat_add(acc->iters, sat_add(count, sat_mul(count, body->iters)));
 }
 
 static int compile_repeat(struct parser *P, struct scope *scope, uint32_t *id);
@@ -1416,8 +1474,10 @@ static int compile_body(struct parser *P, struct scope *scope, uint32_t repeat_i
 			else
 				P->prog.stmts[last].next = id;
 			last = id;
-			rep->min_ops = sat_add(rep->min_ops, s->min_ops);
-			rep->min_iters = sat_add(rep->min_iters, s->min_iters);
+			rep->body_dyn |= s->dyn;
+			rep->body_total.ops = sat_add(rep->body_total.ops, s->total.ops);
+			rep->body_total.bulk = sat_add(rep->body_total.bulk, s->total.bulk);
+			rep->body_total.iters = sat_add(rep->body_total.iters, s->total.iters);
 		}
 	}
 	if (r < 0)
@@ -1481,9 +1541,9 @@ static int compile_repeat(struct parser *P, struct scope *scope, uint32_t *id)
 	}
 	scope->depth--;
 	s = &P->prog.stmts[*id];
-	/* Lower bounds only: a computed count may be 0. */
-	s->min_ops = literal ? sat_mul(count, s->min_ops) : 0;
-	s->min_iters = literal ? sat_add(count, sat_mul(count, s->min_iters)) : 0;
+	s->dyn = !literal || s->body_dyn;
+	if (!s->dyn)
+		tally_times(&s->total, count, &s->body_total);
 	return 0;
 }
 
@@ -1590,25 +1650,130 @@ static void prog_free(struct prog *pg)
 	memset(pg, 0, sizeof *pg);
 }
 
-/* A top-level op or repeat: compile it, check the cheap bounds, expand it. */
+/* ---- counting ahead: the limits before expansion ------------------------ */
+
+enum { T_COUNTED, T_UNKNOWN, T_OPS, T_BULK, T_ITERS };
+
+static int over_limits(const struct parser *P, const struct tally *acc)
+{
+	if (sat_add(P->t->nr_ops, acc->ops) > SVZ_TRACE_MAX_OPS)
+		return T_OPS;
+	if (sat_add(P->t->nr_handle_lists, acc->bulk) > SVZ_TRACE_MAX_OPS)
+		return T_BULK;
+	if (sat_add(P->iterations, acc->iters) > SVZ_TRACE_MAX_ITERATIONS)
+		return T_ITERS;
+	return T_COUNTED;
+}
+
+/* A computed token's text (a repeat count, an op name, a bulk count); false
+ * if it does not evaluate (quietly: expansion reports it). */
+static bool eval_token(struct parser *P, const struct ttok *tt, const int64_t *env, struct tok *out)
+{
+	size_t off;
+	uint32_t len;
+
+	if (!tt->nparts) {
+		*out = tt->t;
+		return true;
+	}
+	P->xlen = 0;
+	if (expand_token(P, tt, env, 0, &off, &len))
+		return false;
+	*out = (struct tok){ P->xbuf + off, len, tt->t.col };
+	return true;
+}
+
+/* Adds what the chain from `first` expands to into *acc, evaluating only
+ * computed counts, and stops as soon as a limit is exceeded: T_COUNTED,
+ * T_UNKNOWN when an expression fails (expansion stops there with its error,
+ * within what was counted), or the limit exceeded. Runs with P->quiet. */
+static int tally_chain(struct parser *P, uint32_t first, int64_t *env, int depth, struct tally *acc)
+{
+	for (uint32_t id = first; id != NONE; id = P->prog.stmts[id].next) {
+		const struct stmt *s = &P->prog.stmts[id];
+		const struct ttok *tt = &P->prog.toks[s->tok0];
+		const struct op_spec *spec;
+		struct tok t;
+		uint64_t count;
+		int r;
+
+		if (!s->dyn) {
+			acc->ops = sat_add(acc->ops, s->total.ops);
+			acc->bulk = sat_add(acc->bulk, s->total.bulk);
+			acc->iters = sat_add(acc->iters, s->total.iters);
+		} else if (s->kind == ST_OP) {
+			acc->ops = sat_add(acc->ops, 1);
+			if (!eval_token(P, &tt[1], env, &t))
+				return T_UNKNOWN;
+			spec = find_op(&t);
+			if (spec && (spec->type == SVZ_OP_ALLOC_BULK || spec->type == SVZ_OP_FREE_BULK) &&
+			    s->ntoks >= 4) {
+				if (!eval_token(P, &tt[3], env, &t) ||
+				    !parse_uint(t.s, t.len, MAX_BULK, &count))
+					return T_UNKNOWN;
+				acc->bulk = sat_add(acc->bulk, count);
+			}
+		} else {
+			if (!eval_token(P, &s->count, env, &t) ||
+			    !parse_uint(t.s, t.len, MAX_REPEAT_COUNT, &count))
+				return T_UNKNOWN;
+			if (!s->body_dyn) {
+				tally_times(acc, count, &s->body_total);
+			} else {
+				for (uint64_t k = 0; k < count; k++) {
+					acc->iters = sat_add(acc->iters, 1);
+					if ((r = over_limits(P, acc)) != T_COUNTED)
+						return r;
+					env[depth] = (int64_t)k;
+					if ((r = tally_chain(P, P->prog.stmts[id].body, env, depth + 1, acc)) !=
+					    T_COUNTED)
+						return r;
+				}
+			}
+		}
+		if ((r = over_limits(P, acc)) != T_COUNTED)
+			return r;
+	}
+	return T_COUNTED;
+}
+
+/* A top-level op or repeat: compile it; for a repeat, count what it expands
+ * to and check the limits before building anything, then reserve exactly
+ * that; expand it. */
 static int run_statement(struct parser *P, bool is_repeat)
 {
 	struct scope scope = { .depth = 0 };
 	int64_t env[MAX_REPEAT_DEPTH] = { 0 };
+	struct tally acc = { 0, 0, 0 };
 	uint32_t id;
 	const struct stmt *s;
+	int r;
 
 	prog_reset(&P->prog);
 	if (is_repeat ? compile_repeat(P, &scope, &id) : compile_op(P, &scope, false, &id))
 		return -1;
+	if (!is_repeat)
+		return expand(P, id, env, 0);
 	s = &P->prog.stmts[id];
-	if (is_repeat && sat_add(P->t->nr_ops, s->min_ops) > SVZ_TRACE_MAX_OPS)
+	P->quiet = true;
+	r = tally_chain(P, id, env, 0, &acc);
+	P->quiet = false;
+	s = &P->prog.stmts[id];
+	if (r == T_OPS)
 		return fail_tok(P, s->line, &s->kw, "trace expands to more than %u ops (the limit)",
 				SVZ_TRACE_MAX_OPS);
-	if (is_repeat && sat_add(P->iterations, s->min_iters) > SVZ_TRACE_MAX_ITERATIONS)
+	if (r == T_BULK)
+		return fail_tok(P, s->line, &s->kw,
+				"trace expands to more than %u bulk handles (the limit)", SVZ_TRACE_MAX_OPS);
+	if (r == T_ITERS)
 		return fail_tok(P, s->line, &s->kw,
 				"trace expands to more than %u repeat iterations (the limit)",
 				SVZ_TRACE_MAX_ITERATIONS);
+	if (r == T_COUNTED &&
+	    (!GROW(P->t->ops, P->cap_ops, P->t->nr_ops + (uint32_t)acc.ops) ||
+	     !GROW(P->t->handle_lists, P->cap_lists, P->t->nr_handle_lists + (uint32_t)acc.bulk)))
+		return oom(P, s->line);
+	memset(env, 0, sizeof env);
 	return expand(P, id, env, 0);
 }
 

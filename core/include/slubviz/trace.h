@@ -35,6 +35,7 @@ struct svz_op {
 	uint8_t type;
 	uint16_t cpu;
 	int16_t node;     /* SVZ_NO_NODE or a node id */
+	uint16_t col;     /* column of the op's first token (0 = unknown); fills padding */
 	uint32_t gfp;
 	uint32_t cache;   /* index into trace caches; SVZ_NO_CACHE for kmalloc/kfree */
 	uint32_t handle;  /* handle id (single ops) or first index into handle_lists (bulk) */
@@ -44,6 +45,32 @@ struct svz_op {
 	uint32_t site;    /* call-site label id (0 = none) */
 	uint32_t sheaf;   /* sheaf handle id (prefill/alloc_from/return_sheaf) */
 };
+
+/* Limits of the v1 parser (docs/trace-format.md, "Limits"): checked before
+ * anything is expanded, so a hostile trace fails in bounded time and
+ * memory. The browser's wasm32 heap (2 GiB at most) gets lower ones: an op
+ * costs 40 bytes in the trace plus its handle in the parser and the model,
+ * about 110 bytes in all at the limit. Overridable at build time (fuzzing). */
+#ifndef SVZ_TRACE_MAX_OPS
+#ifdef __EMSCRIPTEN__
+#define SVZ_TRACE_MAX_OPS 8000000u
+#else
+#define SVZ_TRACE_MAX_OPS 50000000u
+#endif
+#endif
+#ifndef SVZ_TRACE_MAX_ITERATIONS
+#define SVZ_TRACE_MAX_ITERATIONS 200000000u
+#endif
+/* Distinct handle names and call-site labels together, bytes incl. a NUL each. */
+#ifndef SVZ_TRACE_MAX_NAME_BYTES
+#ifdef __EMSCRIPTEN__
+#define SVZ_TRACE_MAX_NAME_BYTES (128u << 20)
+#else
+#define SVZ_TRACE_MAX_NAME_BYTES (1024u << 20)
+#endif
+#endif
+#define SVZ_TRACE_MAX_LINE 65536u /* bytes in a line, '\r' included, '\n' not */
+#define SVZ_TRACE_MAX_NAME 255u   /* bytes in a handle name or call-site label */
 
 struct svz_cache_decl {
 	char name[64];
