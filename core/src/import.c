@@ -1918,6 +1918,18 @@ static void too_long(struct svz_importer *im, uint64_t line, uint64_t len)
 	im->rep.long_lines++;
 	bad_line(im, line, "line longer than the limit of %u bytes (%" PRIu64 " bytes): skipped",
 		 im->lim.max_line, len);
+	/* v1 keeps every line: the first long one goes to the parser as a
+	 * stand-in just past its limit, so it fails there as svz_open() does */
+	if (im->fmt == SVZ_FMT_V1 || im->fmt == SVZ_FMT_AUTO) {
+		char pad[1024];
+		memset(pad, 'x', sizeof pad);
+		for (uint32_t n = im->rep.long_lines == 1 ? SVZ_TRACE_MAX_LINE + 1 : 0; n;) {
+			uint32_t k = n < sizeof pad ? n : (uint32_t)sizeof pad;
+			text_append(im, pad, k);
+			n -= k;
+		}
+		text_append(im, "\n", 1);
+	}
 }
 
 void svz_importer_feed(struct svz_importer *im, const char *data, size_t len)
