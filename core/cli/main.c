@@ -316,19 +316,80 @@ static int open_trace(const char *cmd, struct opts *o, int *h)
 	return load_any_trace(cmd, o->trace, o->format, o->preset, o->sets.s, false, h);
 }
 
-/* A stopped run: every report on stderr. */
+/* The column of the op on trace line `line` (one op per line), 1 if none. */
+static unsigned op_col(int h, unsigned line)
+{
+	const struct svz_trace *t = svz_session_trace(h);
+	for (uint32_t i = 0; t && i < t->nr_ops; i++)
+		if (t->ops[i].line == line)
+			return t->ops[i].col ? t->ops[i].col : 1;
+	return 1;
+}
+
+/* A banner line of a kernel-style report: blank, or only '=' / '-'. */
+static bool banner(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == '=' || s[i] == '-' || s[i] == ' '))
+		i++;
+	return i == n;
+}
+
+/* A stopped run on stderr: first "trace:LINE:COL: error: ..." for the op at
+ * fault (so the position leads, like a parse error), then every report. */
 static void print_stop(int h)
 {
 	const char *r = svz_reports(h);
 	if (!r[0])
 		r = svz_run_error(h);
+	unsigned line = 0;
+	const char *msg = NULL, *at, *moved = NULL, *moved_end = NULL;
+	size_t msg_len = 0;
+	/* the model's own "trace:LINE: error: MSG" line, else the first
+	 * "trace:LINE" it mentions and its first line that is not a banner */
+	for (const char *p = r; *p; p = at[0] ? at + 1 : at) {
+		at = strchr(p, '\n');
+		if (!at)
+			at = p + strlen(p);
+		int n = 0;
+		if (sscanf(p, "trace:%u: error: %n", &line, &n) == 1 && n > 0) {
+			msg = p + n;
+			msg_len = (size_t)(at - msg);
+			moved = p;
+			moved_end = at[0] ? at + 1 : at;
+			break;
+		}
+		line = 0;
+		if (!msg && !banner(p, (size_t)(at - p))) {
+			msg = p;
+			msg_len = (size_t)(at - p);
+		}
+	}
+	if (!line) {
+		const char *tr = strstr(r, "trace:");
+		if (!tr || sscanf(tr, "trace:%u", &line) != 1) {
+			const struct svz_trace *t = svz_session_trace(h);
+			int done = svz_ops_done(h);
+			line = t && t->nr_ops ? t->ops[done < (int)t->nr_ops ? done : (int)t->nr_ops - 1].line : 0;
+		}
+	}
+	if (!msg) {
+		msg = "the run stopped";
+		msg_len = strlen(msg);
+	}
+	if (line)
+		fprintf(stderr, "trace:%u:%u: error: %.*s\n", line, op_col(h, line), (int)msg_len, msg);
+	else
+		fprintf(stderr, "trace: error: %.*s\n", (int)msg_len, msg);
+	/* the rest of the report, without the line that went first */
+	if (moved) {
+		fwrite(r, 1, (size_t)(moved - r), stderr);
+		r = moved_end;
+	}
 	if (r[0]) {
 		fputs(r, stderr);
 		if (r[strlen(r) - 1] != '\n')
 			fputc('\n', stderr);
-	} else {
-		fprintf(stderr, "slubviz run: the run stopped after %d of %d ops\n", svz_ops_done(h),
-			svz_ops_total(h));
 	}
 }
 
