@@ -3,7 +3,10 @@
 // engine worker and restores the last good position; a bad link says what
 // is wrong by name and leaves the default run open. (Every test here and
 // elsewhere also fails on a Content-Security-Policy violation: fixtures.ts.)
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
+
+const DATA = join(__dirname, '../core/tests/data/ftrace');
 
 test('a 600k-line ftrace log: End and a jump past the middle move the position', async ({ app, page }) => {
   test.setTimeout(300_000);
@@ -56,4 +59,41 @@ test('a 600k-line ftrace log: End and a jump past the middle move the position',
     description: `import ${tImport} ms, replay (pre-pass) ${tOpen} ms, End ${tEnd} ms, End from op 1000 ${tEnd2} ms; ${n} checkpoints, ${bytes >> 20} of ${budget >> 20} MiB`,
   });
   console.log(test.info().annotations.at(-1)?.description);
+});
+
+test('a wasm trap restarts the engine worker and restores the last good position', async ({ app, page }) => {
+  await app.open();
+  await app.act('seekSeq', 30);
+  const before = await app.dump();
+  // the test hook's trap: a worker request calling svz_debug_trap (unreachable)
+  const err = await page.evaluate(() => window.__slubviz!.debugTrap('unreachable'));
+  expect(err).toMatch(/RuntimeError: unreachable/);
+  const notice = page.getByTestId('notice');
+  await expect(notice).toHaveAttribute('data-kind', 'crash');
+  await expect(notice).toContainText('restored at step 30');
+  await expect.poll(async () => (await app.state()).seq).toBe(30);
+  let st = await app.state();
+  expect(st).toMatchObject({ status: 'ready', error: null, scenario: 'basics', restarts: 1 });
+  expect(await app.dump()).toEqual(before);
+  // it keeps working
+  await app.click(app.step);
+  expect((await app.state()).seq).toBe(31);
+  await app.click(app.stepBack);
+  expect((await app.state()).seq).toBe(30);
+  await notice.getByRole('button', { name: 'Dismiss the notice' }).click();
+  await expect(notice).toHaveCount(0);
+
+  // an imported trace (held by the worker) comes back too, after abort()
+  await page.getByLabel('Trace file').setInputFiles(join(DATA, 'ftrace-kmem-v6.12-rostedt-node-accounted-name.txt'));
+  await page.getByTestId('import-summary').getByRole('button', { name: 'Replay', exact: true }).click();
+  await app.ready();
+  await app.act('seekSeq', 12);
+  st = await app.state();
+  expect(st.traceRef).toMatch(/^stored:/);
+  expect(await page.evaluate(() => window.__slubviz!.debugTrap('abort'))).toMatch(/Aborted/);
+  await expect(notice).toContainText('ftrace-kmem-v6.12-rostedt-node-accounted-name.txt was restored at step 12');
+  await expect.poll(async () => (await app.state()).seq).toBe(12);
+  expect(await app.state()).toMatchObject({ status: 'ready', traceRef: st.traceRef, restarts: 2 });
+  await app.click(app.stepOp);
+  expect((await app.state()).op).toBeGreaterThan(st.op);
 });

@@ -9,6 +9,9 @@ import { synthFtraceBlob } from './engine/synth';
 export interface StateSummary {
   status: AppState['status'];
   error: string | null;
+  notice: AppState['notice'];
+  /** engine worker restarts (after crashes) */
+  restarts: number;
   scenario: string | null;
   seq: number;
   op: number;
@@ -53,6 +56,9 @@ export interface SlubvizTestHook {
   synthFtrace(lines: number): Blob;
   /** the handles live at the end of the trace (free play can free them) */
   liveHandles(): { handle: string; cache: string; kmalloc: boolean; site: string }[];
+  /** test only: trap the engine's wasm instance (abort() or unreachable);
+   * resolves with the error the request got, once the store is idle again */
+  debugTrap(kind: 'abort' | 'unreachable'): Promise<string>;
 }
 
 declare global {
@@ -61,7 +67,7 @@ declare global {
   }
 }
 
-export function summarize(st: AppState): StateSummary {
+export function summarize(st: AppState, restarts = 0): StateSummary {
   const f = st.frame;
   let summary: StateSummary['summary'] = null;
   if (f) {
@@ -72,6 +78,8 @@ export function summarize(st: AppState): StateSummary {
   return {
     status: st.status,
     error: st.error,
+    notice: st.notice,
+    restarts,
     scenario: st.scenario,
     seq: f?.seq ?? 0,
     op: f?.opsDone ?? 0,
@@ -110,7 +118,7 @@ export function summarize(st: AppState): StateSummary {
 export function installTestHook(store: Store): void {
   window.__slubviz = {
     version: 1,
-    state: () => summarize(store.getState()),
+    state: () => summarize(store.getState(), store.engine.restarts ?? 0),
     snapshot: () => store.getState().frame?.snapshot ?? null,
     act: (name, ...args) => act(store, name, ...args),
     idle: () => store.idle(),
@@ -122,5 +130,13 @@ export function installTestHook(store: Store): void {
     flights: () => [...flightLog],
     synthFtrace: (lines) => synthFtraceBlob(lines),
     liveHandles: () => store.liveHandles(),
+    debugTrap: async (kind) => {
+      const err = await store.engine.call({ type: 'debugTrap', kind }).then(
+        () => 'no trap',
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
+      await store.idle();
+      return err;
+    },
   };
 }

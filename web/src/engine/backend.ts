@@ -9,7 +9,7 @@
 // the engine requests (they interleave at the chunk reads), and a cancel
 // is seen between two chunks.
 import { Engine } from './engine';
-import type { ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
+import type { Held, ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
 import { lastError, StreamImport, type SlubvizModule } from './session';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
@@ -21,6 +21,13 @@ export type BackendProgress = (done: number, total: number, what: string, lines?
 let seqId = 0;
 function newId(now: number): string {
   return `${now.toString(36)}-${(seqId++).toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
+ * stack overflow): the instance may be corrupt and is not used again. */
+export function isTrap(e: unknown): boolean {
+  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
+  return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
 function message(e: unknown): string {
@@ -51,7 +58,7 @@ export class Backend {
 
   /** Requests that may run beside the engine's (not queued behind them). */
   static concurrent(type: Request['type']): boolean {
-    return type === 'import' || type === 'importCancel';
+    return type === 'import' || type === 'importCancel' || type === 'held';
   }
 
   async handle<T extends RequestBody>(req: T, progress?: BackendProgress): Promise<ReplyPayload[T['type']]> {
@@ -114,7 +121,22 @@ export class Backend {
         const t = await this.textOf(req.ref);
         return t.length > req.maxBytes ? null : t;
       }
+      case 'held':
+        return this.held();
+      case 'adopt':
+        for (const [ref, text] of req.held.texts) this.texts.set(ref, text);
+        this.openRef = req.held.openRef;
+        this.pendingRef = req.held.pendingRef;
+        return null;
+      case 'debugTrap':
+        this.mod._svz_debug_trap(req.kind === 'abort' ? 1 : 0);
+        return null;
     }
+  }
+
+  /** The trace texts held (JS state only: safe after a trap). */
+  held(): Held {
+    return { texts: [...this.texts], openRef: this.openRef, pendingRef: this.pendingRef };
   }
 
   /** The text of a ref: held, else loaded from the storage. */

@@ -129,7 +129,21 @@ export type Request =
   | { id: number; type: 'storedOpen'; storedId: string }
   | { id: number; type: 'storedDelete'; storedId: string }
   /** a held text (share links of imports), null if above maxBytes */
-  | { id: number; type: 'getText'; ref: string; maxBytes: number };
+  | { id: number; type: 'getText'; ref: string; maxBytes: number }
+  /** the trace texts the worker holds, for the worker that replaces it
+   * after a trap (plain JS state, answered even by a broken worker) */
+  | { id: number; type: 'held' }
+  /** the texts a replaced worker held */
+  | { id: number; type: 'adopt'; held: Held }
+  /** test only: trap the wasm instance (svz_debug_trap) */
+  | { id: number; type: 'debugTrap'; kind: 'abort' | 'unreachable' };
+
+/** Trace texts a worker holds (imports by ref), handed to its successor. */
+export interface Held {
+  texts: [string, string][];
+  openRef: string | null;
+  pendingRef: string | null;
+}
 
 export type RequestType = Request['type'];
 type Bare<T> = T extends { id: number } ? Omit<T, 'id'> : never;
@@ -157,9 +171,13 @@ export type ReplyPayload = {
   storedOpen: { ref: string; meta: StoredMeta };
   storedDelete: StoredMeta[];
   getText: string | null;
+  held: Held;
+  adopt: null;
+  debugTrap: null;
 };
 
 export type Reply =
   | { id: number; type: 'ok'; result: unknown; ms: number }
-  | { id: number; type: 'error'; message: string }
+  /** trap: the wasm instance trapped (it must not be used again) */
+  | { id: number; type: 'error'; message: string; trap?: boolean }
   | { id: number; type: 'progress'; done: number; total: number; what: string; lines?: number };

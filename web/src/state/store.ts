@@ -1,7 +1,7 @@
 // The app store: state changes only through the named actions below. The
 // same action names are used by the buttons, the keyboard shortcuts
 // (keys.ts) and the test hook (window.__slubviz.act).
-import type { EngineApi } from '../engine/client';
+import { EngineCrash, type EngineApi } from '../engine/client';
 import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
 import type { StoredMeta } from '../engine/storage';
 import { appendOps, freshHandle, type FreeOp } from './trace';
@@ -57,6 +57,9 @@ export interface AppState {
   busy: boolean;
   progress: { done: number; total: number; what: string } | null;
   error: string | null;
+  /** something the user should know that is not an error of the run: the
+   * engine restarted after a crash, a bad share link */
+  notice: { kind: 'crash' | 'link'; text: string } | null;
   scenarios: ScenarioInfo[];
   scenario: string | null;
   /** the trace the session runs (scenario text + free-play ops); '' for an
@@ -107,6 +110,7 @@ export function initialState(): AppState {
     busy: false,
     progress: null,
     error: null,
+    notice: null,
     scenarios: [],
     scenario: null,
     trace: '',
@@ -178,17 +182,33 @@ export interface Env {
 
 type Listener = () => void;
 
+/** What re-opens the last run that showed a frame, at that frame. */
+interface GoodRun {
+  scenario: string | null;
+  trace: string;
+  baseTrace: string;
+  traceRef: string | null;
+  traceName: string | null;
+  freeOps: FreeOp[];
+  config: Config;
+  seq: number;
+}
+
 export class Store {
   private state: AppState = initialState();
   private listeners = new Set<Listener>();
   private queue: Promise<unknown> = Promise.resolve();
   private timer: unknown = null;
   private opened = 0;
+  private good: GoodRun | null = null;
+  private recovering = false;
 
   constructor(
     readonly engine: EngineApi,
     readonly env: Env,
-  ) {}
+  ) {
+    engine.onCrash?.((reason) => this.engineCrashed(reason));
+  }
 
   getState = (): AppState => this.state;
 
@@ -223,7 +243,8 @@ export class Store {
         const frame = await fn();
         this.applyFrame(frame, this.env.now() - t0);
       } catch (e) {
-        this.set({ error: String(e instanceof Error ? e.message : e), playing: false });
+        // a crash: engineCrashed() restores the run and says so
+        if (!(e instanceof EngineCrash)) this.set({ error: String(e instanceof Error ? e.message : e), playing: false });
       } finally {
         this.set({ busy: false, progress: null });
       }
@@ -236,10 +257,43 @@ export class Store {
     let slab = this.state.selectedSlab;
     if (slab !== null && !frame.snapshot.slabs.some((s) => s.id === slab)) slab = null;
     this.set({ frame, selectedCache: sel, selectedSlab: slab, lastSeekMs: ms });
+    const st = this.state;
+    this.good = {
+      scenario: st.scenario, trace: st.trace, baseTrace: st.baseTrace, traceRef: st.traceRef, traceName: st.traceName,
+      freeOps: st.freeOps, config: st.config, seq: frame.seq,
+    };
     // the kernel text views follow each position, except while playing
     // (refreshed on pause)
     if (this.state.textTab !== 'events' && !this.state.playing) void this.refreshText();
   }
+
+  /** The engine crashed (a wasm trap) and the client restarted it: open
+   * the last run that showed a frame again, at that frame. A second crash
+   * while doing so gives up (status error). */
+  private engineCrashed(reason: string): void {
+    this.pause();
+    const g = this.good;
+    if (this.recovering || !g) {
+      this.set({
+        status: 'error',
+        frame: null,
+        busy: false,
+        progress: null,
+        error: `The engine crashed (${reason})${this.recovering ? ' again while restoring the run' : ''}. It was restarted; open a scenario or a trace to go on.`,
+      });
+      return;
+    }
+    this.recovering = true;
+    const where = g.traceName ?? (g.scenario ? `scenario ${g.scenario}` : 'the trace');
+    this.set({ notice: { kind: 'crash', text: `The engine crashed (${reason}). It was restarted, and ${where} was restored at step ${g.seq}.` }, error: null });
+    const opts = { config: g.config, freeOps: g.freeOps, keepSelection: true, seq: g.seq };
+    const done = g.traceRef
+      ? this.openRef(g.traceRef, { ...opts, name: g.traceName ?? undefined })
+      : this.openTrace(g.trace, { ...opts, scenario: g.scenario, baseTrace: g.baseTrace });
+    void done.finally(() => (this.recovering = false));
+  }
+
+  dismissNotice = (): void => this.set({ notice: null });
 
   // ---- actions -------------------------------------------------------------
 
@@ -319,6 +373,8 @@ export class Store {
         if (!caches.some((c) => c.name === this.state.fp.cache))
           this.set({ fp: { cpu: Math.min(this.state.fp.cpu, r.frame.snapshot.topology.nr_cpus - 1), cache: caches[0]?.name ?? '' } });
       } catch (e) {
+        // a newer open (the crash recovery's, among others) owns the state
+        if (token !== this.opened) return;
         this.set({ status: 'error', error: e instanceof Error ? e.message : String(e), frame: null, meta: null, progress: null });
       }
     });
@@ -630,7 +686,7 @@ export type ActionName =
   | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
   | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace' | 'openRef'
   | 'importFile' | 'importText' | 'importSample' | 'cancelImport' | 'replayImport' | 'dismissImport'
-  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter';
+  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter' | 'dismissNotice';
 
 export const ACTIONS: readonly ActionName[] = [
   'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
@@ -638,7 +694,7 @@ export const ACTIONS: readonly ActionName[] = [
   'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
   'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace', 'openRef',
   'importFile', 'importText', 'importSample', 'cancelImport', 'replayImport', 'dismissImport',
-  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter',
+  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter', 'dismissNotice',
 ];
 
 export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {

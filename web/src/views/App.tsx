@@ -1,3 +1,4 @@
+import type { AppState } from '../state/store';
 import { SHORTCUTS } from '../state/keys';
 import { Controls } from './Controls';
 import { BarnsView, CallPathView, Panel, PartialListsView, SheavesView, SlabDetailView, TopologyView } from './Panels';
@@ -22,6 +23,20 @@ function CachePicker() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** The engine restarted after a crash, or a share link was bad: said once,
+ * dismissable, the run goes on. */
+function Notice({ notice }: { notice: NonNullable<AppState['notice']> }) {
+  const store = useStore();
+  return (
+    <div className="notice" role="status" data-testid="notice" data-kind={notice.kind}>
+      <span>{notice.text}</span>
+      <button type="button" onClick={store.dismissNotice} aria-label="Dismiss the notice">
+        ×
+      </button>
+    </div>
   );
 }
 
@@ -54,6 +69,7 @@ export function App() {
           {st.error}
         </div>
       )}
+      {st.notice && <Notice notice={st.notice} />}
       <Controls />
       <main>
         <LessonColumn />
