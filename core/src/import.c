@@ -186,7 +186,7 @@ const char *svz_import_skip_name(enum svz_import_skip r)
 void svz_import_limits_default(struct svz_import_limits *l)
 {
 	l->max_line = 65536;
-	l->max_ops = 50000000;
+	l->max_ops = SVZ_TRACE_MAX_OPS; /* the v1 limit: what the browser can replay */
 	l->max_bytes = 2ull << 30;
 	l->max_errors = 20;
 	l->max_caches = 4096;

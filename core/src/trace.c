@@ -687,6 +687,9 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 		return fail_tok(P, P->line, &tk[1],
 				"expected a cache name outside the kmalloc caches' names, got '%s'",
 				qt(P, &tk[1]));
+	if (t->nr_caches >= SVZ_TRACE_MAX_CACHES)
+		return fail_tok(P, P->line, &tk[0], "expected at most %u caches, got a %uth",
+				SVZ_TRACE_MAX_CACHES, SVZ_TRACE_MAX_CACHES + 1);
 	id = strtab_find(&P->caches, tk[1].s, tk[1].len);
 	if (id != NONE)
 		return fail_tok(P, P->line, &tk[1],

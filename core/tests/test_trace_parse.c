@@ -720,8 +720,28 @@ static void test_errors(void)
 		   "t.trace:3:33: error: expected a result within 64 bits, got an overflow");
 	EXPECT_ERR(HDR C "c0 alloc x h{99999999999999999999}\n",
 		   "t.trace:3:14: error: expected a number below 2^63, got '99999999999999999999'");
-	EXPECT_ERR(HDR C "repeat 50000000 {\nc0 flush x\nc0 flush x\n}\n",
-		   "t.trace:3:1: error: trace expands to more than 50000000 ops (the limit)");
+	EXPECT_ERR(HDR C "repeat 4000000 {\nc0 flush x\nc0 flush x\n}\nc0 flush x\n",
+		   "t.trace:7:1: error: trace expands to more than 8000000 ops (the limit)");
+	EXPECT_ERR(HDR C "repeat 4000001 {\nc0 flush x\nc0 flush x\n}\n",
+		   "t.trace:3:1: error: trace expands to more than 8000000 ops (the limit)");
+	/* counted before expansion: computed counts, bulk handles */
+	EXPECT_ERR(HDR C "repeat 10000 {\nrepeat {$i*10000} j {\nc0 flush x\n}\n}\n",
+		   "t.trace:3:1: error: trace expands to more than 8000000 ops (the limit)");
+	EXPECT_ERR(HDR C "repeat 1000 {\nc0 alloc_bulk x {65536-$i} p\n}\n",
+		   "t.trace:3:1: error: trace expands to more than 8000000 bulk handles (the limit)");
+	/* 32 nested parentheses are allowed (as documented), 33 are not */
+	{
+		struct svz_trace t;
+
+		if (parse_ok(HDR C "c0 alloc x h{" "((((((((((((((((((((((((((((((((" "1"
+			     "))))))))))))))))))))))))))))))))" "}\n", &t) == 0) {
+			CHECK_EQ_STR(t.handle_names[t.ops[0].handle], "h1");
+			svz_trace_free(&t);
+		}
+	}
+	EXPECT_ERR(HDR C "c0 alloc x h{" "(((((((((((((((((((((((((((((((((" "1"
+		   ")))))))))))))))))))))))))))))))))" "}\n",
+		   "t.trace:3:46: error: expected at most 32 nested parentheses or signs, got more");
 	EXPECT_ERR(HDR C "repeat 100000 {\nrepeat 100000 {\n}\n}\n",
 		   "t.trace:3:1: error: trace expands to more than 200000000 repeat iterations (the limit)");
 	/* An error in a literal op of a repeat shows even if the body never runs. */

@@ -46,29 +46,25 @@ struct svz_op {
 	uint32_t sheaf;   /* sheaf handle id (prefill/alloc_from/return_sheaf) */
 };
 
-/* Limits of the v1 parser (docs/trace-format.md, "Limits"): checked before
- * anything is expanded, so a hostile trace fails in bounded time and
- * memory. The browser's wasm32 heap (2 GiB at most) gets lower ones: an op
- * costs 40 bytes in the trace plus its handle in the parser and the model,
- * about 110 bytes in all at the limit. Overridable at build time (fuzzing). */
+/* Limits of the v1 parser (docs/trace-format.md, "Limits"), the same
+ * natively and in wasm so the CLI and the page accept the same traces:
+ * checked before anything is expanded, so a hostile trace fails in bounded
+ * time and memory. The op limit is what the browser's wasm32 heap can replay:
+ * an op with its own handle costs about 160 bytes in wasm (40 in the op
+ * array, the rest the handle's name and index and the model's handle
+ * record), 8M ops about 1.3 GB. The importers stop at the same op count.
+ * Overridable at build time (fuzzing). */
 #ifndef SVZ_TRACE_MAX_OPS
-#ifdef __EMSCRIPTEN__
 #define SVZ_TRACE_MAX_OPS 8000000u
-#else
-#define SVZ_TRACE_MAX_OPS 50000000u
-#endif
 #endif
 #ifndef SVZ_TRACE_MAX_ITERATIONS
 #define SVZ_TRACE_MAX_ITERATIONS 200000000u
 #endif
 /* Distinct handle names and call-site labels together, bytes incl. a NUL each. */
 #ifndef SVZ_TRACE_MAX_NAME_BYTES
-#ifdef __EMSCRIPTEN__
 #define SVZ_TRACE_MAX_NAME_BYTES (128u << 20)
-#else
-#define SVZ_TRACE_MAX_NAME_BYTES (1024u << 20)
 #endif
-#endif
+#define SVZ_TRACE_MAX_CACHES 4096u /* cache declarations, as the importers' default */
 #define SVZ_TRACE_MAX_LINE 65536u /* bytes in a line, '\r' included, '\n' not */
 #define SVZ_TRACE_MAX_NAME 255u   /* bytes in a handle name or call-site label */
 
