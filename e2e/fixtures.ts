@@ -1,5 +1,7 @@
 // Fixtures and the page object of the slubviz e2e tests. Every test gets a
-// console watcher that fails it on any console error or page error.
+// console watcher that fails it on any console error or page error, and on
+// any Content-Security-Policy violation (a `securitypolicyviolation` event
+// in the page, or the browser's CSP console message).
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { StateSummary } from '../web/src/testHook';
 
@@ -104,6 +106,15 @@ export const test = base.extend<{ app: SlubvizPage; consoleErrors: string[] }>({
       const errors: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+        else if (/Content Security Policy/i.test(m.text())) errors.push(`CSP (console ${m.type()}): ${m.text()}`);
+      });
+      // the init script itself is not subject to the page's policy
+      await page.exposeFunction('__svzCspViolation', (v: string) => errors.push(`CSP violation: ${v}`));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          const w = window as unknown as { __svzCspViolation?: (v: string) => void };
+          w.__svzCspViolation?.(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+        });
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       await use(errors);

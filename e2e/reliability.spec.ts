@@ -4,6 +4,7 @@
 // is wrong by name and leaves the default run open. (Every test here and
 // elsewhere also fails on a Content-Security-Policy violation: fixtures.ts.)
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { expect, test } from './fixtures';
 
 const DATA = join(__dirname, '../core/tests/data/ftrace');
@@ -96,4 +97,54 @@ test('a wasm trap restarts the engine worker and restores the last good position
   expect(await app.state()).toMatchObject({ status: 'ready', traceRef: st.traceRef, restarts: 2 });
   await app.click(app.stepOp);
   expect((await app.state()).op).toBeGreaterThan(st.op);
+});
+
+test('a bad link says what is wrong by name and leaves the default run open', async ({ app, page }) => {
+  const notice = page.getByTestId('notice');
+  // an unknown scenario
+  await app.open('#s=nonexistent');
+  await expect(notice).toHaveAttribute('data-kind', 'link');
+  await expect(notice).toContainText('This link names a scenario "nonexistent" that does not exist. Opened the scenario basics instead.');
+  expect(await app.state()).toMatchObject({ status: 'ready', scenario: 'basics', error: null });
+  await expect(page.locator('.error[role=alert]')).toHaveCount(0);
+
+  // an unknown lesson: the player names it, the app's default run is open
+  await page.goto('about:blank');
+  await app.open('#lesson=no-such-lesson&stop=1');
+  await expect(page.getByTestId('lesson-error')).toContainText('There is no lesson "no-such-lesson". The lessons are: 01-anatomy');
+  expect(await app.state()).toMatchObject({ status: 'ready', scenario: 'basics' });
+
+  // a decompression bomb: 64 MiB of one byte, a ~90 KiB link
+  const bomb = deflateRawSync(Buffer.alloc(64 << 20, 0x61), { level: 9 }).toString('base64url');
+  expect(bomb.length).toBeLessThan(200_000);
+  await page.goto('about:blank');
+  await app.open(`#t=${bomb}&seq=5`);
+  await expect(notice).toContainText('This share link cannot be opened: the trace in this link is too large: it inflates to more than 4096 KiB (the limit). Opened the scenario basics instead.');
+  expect(await app.state()).toMatchObject({ status: 'ready', scenario: 'basics', seq: 0, importing: null });
+
+  // a damaged one
+  await page.goto('about:blank');
+  await app.open('#t=%%%');
+  await expect(notice).toContainText('This share link cannot be opened: the trace in this link is damaged');
+  expect((await app.state()).scenario).toBe('basics');
+});
+
+test('the Content-Security-Policy is in force, and a violation fails a test', async ({ app, page, consoleErrors }) => {
+  await app.open();
+  const res = await page.request.get('./');
+  const header = res.headers()['content-security-policy'];
+  expect(header).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect(await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content')).toBe(header);
+  // the app ran under it (engine worker, wasm, lessons) without a violation so far
+  await app.click(app.step);
+  expect(consoleErrors).toEqual([]);
+  // an inline script is refused and counted by the fixture's watcher
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__inline = 1';
+    document.body.append(s);
+  });
+  await expect.poll(() => consoleErrors.some((e) => /CSP violation: script-src-elem blocked inline/.test(e))).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __inline?: number }).__inline)).toBeUndefined();
+  consoleErrors.length = 0; // seen: this test wanted it
 });

@@ -63,6 +63,25 @@ export function copyAssets(): void {
   }
 }
 
+/** The Content-Security-Policy of web/index.html's meta tag (one source). */
+export function contentSecurityPolicy(): string {
+  const html = readFileSync(join(WEB, 'index.html'), 'utf8');
+  const m = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html);
+  if (!m) throw new Error('web/index.html: no Content-Security-Policy meta tag');
+  return m[1];
+}
+
+/** The dev server injects CSS as <style> tags and talks to its HMR client
+ * over a websocket: relax the policy there (build and preview keep it). */
+function devPolicy(): Plugin {
+  return {
+    name: 'slubviz-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace(/(http-equiv="Content-Security-Policy"\s+content="[^"]*style-src 'self')/, "$1 'unsafe-inline'").replace(/connect-src 'self'/, "connect-src 'self' ws: wss:"),
+  };
+}
+
 function slubvizAssets(): Plugin {
   return {
     name: 'slubviz-assets',
@@ -75,7 +94,7 @@ function slubvizAssets(): Plugin {
 export default defineConfig({
   root: WEB,
   base: './',
-  plugins: [slubvizAssets()],
+  plugins: [slubvizAssets(), devPolicy()],
   esbuild: { jsx: 'automatic' },
   worker: { format: 'es' },
   build: {
@@ -85,5 +104,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: { host: '127.0.0.1' },
-  preview: { host: '127.0.0.1' },
+  // the header covers the workers too (a meta tag only covers the page)
+  preview: { host: '127.0.0.1', headers: { 'Content-Security-Policy': contentSecurityPolicy() } },
 });

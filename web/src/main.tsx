@@ -3,15 +3,11 @@ import { createRoot } from 'react-dom/client';
 import { EngineClient } from './engine/client';
 import { installShortcuts } from './state/keys';
 import { Store } from './state/store';
-import { decodeShare, type ShareState } from './state/url';
-import { parseSets } from './state/store';
 import { installTestHook } from './testHook';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
 import { StoreContext } from './views/hooks';
 import './styles.css';
-
-const DEFAULT_SCENARIO = 'basics';
 
 async function boot(): Promise<void> {
   const base = new URL(import.meta.env.BASE_URL, location.href);
@@ -19,6 +15,8 @@ async function boot(): Promise<void> {
     fetchText: async (path) => {
       const r = await fetch(new URL(path, base));
       if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+      // a server's SPA fallback answers a missing data file with index.html
+      if (!path.endsWith('.html') && /text\/html/.test(r.headers.get('content-type') ?? '')) throw new Error(`${path}: not found`);
       return r.text();
     },
     fetchBlob: async (path) => {
@@ -47,16 +45,8 @@ async function boot(): Promise<void> {
   void store.refreshStored();
   // a lesson link (#lesson=ID&stop=N): the lesson player opens its run
   if (await openLessonLinkAtBoot(store)) return;
-  let share: ShareState = {};
-  try {
-    share = await decodeShare(location.hash);
-  } catch (e) {
-    console.warn('bad share link', e);
-  }
-  const { seed, switches } = parseSets(share.sets ?? '');
-  const config = { preset: share.preset ?? '', seed, switches };
-  if (share.trace !== undefined) await store.openTrace(share.trace, { scenario: null, config, seq: share.seq });
-  else await store.loadScenario(share.scenario ?? DEFAULT_SCENARIO, { config, seq: share.seq });
+  // a share link (or none: the default scenario)
+  await store.openLink(location.hash);
 }
 
 void boot();

@@ -141,6 +141,19 @@ describe('lesson backend (the lesson worker, in process)', () => {
 });
 
 describe('lesson store driving the app store', () => {
+  test('a link to an unknown lesson names it and opens no run', async () => {
+    const { app, lessons } = makeStores();
+    await lessons.openLink(decodeLessonLink('#lesson=no-such-lesson&stop=2')!);
+    await lessons.idle();
+    expect(lessons.getState().error).toMatch(/^There is no lesson "no-such-lesson"\. The lessons are: 01-anatomy, /);
+    expect(app.getState().frame).toBeNull();
+    // not a path: checked against the index before anything is fetched
+    expect(decodeLessonLink('#lesson=../../etc')).toEqual({ lesson: '../../etc' });
+    await lessons.openLink({ lesson: '../../etc' });
+    await lessons.idle();
+    expect(lessons.getState().error).toMatch(/^There is no lesson "\.\.\/\.\.\/etc"/);
+  });
+
   test('lesson 1 end to end: stops, answers, reveals, the sandbox goal; progress survives a reload', async () => {
     const { app, lessons, progress } = makeStores();
     await lessons.showList();

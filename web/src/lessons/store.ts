@@ -289,7 +289,9 @@ export class LessonStore {
     await this.track(
       (async () => {
         try {
-          await this.loadIndex();
+          const index = await this.loadIndex();
+          if (!index.some((e) => e.id === id))
+            throw new Error(`There is no lesson "${id}". The lessons are: ${index.map((e) => e.id).join(', ')}.`);
           await this.loadProgress();
           const lesson = await this.loadLesson(id);
           const items = lessonItems(lesson);

@@ -5,7 +5,7 @@ import { EngineCrash, type EngineApi } from '../engine/client';
 import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
 import type { StoredMeta } from '../engine/storage';
 import { appendOps, freshHandle, type FreeOp } from './trace';
-import { encodeShare, type ShareState } from './url';
+import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
 
 export interface ScenarioInfo {
   id: string;
@@ -49,8 +49,11 @@ export interface ImportView {
   open: boolean;
 }
 
-/** Largest trace text a share link carries. */
+/** Largest imported trace text a share link carries. */
 export const SHARE_MAX_BYTES = 256 << 10;
+
+/** The scenario the app opens by default (and instead of a bad link). */
+export const DEFAULT_SCENARIO = 'basics';
 
 export interface AppState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -202,6 +205,8 @@ export class Store {
   private opened = 0;
   private good: GoodRun | null = null;
   private recovering = false;
+  /** a share link's trace being inflated: set to cancel it */
+  private linkInflate: { cancelled: boolean } | null = null;
 
   constructor(
     readonly engine: EngineApi,
@@ -309,6 +314,46 @@ export class Store {
     const text = await this.env.fetchText(`scenarios/${id}.trace`);
     await this.openTrace(text, { scenario: id, config: opts.config ?? { preset: '', seed: '', switches: {} }, seq: opts.seq });
   }
+
+  /** Open a share link (the URL hash, see url.ts): its scenario, or its
+   * trace, inflated like an import (progress in `importing`, cancel with
+   * cancelImport, capped). A bad link (unknown scenario, damaged or too
+   * big a trace, cancelled) says why in a notice and opens `fallback`. */
+  openLink = async (hash: string, fallback = DEFAULT_SCENARIO): Promise<void> => {
+    const share = parseShare(hash);
+    const { seed, switches } = parseSets(share.sets ?? '');
+    const config = { preset: share.preset ?? '', seed, switches };
+    const bad = (why: string) => {
+      this.set({ notice: { kind: 'link', text: `${why}. Opened the scenario ${fallback} instead.` } });
+      return this.loadScenario(fallback);
+    };
+    if (share.code !== undefined) {
+      let text: string;
+      const state = { cancelled: false };
+      this.linkInflate = state;
+      const name = 'share link';
+      this.set({ importing: { name, done: 0, total: share.code.length, lines: 0, what: 'link', updates: 0 } });
+      try {
+        text = await inflateLink(share.code, {
+          cancelled: () => state.cancelled,
+          progress: (done, total) => {
+            const u = this.state.importing?.updates ?? 0;
+            this.set({ importing: { name, done, total, lines: 0, what: 'link', updates: u + 1 } });
+          },
+        });
+      } catch (e) {
+        return bad(`This share link cannot be opened: ${e instanceof LinkError ? e.message : String(e)}`);
+      } finally {
+        this.linkInflate = null;
+        this.set({ importing: null });
+      }
+      await this.openTrace(text, { scenario: null, config, seq: share.seq });
+      return;
+    }
+    const id = share.scenario ?? fallback;
+    if (!this.state.scenarios.some((x) => x.id === id)) return bad(`This link names a scenario "${id}" that does not exist`);
+    await this.loadScenario(id, { config, seq: share.seq });
+  };
 
   /** Open a trace text (custom or a scenario's), with a config. */
   async openTrace(
@@ -626,7 +671,8 @@ export class Store {
   };
 
   cancelImport = async (): Promise<void> => {
-    if (this.state.importing) await this.engine.call({ type: 'importCancel' });
+    if (this.linkInflate) this.linkInflate.cancelled = true;
+    else if (this.state.importing) await this.engine.call({ type: 'importCancel' });
   };
 
   /** Replay the import shown in the summary. */
@@ -686,7 +732,7 @@ export type ActionName =
   | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
   | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace' | 'openRef'
   | 'importFile' | 'importText' | 'importSample' | 'cancelImport' | 'replayImport' | 'dismissImport'
-  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter' | 'dismissNotice';
+  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter' | 'dismissNotice' | 'openLink';
 
 export const ACTIONS: readonly ActionName[] = [
   'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
@@ -694,7 +740,7 @@ export const ACTIONS: readonly ActionName[] = [
   'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
   'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace', 'openRef',
   'importFile', 'importText', 'importSample', 'cancelImport', 'replayImport', 'dismissImport',
-  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter', 'dismissNotice',
+  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter', 'dismissNotice', 'openLink',
 ];
 
 export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {

@@ -387,7 +387,7 @@ export function TracesPanel() {
       {imp && (
         <div className="import-progress" data-testid="import-progress" data-done={imp.done} data-total={imp.total} data-lines={imp.lines}>
           <progress aria-label={`importing ${imp.name}`} value={imp.done} max={Math.max(1, imp.total)} />{' '}
-          {imp.what === 'store' ? 'storing' : 'importing'} {imp.name}: {fmtBytes(imp.done)} of {fmtBytes(imp.total)}, {imp.lines.toLocaleString('en-US')} lines{' '}
+          {imp.what === 'store' ? 'storing' : imp.what === 'link' ? 'inflating' : 'importing'} {imp.name}: {fmtBytes(imp.done)} of {fmtBytes(imp.total)}, {imp.lines.toLocaleString('en-US')} lines{' '}
           <button type="button" onClick={() => void store.cancelImport()}>
             Cancel import
           </button>
