@@ -79,6 +79,7 @@ struct pent {
 	uint32_t cache;   /* trace cache index, NONE for kmalloc */
 	uint32_t bytes;   /* object size while live (peak accounting, krealloc) */
 	uint32_t gen;     /* handles made for this pointer so far - 1 */
+	uint32_t older;   /* older objects still live here (allocated again while live) */
 	uint8_t state;    /* 0 = empty slot */
 };
 
@@ -132,6 +133,8 @@ struct svz_importer {
 	uint64_t live;           /* live entries */
 
 	int max_cpu;
+	bool at_eof;             /* handling a last line that had no '\n' */
+	uint32_t ptr_min;        /* the shortest non-NULL ptr= token so far (0: none yet) */
 	uint64_t last_ts;
 	bool have_ts;
 
@@ -172,6 +175,7 @@ const char *svz_import_skip_name(enum svz_import_skip r)
 		[SVZ_SKIP_FREE_NULL] = "free-null",
 		[SVZ_SKIP_FREE_UNKNOWN] = "free-before-trace",
 		[SVZ_SKIP_FREE_TWICE] = "free-not-live",
+		[SVZ_SKIP_FREE_REBOUND] = "free-rebound",
 		[SVZ_SKIP_FREE_SKIPPED] = "free-of-skipped",
 		[SVZ_SKIP_ALLOC_FAILED] = "alloc-failed",
 		[SVZ_SKIP_ZERO_SIZE] = "zero-size",
@@ -408,10 +412,10 @@ static bool cache_name_char(char c)
 
 /* s->size the model computes for a declaration. 0 if impossible. */
 static uint32_t geom_size(const struct svz_importer *im, uint32_t object, uint32_t align,
-			  uint32_t flags)
+			  uint32_t flags, bool ctor)
 {
 	struct svz_geom_in in = {
-		.object_size = object, .align = align, .flags = flags,
+		.object_size = object, .align = align, .flags = flags, .ctor = ctor,
 		.page_size = im->base.topo.page_size ? im->base.topo.page_size : 4096,
 		.nr_cpus = 4, .form = im->base.sw.order_form, .era = im->base.sw.era,
 	};
@@ -422,10 +426,13 @@ static uint32_t geom_size(const struct svz_importer *im, uint32_t object, uint32
 	return g.size;
 }
 
-/* Choose object_size/align/flags so the model's s->size is bytes_alloc:
- * plain, then SLAB_HWCACHE_ALIGN, then an explicit power-of-two align; if
- * none fits (slub_debug metadata, odd alignments), object_size = bytes_alloc.
- * Returns false if no slab can hold the object. */
+/* Choose object_size/align/flags/ctor so the model's s->size is
+ * bytes_alloc: plain, then SLAB_HWCACHE_ALIGN, then an explicit power-of-two
+ * align; then the same three with a constructor, whose free pointer
+ * calculate_sizes() moves after the object (radix_tree_node: 576 -> 584),
+ * while s->object_size stays bytes_req. If none fits (slub_debug metadata,
+ * odd alignments), object_size = bytes_alloc. Returns false if no slab can
+ * hold the object. */
 static bool choose_decl(const struct svz_importer *im, struct svz_cache_decl *d,
 			struct svz_import_cache *info, uint32_t req, uint32_t alloc)
 {
@@ -433,22 +440,27 @@ static bool choose_decl(const struct svz_importer *im, struct svz_cache_decl *d,
 	d->object_size = obj;
 	d->align = 0;
 	d->flags = 0;
-	if (!geom_size(im, obj, 0, 0))
+	d->ctor = false;
+	if (!geom_size(im, obj, 0, 0, false))
 		return false;
 	if (!req || !alloc || alloc < req)
 		return true;
-	if (geom_size(im, req, 0, 0) == alloc)
-		return true;
-	if (geom_size(im, req, 0, SLAB_HWCACHE_ALIGN) == alloc) {
-		d->flags = SLAB_HWCACHE_ALIGN;
-		return true;
-	}
-	for (uint32_t a = 16; a <= 65536 && a <= alloc; a *= 2)
-		if (geom_size(im, req, a, 0) == alloc) {
-			d->align = a;
+	for (int ctor = 0; ctor < 2; ctor++) {
+		d->ctor = info->ctor = ctor;
+		if (geom_size(im, req, 0, 0, ctor) == alloc)
+			return true;
+		if (geom_size(im, req, 0, SLAB_HWCACHE_ALIGN, ctor) == alloc) {
+			d->flags = SLAB_HWCACHE_ALIGN;
 			return true;
 		}
-	if (!geom_size(im, alloc, 0, 0))
+		for (uint32_t a = 16; a <= 65536 && a <= alloc; a *= 2)
+			if (geom_size(im, req, a, 0, ctor) == alloc) {
+				d->align = a;
+				return true;
+			}
+	}
+	d->ctor = info->ctor = false;
+	if (!geom_size(im, alloc, 0, 0, false))
 		return false;
 	d->object_size = alloc;
 	info->size_fallback = true;
@@ -679,8 +691,9 @@ static bool parse_knum(const char *s, size_t len, uint64_t *out)
 }
 
 /* One gfp value: "GFP_KERNEL|__GFP_ZERO", "0xcc0", "none". Unknown names
- * and bits are dropped and counted. */
-static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bool *unknown)
+ * and bits are dropped and (if `count`) counted. */
+static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bool *unknown,
+			  bool count)
 {
 	uint32_t id = NONE;
 	*unknown = false;
@@ -730,7 +743,8 @@ static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bo
 		}
 		if (!ok) {
 			*unknown = true;
-			count_name(im->rep.gfp_names, &im->rep.nr_gfp_names, t, tl);
+			if (count)
+				count_name(im->rep.gfp_names, &im->rep.nr_gfp_names, t, tl);
 		}
 	}
 	if (id != NONE) {
@@ -752,6 +766,7 @@ struct slice {
 struct ev {
 	int kind;
 	int64_t cpu;             /* -1: no CPU column */
+	bool node_event;         /* kmalloc_node / kmem_cache_alloc_node (before v6.1) */
 	struct slice ptr, req, alloc, gfp, node, accounted, name, site;
 };
 
@@ -1026,12 +1041,21 @@ static void skip_event(struct svz_importer *im, int why)
 }
 
 /* A free of a pointer whose allocation was not kept: counted and skipped
- * (already freed, allocation skipped, or a NULL/zero-size allocation). */
+ * (already freed, allocation skipped, or a NULL/zero-size allocation). A
+ * pointer allocated again while live left its older object allocated: the
+ * next free after the newer object's may be that object's (a hashed-%p
+ * collision, or a lost free and a lost allocation), so it is not "already
+ * freed"; it is skipped as free-rebound, and the older object stays. */
 static bool free_skipped(struct svz_importer *im, struct pent *e)
 {
 	switch (e->state) {
 	case PS_FREED:
-		skip_event(im, SVZ_SKIP_FREE_TWICE);
+		if (e->older) {
+			e->older--;
+			skip_event(im, SVZ_SKIP_FREE_REBOUND);
+		} else {
+			skip_event(im, SVZ_SKIP_FREE_TWICE);
+		}
 		return true;
 	case PS_SKIPPED:
 		e->state = PS_FREED;
@@ -1045,25 +1069,34 @@ static bool free_skipped(struct svz_importer *im, struct pent *e)
 	return false;
 }
 
-/* Remember a skipped allocation's pointer so its free is not mistaken for
- * the free of an object from before the trace. */
-static void mark_ptr(struct svz_importer *im, uint64_t key, uint8_t state)
+/* The entry for an allocation at key. A pointer allocated again while live
+ * leaves its old object allocated (unpaired); the new one needs a new handle. */
+static struct pent *alloc_ptr(struct svz_importer *im, uint64_t key)
 {
 	bool isnew;
 	struct pent *e = ptab_get(im, key, &isnew);
 	if (!e) {
 		im->oom = true;
-		return;
+		return NULL;
 	}
-	if (e->state == PS_LIVE && !isnew) {
-		/* its old object stays allocated: unpaired; a new one needs a new handle */
+	if (!isnew && e->state == PS_LIVE) {
 		im->rep.rebound++;
 		im->live--;
 		im->live_bytes -= e->bytes;
 		e->gen++;
+		e->older++;
 		e->handle = NONE;
 	}
-	e->state = state;
+	return e;
+}
+
+/* Remember a skipped allocation's pointer so its free is not mistaken for
+ * the free of an object from before the trace. */
+static void mark_ptr(struct svz_importer *im, uint64_t key, uint8_t state)
+{
+	struct pent *e = alloc_ptr(im, key);
+	if (e)
+		e->state = state;
 }
 
 static void live_add(struct svz_importer *im, uint32_t bytes)
@@ -1079,19 +1112,9 @@ static void live_add(struct svz_importer *im, uint32_t bytes)
 static struct pent *bind_ptr(struct svz_importer *im, uint64_t key, uint32_t cache, uint32_t bytes,
 			     const char *prefix, bool hex)
 {
-	bool isnew;
-	struct pent *e = ptab_get(im, key, &isnew);
-	if (!e) {
-		im->oom = true;
+	struct pent *e = alloc_ptr(im, key);
+	if (!e)
 		return NULL;
-	}
-	if (!isnew && e->state == PS_LIVE) {
-		im->rep.rebound++;
-		im->live--;
-		im->live_bytes -= e->bytes;
-		e->gen++;
-		e->handle = NONE;
-	}
 	if (e->handle == NONE) {
 		e->handle = new_handle(im, prefix, key, e->gen, hex);
 		if (e->handle == NONE)
@@ -1102,6 +1125,46 @@ static struct pent *bind_ptr(struct svz_importer *im, uint64_t key, uint32_t cac
 	e->bytes = bytes;
 	live_add(im, bytes);
 	return e;
+}
+
+/* Why a last line without '\n' is cut short, or NULL if it may be whole.
+ * Every kernel from 2.6.32 on prints call_site and ptr first, then for
+ * allocations bytes_req, bytes_alloc and gfp_flags (kmem.h; the 2025 name=
+ * comes before bytes_req), then node= in the *_node events (before v6.1)
+ * and accounted= after node= (v6.1 on: "... gfp_flags=%s node=%d
+ * accounted=%s"). A line that stops before one of those, or in a value
+ * (a gfp name we do not know, a ptr shorter than the others), was cut; a
+ * cut inside the last value of an older format cannot be seen. */
+static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
+{
+	bool is_alloc = ev->kind == EV_KMALLOC || ev->kind == EV_CACHE_ALLOC;
+	if (!ev->ptr.s || !ev->ptr.len)
+		return "no ptr=";
+	struct slice p = first_tok(ev->ptr);
+	if (im->ptr_min && p.len < im->ptr_min && !slice_is(p, "(null)"))
+		return "ptr= shorter than the trace's other pointers";
+	if (!is_alloc)
+		return NULL;
+	if (!ev->req.s)
+		return "no bytes_req=";
+	if (!ev->alloc.s)
+		return "no bytes_alloc=";
+	if (!ev->gfp.s || !ev->gfp.len)
+		return "no gfp_flags=";
+	bool unknown;
+	struct slice g = first_tok(ev->gfp);
+	parse_gfp(im, g.s, g.len, &unknown, false);
+	if (unknown)
+		return "gfp_flags= ends in a name the kernel does not print";
+	if (ev->node.s && !ev->node_event && !ev->accounted.s)
+		return "node= without the accounted= that follows it";
+	if (ev->accounted.s) {
+		struct slice a = first_tok(ev->accounted);
+		if (!slice_is(a, "true") && !slice_is(a, "false") && !slice_is(a, "(0)") &&
+		    !slice_is(a, "(1)") && !slice_is(a, "0") && !slice_is(a, "1"))
+			return "accounted= is neither true nor false";
+	}
+	return NULL;
 }
 
 /* One kmem event (from ftrace/trace-cmd/perf/bpftrace): checks, then an op. */
@@ -1115,6 +1178,15 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	bool is_alloc = ev->kind == EV_KMALLOC || ev->kind == EV_CACHE_ALLOC;
 	uint64_t ptr;
 	bool hashed, of;
+
+	if (im->at_eof) {
+		const char *why = cut_reason(im, ev);
+		if (why) {
+			bad_line(im, line, "%s cut short: %s (the input ends in this line, without a "
+				 "newline): not imported", en, why);
+			return;
+		}
+	}
 
 	if (!ev->ptr.s) {
 		bad_line(im, line, "%s without ptr=", en);
@@ -1161,6 +1233,8 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 
 	/* from here on the line is a well-formed kmem event */
 	r->events++;
+	if (ptr && (!im->ptr_min || first_tok(ev->ptr).len < im->ptr_min))
+		im->ptr_min = (uint32_t)first_tok(ev->ptr).len;
 	if (ptr) {
 		if (hashed)
 			r->hashed_ptrs++;
@@ -1171,6 +1245,8 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		skip_event(im, SVZ_SKIP_OP_LIMIT);
 		return;
 	}
+	/* a line without a CPU column replays on CPU 0 but is not "seen" there;
+	 * every other event's CPU is seen, whether or not the event is kept */
 	int cpu = 0;
 	if (ev->cpu < 0) {
 		r->no_cpu++;
@@ -1181,6 +1257,7 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		return;
 	} else {
 		cpu = (int)ev->cpu;
+		note_cpu(im, cpu);
 	}
 
 	if (!is_alloc) {
@@ -1195,7 +1272,6 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		}
 		if (free_skipped(im, e))
 			return;
-		note_cpu(im, cpu);
 		bool named = e->cache != NONE;
 		struct svz_op *op = push_op(im, named && ev->kind == EV_CACHE_FREE ? SVZ_OP_FREE
 										  : SVZ_OP_KFREE,
@@ -1241,7 +1317,7 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	if (ev->gfp.s) {
 		bool unknown;
 		struct slice g = first_tok(ev->gfp);
-		gfp = parse_gfp(im, g.s, g.len, &unknown);
+		gfp = parse_gfp(im, g.s, g.len, &unknown, true);
 		if (unknown)
 			r->gfp_unknown++;
 	}
@@ -1310,7 +1386,6 @@ static void apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		x->info.allocs++;
 		bytes = x->info.bytes_alloc ? x->info.bytes_alloc : x->info.object_size;
 	}
-	note_cpu(im, cpu);
 	struct pent *e = bind_ptr(im, ptr, cache, bytes, "p", true);
 	if (!e)
 		return;
@@ -1361,12 +1436,103 @@ static bool lost_line(struct svz_importer *im, const char *s, size_t n)
 /* Up to 64 blank-separated tokens of a line, from the start. */
 #define MAX_PREFIX_TOKS 64
 
+/* A function name as the function tracer prints it: "do_filp_open",
+ * "xas_load.isra.0", "do_filp_open+0x4/0xd0" (sym-offset). */
+static bool symbol_token(struct slice t)
+{
+	if (!t.len || !is_ident_start(t.s[0]))
+		return false;
+	for (size_t i = 1; i < t.len; i++)
+		if (!is_ident(t.s[i]) && t.s[i] != '.' && t.s[i] != '+' && t.s[i] != '/')
+			return false;
+	return true;
+}
+
+/* What follows "TIMESTAMP:" when it is not "EVENT: fields" but another
+ * tracer's standard output (tk: the tokens from there to the line's end):
+ *   "<stack trace>" / "<user stack trace>"   options/stacktrace, perf-tools tpoint -s
+ *   "func <-parent" / "func"                   the function tracer (print-parent on/off)
+ * The kind it is counted under, or NULL. */
+static const char *tracer_kind(const struct slice *tk, size_t n)
+{
+	if (n == 2 && slice_is(tk[0], "<stack") && slice_is(tk[1], "trace>"))
+		return "<stack trace>";
+	if (n == 3 && slice_is(tk[0], "<user") && slice_is(tk[1], "stack") && slice_is(tk[2], "trace>"))
+		return "<user stack trace>";
+	if (symbol_token(tk[0]) &&
+	    (n == 1 || (n == 2 && tk[1].len > 2 && memcmp(tk[1].s, "<-", 2) == 0)))
+		return "function";
+	return NULL;
+}
+
+static void other_event(struct svz_importer *im, const char *name, size_t len)
+{
+	im->rep.other_events++;
+	count_name(im->rep.other_names, &im->rep.nr_other_names, name, len);
+}
+
+/* libtraceevent's kmem plugin (trace-cmd report, perf script) prints the
+ * call site it resolved before the event's own fields: "kmalloc:
+ * (fw_core_handle_request+0x7b) call_site=... ptr=..." (plugin_kmem.c:
+ * "(%s+0x%x) "). The text inside the parentheses, and *f moved past them;
+ * an empty slice if there is none. */
+static struct slice plugin_site(const char **f, const char *end)
+{
+	const char *p = *f;
+	while (p < end && is_space(*p))
+		p++;
+	if (p >= end || *p != '(')
+		return (struct slice){ NULL, 0 };
+	const char *q = p + 1;
+	while (q < end && *q != ')' && !is_space(*q))
+		q++;
+	if (q >= end || *q != ')' || q == p + 1 || (q + 1 < end && !is_space(q[1])))
+		return (struct slice){ NULL, 0 };
+	*f = q + 1;
+	return (struct slice){ p + 1, (size_t)(q - p - 1) };
+}
+
+/* A call_site that is only a number: "%lx" before v5.4 ("c104deff"), or the
+ * options/fields "0xffffffff92d10d97 (-1831793257)". */
+static bool site_is_number(struct slice v)
+{
+	struct slice t = first_tok(v);
+	uint64_t x;
+	return parse_knum(t.s, t.len, &x) || parse_hex(t.s, t.len, &x);
+}
+
+static void init_ev(struct ev *ev, int kind, struct slice name, int64_t cpu)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->kind = kind;
+	ev->cpu = cpu;
+	ev->node_event = name.len > 5 && memcmp(name.s + name.len - 5, "_node", 5) == 0;
+}
+
+/* The kmem event "name:" whose fields start at f: parsed and applied. */
+static void kmem_fields(struct svz_importer *im, struct slice name, int kind, int64_t cpu,
+			const char *f, const char *end, uint64_t line)
+{
+	char msg[160];
+	struct ev ev;
+	init_ev(&ev, kind, name, cpu);
+	struct slice plugin = plugin_site(&f, end);
+	if (parse_fields(f, (size_t)(end - f), &ev, msg, sizeof msg)) {
+		bad_line(im, line, "%.*s: %s", (int)name.len, name.s, msg);
+		return;
+	}
+	/* the plugin's symbol names the site better than a bare address */
+	if (plugin.len && (!ev.site.s || site_is_number(ev.site)))
+		ev.site = plugin;
+	apply_event(im, &ev, line);
+}
+
 /* ftrace / trace-cmd / perf script event lines. */
 static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct slice tk[MAX_PREFIX_TOKS];
 	size_t nt = 0, i = 0;
-	char ex[64], msg[160];
+	char ex[64];
 
 	while (nt < MAX_PREFIX_TOKS) {
 		while (i < n && is_space(s[i]))
@@ -1403,11 +1569,15 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			continue;
 		size_t e = t + 1;
 		struct slice name;
-		bool subsys;
+		bool subsys = false;
+		const char *other = NULL;
 		if (e < nt && !event_token(tk[e], &name, &subsys) && e + 1 < nt &&
 		    parse_dec(tk[e].s, tk[e].len, &(uint64_t){ 0 }))
 			e++; /* perf's sample period */
-		if (e >= nt || !event_token(tk[e], &name, &subsys))
+		if (e >= nt)
+			continue;
+		if (!event_token(tk[e], &name, &subsys) &&
+		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
 			continue;
 		if (last_cpu_tok < 0) {
 			/* a task name like "x 1.5: y:" before the real columns? */
@@ -1429,29 +1599,39 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			im->rep.ts_backwards++;
 		im->last_ts = ts;
 		im->have_ts = true;
+		if (other) {
+			other_event(im, other, strlen(other));
+			return;
+		}
 		int kind = kmem_kind(name);
 		if (kind < 0) {
-			im->rep.other_events++;
-			count_name(im->rep.other_names, &im->rep.nr_other_names, name.s, name.len);
+			other_event(im, name.s, name.len);
 			return;
 		}
-		struct ev ev;
-		memset(&ev, 0, sizeof ev);
-		ev.kind = kind;
-		ev.cpu = last_cpu_tok >= 0 ? cpu : -1;
-		const char *f = tk[e].s + tk[e].len;
-		if (parse_fields(f, (size_t)(s + n - f), &ev, msg, sizeof msg)) {
-			bad_line(im, line, "%.*s: %s", (int)name.len, name.s, msg);
-			return;
-		}
-		apply_event(im, &ev, line);
+		kmem_fields(im, name, kind, last_cpu_tok >= 0 ? cpu : -1, tk[e].s + tk[e].len, s + n,
+			    line);
 		return;
 	}
 	if (lost_line(im, s, n))
 		return;
-	/* perf script -g: "\t ffffffff8124d0a0 kmem_cache_alloc+0x1a0 ([kernel.kallsyms])" */
-	if (nt >= 1 && (s[0] == '\t' || (im->fmt == SVZ_FMT_PERF && is_space(s[0]))) &&
-	    parse_hex(tk[0].s, tk[0].len, &(uint64_t){ 0 })) {
+	/* A line an author trimmed to "EVENT: fields" (no task, CPU or
+	 * timestamp): the event with its CPU unknown. */
+	struct slice name;
+	bool subsys;
+	if (nt >= 2 && event_token(tk[0], &name, &subsys) &&
+	    (memchr(tk[1].s, '=', tk[1].len) || tk[1].s[0] == '(')) {
+		int kind = kmem_kind(name);
+		if (kind < 0)
+			other_event(im, name.s, name.len);
+		else
+			kmem_fields(im, name, kind, -1, tk[0].s + tk[0].len, s + n, line);
+		return;
+	}
+	/* perf script -g: "\t ffffffff8124d0a0 kmem_cache_alloc+0x1a0 ([kernel.kallsyms])";
+	 * ftrace's stack trace: " => __kmalloc+0x1a0/0x2d0" (trace-cmd: "=> __kmalloc (ffff...)") */
+	if ((nt >= 1 && (s[0] == '\t' || (im->fmt == SVZ_FMT_PERF && is_space(s[0]))) &&
+	     parse_hex(tk[0].s, tk[0].len, &(uint64_t){ 0 })) ||
+	    (nt >= 2 && slice_is(tk[0], "=>"))) {
 		im->rep.callchain_lines++;
 		return;
 	}
@@ -1497,14 +1677,11 @@ static void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint
 			bad_line(im, line, "expected an event name after the CPU, got end of line");
 			return;
 		}
-		im->rep.other_events++;
-		count_name(im->rep.other_names, &im->rep.nr_other_names, name.s, name.len);
+		other_event(im, name.s, name.len);
 		return;
 	}
 	struct ev ev;
-	memset(&ev, 0, sizeof ev);
-	ev.kind = kind;
-	ev.cpu = cpu > 1000000000ull ? INT64_MAX : (int64_t)cpu;
+	init_ev(&ev, kind, name, cpu > 1000000000ull ? INT64_MAX : (int64_t)cpu);
 	if (parse_fields(s + i, n - i, &ev, msg, sizeof msg)) {
 		bad_line(im, line, "%.*s: %s", (int)name.len, name.s, msg);
 		return;
@@ -1798,10 +1975,21 @@ static size_t control_byte(const char *s, size_t n)
 	return n;
 }
 
+/* A UTF-8 byte order mark (editors on Windows save one): not text. */
+static size_t bom_len(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct svz_import_report *r = &im->rep;
 
+	if (line == 1) {
+		size_t b = bom_len(s, n);
+		s += b;
+		n -= b;
+	}
 	if (n && s[n - 1] == '\r')
 		n--;
 	if (im->fmt == SVZ_FMT_V1) {
@@ -2091,13 +2279,17 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 			memset(report, 0, sizeof *report);
 		return -1;
 	}
-	/* the last line, if it had no '\n' */
+	/* the last line, if it had no '\n': a line that cannot be read in full
+	 * there is where the input was cut */
 	if (im->carry_long || im->carry_total) {
-		uint64_t line = ++im->rep.lines;
+		uint64_t line = ++im->rep.lines, bad = im->rep.bad_lines;
+		im->at_eof = true;
 		if (im->carry_long)
 			too_long(im, line, im->carry_total);
 		else
 			handle_line(im, im->carry, im->carry_len, line);
+		if (im->rep.bad_lines > bad)
+			im->rep.cut_line = line;
 		im->carry_len = im->carry_total = 0;
 		im->carry_long = false;
 	}
@@ -2291,7 +2483,7 @@ int svz_import(const char *text, size_t len, enum svz_import_format fmt,
 
 enum svz_import_format svz_import_detect(const char *text, size_t len)
 {
-	size_t pos = 0;
+	size_t pos = bom_len(text, len);
 	bool hint = false;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);

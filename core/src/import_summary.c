@@ -60,6 +60,8 @@ static const char *const skip_text[SVZ_SKIP__COUNT] = {
 	[SVZ_SKIP_FREE_NULL] = "frees of NULL or ZERO_SIZE_PTR (no-ops)",
 	[SVZ_SKIP_FREE_UNKNOWN] = "frees of objects allocated before the trace began",
 	[SVZ_SKIP_FREE_TWICE] = "frees of objects the trace had already freed",
+	[SVZ_SKIP_FREE_REBOUND] = "frees of a pointer allocated again while live, after its newer "
+				  "object's free: maybe the older object's (it stays allocated)",
 	[SVZ_SKIP_FREE_SKIPPED] = "frees of objects whose allocation was skipped",
 	[SVZ_SKIP_ALLOC_FAILED] = "allocations that returned NULL",
 	[SVZ_SKIP_ZERO_SIZE] = "allocations of 0 bytes (ZERO_SIZE_PTR)",
@@ -138,6 +140,9 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		  r->lines, r->bytes, r->comment_lines, r->blank_lines);
 	if (r->truncated)
 		tb_printf(&b, "input cut: larger than the input limit, the rest was not read\n");
+	if (r->cut_line)
+		tb_printf(&b, "input cut short: the last line (%" PRIu64 ") ends without a newline "
+			  "before its event is complete: not imported\n", r->cut_line);
 	uint64_t skipped = r->events - r->kept;
 	tb_printf(&b, "events: %" PRIu64 " %s read, %" PRIu64 " kept, %" PRIu64
 		  " skipped -> %" PRIu64 " ops\n",
@@ -160,7 +165,8 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		tb_printf(&b, "%s)\n", r->nr_other_names == SVZ_IMPORT_MAX_NAMES ? ", ..." : "");
 	}
 	if (r->callchain_lines)
-		tb_printf(&b, "callchain lines ignored: %" PRIu64 "\n", r->callchain_lines);
+		tb_printf(&b, "stack and callchain lines ignored: %" PRIu64 " (perf -g callchains, "
+			  "ftrace ' => ' frames)\n", r->callchain_lines);
 	tb_printf(&b, "caches created: %u\n", r->nr_caches);
 	for (uint32_t i = 0; i < r->nr_caches; i++) {
 		const struct svz_import_cache *c = &r->caches[i];
@@ -176,8 +182,10 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		if (c->size_fallback)
 			snprintf(fallback, sizeof fallback, " (no alignment turns %u into %u: declared "
 				 "at bytes_alloc)", c->bytes_req, c->bytes_alloc);
-		tb_printf(&b, "  %s: object_size=%u%s%s%s; %s; %" PRIu64 " allocation%s\n", c->name,
-			  c->object_size, align, flags, fallback, origin, c->allocs,
+		tb_printf(&b, "  %s: object_size=%u%s%s%s%s; %s; %" PRIu64 " allocation%s\n", c->name,
+			  c->object_size, align, flags,
+			  c->ctor ? " ctor (a constructor: the free pointer sits after the object)" : "",
+			  fallback, origin, c->allocs,
 			  c->allocs == 1 ? "" : "s");
 	}
 	if (r->hashed_ptrs)
@@ -188,7 +196,9 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		tb_printf(&b, "pointers: %" PRIu64 " raw addresses: used to pair allocations with "
 			  "frees (the model places objects itself)\n", r->raw_ptrs);
 	cpu_list(r, buf, sizeof buf);
-	tb_printf(&b, "CPUs seen: %s", buf[0] ? buf : "none");
+	tb_printf(&b, "CPUs seen: %s", buf[0] ? buf : r->no_cpu ? "unknown" : "none");
+	if (buf[0] && r->no_cpu)
+		tb_printf(&b, "; unknown for %" PRIu64 " events", r->no_cpu);
 	if (r->header_cpus)
 		tb_printf(&b, " (%d CPUs in the header)", r->header_cpus);
 	tb_printf(&b, "\n");
@@ -198,7 +208,9 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		  r->nr_cpus == 1 ? "" : "0-", r->nr_cpus - 1,
 		  r->max_node >= 0 ? "; nodes from node= values, CPUs spread over them in blocks" : "");
 	if (r->no_cpu)
-		tb_printf(&b, "note: %" PRIu64 " events had no CPU column: CPU 0 assumed\n", r->no_cpu);
+		tb_printf(&b, "note: %" PRIu64 " events had no CPU column (lines trimmed to "
+			  "'EVENT: fields' or 'TIMESTAMP: EVENT: fields'): CPU unknown, replayed on "
+			  "CPU 0\n", r->no_cpu);
 	if (r->gfp_unknown) {
 		tb_printf(&b, "note: %" PRIu64 " events had gfp flags the model does not know, dropped "
 			  "(known flags kept):", r->gfp_unknown);
@@ -274,9 +286,11 @@ char *svz_import_report_json(const struct svz_import_report *r)
 		json_str(&b, r->fatal_msg);
 	}
 	tb_printf(&b, ",\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"truncated\":%s"
+		  ",\"cut_line\":%" PRIu64
 		  ",\"comment_lines\":%" PRIu64 ",\"blank_lines\":%" PRIu64
 		  ",\"events\":%" PRIu64 ",\"kept\":%" PRIu64 ",\"ops\":%" PRIu64 ",\"skipped\":{",
-		  r->bytes, r->lines, r->truncated ? "true" : "false", r->comment_lines, r->blank_lines,
+		  r->bytes, r->lines, r->truncated ? "true" : "false", r->cut_line, r->comment_lines,
+		  r->blank_lines,
 		  r->events, r->kept, r->format == SVZ_FMT_V1 ? (uint64_t)r->v1_ops : r->ops);
 	for (int i = 0; i < SVZ_SKIP__COUNT; i++)
 		tb_printf(&b, "%s\"%s\":%" PRIu64, i ? "," : "",
@@ -297,8 +311,10 @@ char *svz_import_report_json(const struct svz_import_report *r)
 		tb_printf(&b, "%s{\"name\":", i ? "," : "");
 		json_str(&b, c->name);
 		tb_printf(&b, ",\"bytes_req\":%u,\"bytes_alloc\":%u,\"object_size\":%u,\"align\":%u"
-			  ",\"flags\":\"%s\",\"origin\":\"%s\",\"size_fallback\":%s,\"allocs\":%" PRIu64 "}",
+			  ",\"flags\":\"%s\",\"ctor\":%s,\"origin\":\"%s\",\"size_fallback\":%s"
+			  ",\"allocs\":%" PRIu64 "}",
 			  c->bytes_req, c->bytes_alloc, c->object_size, c->align, flags,
+			  c->ctor ? "true" : "false",
 			  c->named_by_free ? "named-by-free" : c->inferred ? "inferred" : "trace",
 			  c->size_fallback ? "true" : "false", c->allocs);
 	}

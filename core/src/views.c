@@ -181,25 +181,23 @@ static uint64_t count_partial_free_approx(struct model *m, struct cnode_rec *n)
 /* ---- /proc/slabinfo -------------------------------------------------------- */
 
 /* slab_caches is list_add'ed at the head on creation and slab_show() walks it
- * from the head: the newest cache first. The header comes with the first
- * entry, so no live cache means an empty file. */
+ * from the head: the newest cache first. slab_show() prints
+ * print_slabinfo_header() with the first entry, and a kernel's list is never
+ * empty (kmem_cache, kmem_cache_node and the kmalloc caches exist from
+ * boot), so /proc/slabinfo always starts with its two header lines; the
+ * model creates caches lazily, so it prints them even with no cache yet. */
 void view_slabinfo(struct model *m, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
-	bool header = false;
 
-	sb_puts(b, ""); /* an empty view is "", not NULL */
+	sb_puts(b, "slabinfo - version: 2.1\n"
+		   "# name            <active_objs> <num_objs> <objsize> <objperslab> "
+		   "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
+		   "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
 	for (uint32_t ci = w->nr_caches; ci-- > 0;) {
 		struct cache_rec *c = cache_r(m, ci);
 		if (!c->alive)
 			continue;
-		if (!header) {
-			sb_puts(b, "slabinfo - version: 2.1\n"
-				   "# name            <active_objs> <num_objs> <objsize> <objperslab> "
-				   "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-				   "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-			header = true;
-		}
 		uint64_t nr_slabs = 0, nr_objs = 0, nr_free = 0;
 		for (int node = 0; node < w->nr_nodes; node++) {
 			struct cnode_rec *n = get_node(m, ci, node);

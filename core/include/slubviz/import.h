@@ -53,6 +53,8 @@ enum svz_import_skip {
 	SVZ_SKIP_FREE_NULL,      /* kfree(NULL) / kfree(ZERO_SIZE_PTR): a no-op */
 	SVZ_SKIP_FREE_UNKNOWN,   /* free of an object allocated before the trace began */
 	SVZ_SKIP_FREE_TWICE,     /* free of an object the trace already freed */
+	SVZ_SKIP_FREE_REBOUND,   /* another free of a pointer allocated again while live: the
+				  * older object at that pointer may be the one freed */
 	SVZ_SKIP_FREE_SKIPPED,   /* free of an object whose allocation was skipped */
 	SVZ_SKIP_ALLOC_FAILED,   /* allocation returned NULL */
 	SVZ_SKIP_ZERO_SIZE,      /* kmalloc(0): ZERO_SIZE_PTR, no object */
@@ -76,7 +78,8 @@ struct svz_import_cache {
 	uint32_t object_size, align, flags; /* the declaration */
 	bool inferred;       /* kmem_cache_alloc without name=: named from the sizes */
 	bool named_by_free;  /* ... then named by the name= of its kmem_cache_free events */
-	bool size_fallback;  /* no (align, HWCACHE_ALIGN) reproduced bytes_alloc: object_size = bytes_alloc */
+	bool size_fallback;  /* no (align, HWCACHE_ALIGN, ctor) reproduced bytes_alloc: object_size = bytes_alloc */
+	bool ctor;           /* declared with a constructor: its free pointer sits after the object */
 	uint64_t allocs;
 };
 
@@ -97,8 +100,11 @@ struct svz_import_report {
 	uint64_t blank_lines, comment_lines; /* incl. ftrace headers, bpftrace banners */
 	uint64_t bad_lines;      /* unparseable / too long / binary: in errors[] */
 	uint64_t long_lines;     /* of bad_lines: longer than max_line */
-	uint64_t callchain_lines;/* perf script -g stack lines (ignored) */
-	uint64_t other_events;   /* well-formed events that are not kmem alloc/free */
+	uint64_t callchain_lines;/* perf script -g callchain lines, ftrace " => func" stack frames (ignored) */
+	uint64_t other_events;   /* well-formed events that are not kmem alloc/free; function-tracer
+				  * lines count as "function", ftrace stack traces as "<stack trace>" */
+	uint64_t cut_line;       /* the last line, cut short (no '\n', fields incomplete): not
+				  * imported; 0 if the input ended cleanly */
 	struct svz_import_name_count other_names[SVZ_IMPORT_MAX_NAMES];
 	uint32_t nr_other_names;
 
@@ -112,7 +118,8 @@ struct svz_import_report {
 	uint64_t gfp_unknown;    /* events with gfp names the model does not know (dropped; known bits kept) */
 	struct svz_import_name_count gfp_names[SVZ_IMPORT_MAX_NAMES];
 	uint32_t nr_gfp_names;
-	uint64_t no_cpu;         /* event lines without a CPU column: CPU 0 assumed */
+	uint64_t no_cpu;         /* kmem events without a CPU column (trimmed lines): CPU unknown,
+				  * replayed on CPU 0; not in cpus_seen */
 	uint64_t node_dropped;   /* node= beyond the model's nodes: taken as NUMA_NO_NODE */
 	uint64_t free_other_cache; /* kmem_cache_free name= differs from the allocating cache */
 	uint64_t kmalloc_size_differs; /* kmalloc bytes_alloc != the model's kmalloc size */
@@ -124,7 +131,7 @@ struct svz_import_report {
 	int64_t header_ops;      /* malloc-lab header num_ops (-1 if none) */
 	int header_cpus;         /* "#P:N" / "cpus=N" in a header, 0 if none */
 
-	uint64_t cpus_seen[SVZ_MAX_CPUS / 64];
+	uint64_t cpus_seen[SVZ_MAX_CPUS / 64]; /* CPU columns of the kmem events read, kept or not */
 	int max_node;            /* highest node= seen, -1 if none */
 	int nr_cpus, nr_nodes;   /* suggested topology */
 	uint64_t node_mem;       /* bytes per node */
