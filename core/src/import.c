@@ -2249,7 +2249,7 @@ static int finish_v1(struct svz_importer *im, struct svz_trace *out, struct svz_
 		return -1;
 	}
 	if (svz_trace_parse(im->text ? im->text : "", im->text_len, &im->base, out, &e)) {
-		char buf[400];
+		char buf[640];
 		svz_error_format(&e, "trace", buf, sizeof buf);
 		set_fatal(im, "%s", buf);
 		if (err)

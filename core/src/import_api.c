@@ -22,7 +22,7 @@ static int finish_open(struct svz_importer *im, const char *preset, const char *
 	int rc = svz_importer_finish(im, &t, &rep, &err);
 	svz_importer_free(im);
 	if (rc) {
-		char msg[600];
+		char msg[700];
 		if (rep.format == SVZ_FMT_V1 && rep.fatal)
 			snprintf(msg, sizeof msg, "%s", rep.fatal_msg); /* as svz_open() */
 		else

@@ -93,7 +93,7 @@ struct svz_import_name_count {
 struct svz_import_report {
 	enum svz_import_format format;
 	bool fatal;              /* nothing imported: see fatal_msg */
-	char fatal_msg[256];
+	char fatal_msg[640]; /* a v1 error: "trace:L:C: error: " + svz_error.msg */
 	bool truncated;          /* max_bytes reached: the rest of the input was ignored */
 
 	uint64_t bytes, lines;

@@ -95,7 +95,7 @@ struct svz_trace {
 
 struct svz_error {
 	uint32_t line, col;  /* 1-based; 0 if not tied to a place */
-	char msg[256];       /* e.g. "expected a CPU like 'c3', got 'x3'" */
+	char msg[512];       /* e.g. "expected a CPU like 'c3', got 'x3'" */
 };
 
 /* Parse a whole trace. `base` is a config to start from (CLI defaults);
