@@ -4,6 +4,7 @@
 // re-import and replays identically (docs/import.md), plus the import's
 // diagnostics. The metadata and the text live in separate object stores so
 // listing never loads a (possibly large) trace text.
+import { done, IdbConnection, req } from './idb';
 import type { ImportSummary } from './types';
 
 export interface StoredMeta {
@@ -63,71 +64,74 @@ const VERSION = 1;
 const META = 'traces';
 const TEXT = 'texts';
 
-function req<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
-  });
+const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(0)} MB` : `${Math.ceil(n / 1e3)} kB`);
+
+function isQuota(e: unknown): boolean {
+  return (e as { name?: string } | null)?.name === 'QuotaExceededError';
 }
 
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-}
-
+/** IndexedDB storage over a connection that recovers (idb.ts). A write is
+ * one transaction (meta and text together), so a quota error leaves the
+ * stored traces as they were; it says how full the storage is. */
 export class IdbStorage implements TraceStorage {
-  private db: Promise<IDBDatabase> | null = null;
+  readonly conn: IdbConnection;
 
-  constructor(private readonly factory: IDBFactory = indexedDB) {}
-
-  private open(): Promise<IDBDatabase> {
-    this.db ??= new Promise((resolve, reject) => {
-      const r = this.factory.open(DB, VERSION);
-      r.onupgradeneeded = () => {
-        const db = r.result;
+  constructor(
+    factory: () => IDBFactory = () => indexedDB,
+    private readonly estimate: () => Promise<{ usage?: number; quota?: number } | null> = async () =>
+      (await globalThis.navigator?.storage?.estimate?.()) ?? null,
+    timeoutMs?: number,
+  ) {
+    this.conn = new IdbConnection(
+      DB,
+      VERSION,
+      (db) => {
         if (!db.objectStoreNames.contains(META)) db.createObjectStore(META, { keyPath: 'id' });
         if (!db.objectStoreNames.contains(TEXT)) db.createObjectStore(TEXT, { keyPath: 'id' });
-      };
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error ?? new Error('cannot open IndexedDB'));
-      r.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
-    });
-    return this.db;
+      },
+      factory,
+      timeoutMs,
+    );
   }
 
   async list(): Promise<StoredMeta[]> {
-    const db = await this.open();
-    const all = await req(db.transaction(META).objectStore(META).getAll());
+    const all = await this.conn.with((db) => req(db.transaction(META).objectStore(META).getAll()));
     return (all as StoredMeta[]).sort(byDate);
   }
 
   async put(meta: StoredMeta, v1: string): Promise<void> {
-    const db = await this.open();
-    const tx = db.transaction([META, TEXT], 'readwrite');
-    tx.objectStore(TEXT).put({ id: meta.id, text: v1 });
-    tx.objectStore(META).put(meta);
-    await done(tx);
+    try {
+      await this.conn.with((db) => {
+        const tx = db.transaction([META, TEXT], 'readwrite');
+        tx.objectStore(TEXT).put({ id: meta.id, text: v1 });
+        tx.objectStore(META).put(meta);
+        return done(tx);
+      });
+    } catch (e) {
+      if (!isQuota(e)) throw e;
+      const est = await this.estimate().catch(() => null);
+      const full = est?.usage !== undefined && est.quota ? ` (${size(est.usage)} used of ${size(est.quota)})` : '';
+      throw new Error(
+        `not stored: the browser's storage is full${full}; this trace needs ${size(v1.length)}. Delete stored traces to make room; the ones stored are kept.`,
+      );
+    }
   }
 
   async meta(id: string): Promise<StoredMeta | null> {
-    const db = await this.open();
-    return ((await req(db.transaction(META).objectStore(META).get(id))) as StoredMeta | undefined) ?? null;
+    return ((await this.conn.with((db) => req(db.transaction(META).objectStore(META).get(id)))) as StoredMeta | undefined) ?? null;
   }
 
   async text(id: string): Promise<string | null> {
-    const db = await this.open();
-    const r = (await req(db.transaction(TEXT).objectStore(TEXT).get(id))) as { text: string } | undefined;
+    const r = (await this.conn.with((db) => req(db.transaction(TEXT).objectStore(TEXT).get(id)))) as { text: string } | undefined;
     return r?.text ?? null;
   }
 
   async remove(id: string): Promise<void> {
-    const db = await this.open();
-    const tx = db.transaction([META, TEXT], 'readwrite');
-    tx.objectStore(META).delete(id);
-    tx.objectStore(TEXT).delete(id);
-    await done(tx);
+    await this.conn.with((db) => {
+      const tx = db.transaction([META, TEXT], 'readwrite');
+      tx.objectStore(META).delete(id);
+      tx.objectStore(TEXT).delete(id);
+      return done(tx);
+    });
   }
 }

@@ -1,6 +1,7 @@
 // Lesson progress, kept across reloads: IndexedDB in the browser (database
 // "slubviz-lessons", its own, so the trace store's versions stay apart), a
 // Map in tests and where IndexedDB is unavailable.
+import { done, IdbConnection, req } from '../engine/idb';
 
 export interface QuestionProgress {
   /** the choice id(s) or the clicked element id answered first */
@@ -52,52 +53,38 @@ const DB = 'slubviz-lessons';
 const VERSION = 1;
 const STORE = 'progress';
 
-function req<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
+/** IndexedDB over a connection that recovers (engine/idb.ts). */
 export class IdbProgress implements ProgressStorage {
-  private db: Promise<IDBDatabase> | null = null;
+  readonly conn: IdbConnection;
 
-  private open(): Promise<IDBDatabase> {
-    this.db ??= new Promise((resolve, reject) => {
-      const r = indexedDB.open(DB, VERSION);
-      r.onupgradeneeded = () => {
-        if (!r.result.objectStoreNames.contains(STORE)) r.result.createObjectStore(STORE, { keyPath: 'id' });
-      };
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error ?? new Error('IndexedDB open failed'));
-      r.onblocked = () => reject(new Error('IndexedDB open blocked'));
-    });
-    return this.db;
+  constructor(factory?: () => IDBFactory) {
+    this.conn = new IdbConnection(
+      DB,
+      VERSION,
+      (db) => {
+        if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
+      },
+      factory,
+    );
   }
 
-  async all(): Promise<LessonProgress[]> {
-    const db = await this.open();
-    return req(db.transaction(STORE, 'readonly').objectStore(STORE).getAll() as IDBRequest<LessonProgress[]>);
+  all(): Promise<LessonProgress[]> {
+    return this.conn.with((db) => req(db.transaction(STORE, 'readonly').objectStore(STORE).getAll() as IDBRequest<LessonProgress[]>));
   }
 
-  async put(p: LessonProgress): Promise<void> {
-    const db = await this.open();
-    const tx = db.transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).put(p);
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
+  put(p: LessonProgress): Promise<void> {
+    return this.conn.with((db) => {
+      const tx = db.transaction(STORE, 'readwrite');
+      tx.objectStore(STORE).put(p);
+      return done(tx);
     });
   }
 
-  async clear(): Promise<void> {
-    const db = await this.open();
-    const tx = db.transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).clear();
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB clear failed'));
+  clear(): Promise<void> {
+    return this.conn.with((db) => {
+      const tx = db.transaction(STORE, 'readwrite');
+      tx.objectStore(STORE).clear();
+      return done(tx);
     });
   }
 }
