@@ -2410,7 +2410,7 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 	goto out;
 fatal:
 	if (err)
-		snprintf(err->msg, sizeof err->msg, "%s", r->fatal_msg);
+		snprintf(err->msg, sizeof err->msg, "%.511s", r->fatal_msg);
 out:
 	if (report) {
 		*report = *r;
