@@ -25,7 +25,21 @@ class FakeWorker implements WorkerLike {
     const reply = (r: Reply) => {
       if (!this.terminated) setTimeout(() => !this.terminated && this.onmessage?.({ data: structuredClone(r) } as MessageEvent), 0);
     };
-    this.onRequest = serve(async () => new Backend(await loadModule(), storage), reply, 'wasm/');
+    this.onRequest = serve(
+      async () => {
+        const mod = await loadModule();
+        const b = new Backend(mod, storage);
+        // a trace that traps while it opens (the pre-pass running out of memory, say)
+        const open = b.engine.open.bind(b.engine);
+        b.engine.open = (trace, ...rest) => {
+          if (trace.startsWith('# trap me')) mod._svz_debug_trap(1);
+          return open(trace, ...rest);
+        };
+        return b;
+      },
+      reply,
+      'wasm/',
+    );
   }
   postMessage(msg: unknown): void {
     if (this.terminated) return;
@@ -166,5 +180,18 @@ describe('engine restart after a trap', () => {
     // and it keeps working
     await store.stepForward();
     expect(store.getState().frame?.seq).toBe(31);
+
+    // a trap while opening another trace: the last good run comes back
+    await store.openTrace(`# trap me\n${scenario('partial-churn')}`, { scenario: null });
+    await vi.waitFor(
+      async () => {
+        await store.idle();
+        expect(store.getState().frame?.seq).toBe(31);
+      },
+      { timeout: 20_000 },
+    );
+    expect(store.getState()).toMatchObject({ status: 'ready', scenario: 'basics', error: null });
+    expect(store.getState().notice?.text).toMatch(/crashed \(RuntimeError: Aborted.*scenario basics was restored at step 31/);
+    expect(client.restarts).toBe(2);
   });
 });
