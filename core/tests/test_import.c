@@ -325,12 +325,385 @@ static void test_malloc_lab(void)
 	imp_free(&x);
 }
 
-/* ---- hostile and malformed inputs --------------------------------------------- */
+/* ---- real formats: printers, tracers, trimmed and cut lines (issue 9) ---------- */
 
 #define PFX "          bash-1200  [001] ..... 100.000001: "
 #define KM(ptr, req) PFX "kmalloc: call_site=f+0x1/0x2 ptr=" ptr " bytes_req=" req \
 	" bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
 #define KF(ptr) PFX "kfree: call_site=g+0x1/0x2 ptr=" ptr "\n"
+
+
+/* The text fed in chunks of `chunk` bytes through the streaming API. */
+static struct imp imp_stream(const char *text, size_t len, size_t chunk)
+{
+	struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
+	for (size_t i = 0; i < len; i += chunk)
+		svz_importer_feed(im, text + i, len - i < chunk ? len - i : chunk);
+	struct imp x;
+	struct svz_error e;
+	x.rc = svz_importer_finish(im, &x.t, &x.r, &e);
+	x.text = svz_import_report_text(&x.r);
+	svz_importer_free(im);
+	return x;
+}
+
+/* The file imported one byte at a time gives the same summary and ops. */
+static void check_bytewise(const char *name, const struct imp *one)
+{
+	size_t len;
+	char path[256];
+	snprintf(path, sizeof path, DATA "%s", name);
+	char *text = svz_t_read_file(path, &len);
+	struct imp x = imp_stream(text, len, 1);
+	CHECK_EQ_INT(x.rc, one->rc);
+	CHECK_EQ_STR(x.text, one->text);
+	if (x.rc == 0 && one->rc == 0) {
+		CHECK_EQ_INT(x.t.nr_ops, one->t.nr_ops);
+		CHECK(!x.t.nr_ops ||
+		      memcmp(x.t.ops, one->t.ops, sizeof *x.t.ops * x.t.nr_ops) == 0);
+	}
+	imp_free(&x);
+	free(text);
+}
+
+static void test_kmem_plugin(void)
+{
+	/* trace-cmd report, 6.x fields, libtraceevent's kmem plugin: every kmem
+	 * line but the last has "(func+0xoff) " before call_site=. 7 kmem
+	 * events: kmalloc 88, kmem_cache_alloc 576/584, its kmem_cache_free,
+	 * kmalloc 4096, its kfree, the kfree of the first kmalloc, and a kfree
+	 * of a pointer never allocated (no prefix: the plugin found no symbol)
+	 * -> 6 kept, 1 free-before-trace; sched_switch is another event. */
+	struct imp x = imp_file("trace-cmd-report-kmem-plugin-v6.x.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_TRACE_CMD);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 7);
+	CHECK_EQ_INT(x.r.kept, 6);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 1);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.other_events, 1);
+	CHECK_EQ_STR(x.r.other_names[0].name, "sched_switch");
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.header_cpus, 4);
+	/* [000], [001] (the skipped kfree's CPU is seen too), [002] */
+	CHECK_EQ_INT(x.r.cpus_seen[0], 0x7u);
+	CHECK_EQ_INT(x.t.nr_ops, 6);
+	CHECK_EQ_INT(x.t.ops[0].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[0].size, 88);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_ATOMIC);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	CHECK_EQ_STR(site_of(&x, 0), "fw_core_handle_request+0x7b");
+	/* radix_tree_node: a constructor moves the free pointer after the
+	 * object (calculate_sizes(): offset = ALIGN(576, 8) = 576, size = 584);
+	 * s->object_size stays 576, as /sys/kernel/slab/radix_tree_node shows */
+	CHECK_EQ_INT(x.t.nr_caches, 1);
+	CHECK_EQ_STR(x.t.caches[0].name, "radix_tree_node");
+	CHECK_EQ_INT(x.t.caches[0].object_size, 576);
+	CHECK(x.t.caches[0].ctor);
+	CHECK_EQ_INT(x.t.caches[0].flags, 0);
+	CHECK(x.r.caches[0].ctor);
+	CHECK(!x.r.caches[0].size_fallback);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_ALLOC);
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_NOWAIT | __GFP_ACCOUNT);
+	CHECK_EQ_STR(site_of(&x, 1), "xas_alloc+0x9f");
+	CHECK_EQ_INT(x.t.ops[2].type, SVZ_OP_FREE);
+	CHECK_EQ_INT(x.t.ops[5].type, SVZ_OP_KFREE);
+	CHECK_EQ_STR(handle_of(&x, 5), "pffff99e93f007300");
+	CHECK(summary_has(&x, "radix_tree_node: object_size=576 ctor"));
+	CHECK(summary_has(&x, "CPUs seen: 0-2 (4 CPUs in the header)"));
+	{
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"object_size\":576,\"align\":0,\"flags\":\"0\",\"ctor\":true"));
+		free(json);
+	}
+	/* the model's geometry, as sysfs shows it: object_size 576, slab_size 584 */
+	{
+		size_t len;
+		char *text = svz_t_read_file(DATA "trace-cmd-report-kmem-plugin-v6.x.txt", &len);
+		int h = svz_open_any(text, NULL, NULL);
+		CHECK(h > 0);
+		if (h > 0) {
+			svz_run_all(h);
+			const char *sys = svz_sysfs(h, "radix_tree_node");
+			CHECK(sys && strstr(sys, "/object_size:576\n"));
+			CHECK(sys && strstr(sys, "/slab_size:584\n"));
+			svz_close(h);
+		}
+		free(text);
+	}
+	check_bytewise("trace-cmd-report-kmem-plugin-v6.x.txt", &x);
+	imp_free(&x);
+
+	/* perf script -g, 2.6.32 fields (call_site=%lx), the plugin's prefix:
+	 * kmalloc_node 640, kmem_cache_alloc_node 232/256 (HWCACHE_ALIGN: 232
+	 * rounds up to the 64-byte line), their kfree and kmem_cache_free
+	 * (no name= before ~5.12), then kmalloc 640 never freed; 3 callchain
+	 * lines. The call site comes from the plugin: call_site= is a number. */
+	x = imp_file("perf-script-kmem-plugin-v2.6.32.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 5);
+	CHECK_EQ_INT(x.r.kept, 5);
+	CHECK_EQ_INT(x.r.callchain_lines, 3);
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 0xbu);
+	CHECK_EQ_INT(x.t.ops[0].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[0].size, 640);
+	CHECK_EQ_INT(x.t.ops[0].node, -1);
+	CHECK_EQ_STR(site_of(&x, 0), "__alloc_skb+0x4e");
+	CHECK_EQ_STR(x.t.caches[0].name, "inferred-232-256");
+	CHECK_EQ_INT(x.t.caches[0].flags, SLAB_HWCACHE_ALIGN);
+	CHECK(!x.t.caches[0].ctor);
+	CHECK_EQ_INT(x.t.ops[3].type, SVZ_OP_FREE);
+	CHECK_EQ_STR(site_of(&x, 3), "__kfree_skb+0x44");
+	CHECK_EQ_INT(x.t.ops[4].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_STR(site_of(&x, 4), "alloc_pipe_info+0x1c");
+	check_bytewise("perf-script-kmem-plugin-v2.6.32.txt", &x);
+	imp_free(&x);
+
+	/* a symbol call_site= is kept over the plugin's; a "(" that is not the
+	 * plugin's "(sym) " is still a bad line */
+	x = imp("kfree: (a+0x1) call_site=b+0x2/0x10 ptr=0xffff888000001000\n"
+		"kfree: (a+0x1)call_site=b ptr=0xffff888000001000\n");
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK(has_error(&x, 2, "kfree: expected key=value fields, got '(a+0x1)call_site=b"));
+	imp_free(&x);
+}
+
+static void test_tracer_lines(void)
+{
+	/* the function tracer with kmem events and options/stacktrace: 6
+	 * function lines ("func <-parent"), one "<stack trace>" with 9 " => "
+	 * frames, 3 kmem events (kmem_cache_alloc filp, kfree(NULL), its
+	 * kmem_cache_free on [003]); #P:8 */
+	struct imp x = imp_file("ftrace-function-stacktrace-v6.x.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 1);
+	check_balance(&x);
+	CHECK_EQ_INT(x.r.other_events, 7);
+	CHECK_EQ_INT(x.r.nr_other_names, 2);
+	CHECK_EQ_STR(x.r.other_names[0].name, "function");
+	CHECK_EQ_INT(x.r.other_names[0].count, 6);
+	CHECK_EQ_STR(x.r.other_names[1].name, "<stack trace>");
+	CHECK_EQ_INT(x.r.other_names[1].count, 1);
+	CHECK_EQ_INT(x.r.callchain_lines, 9);
+	CHECK_EQ_INT(x.r.cpus_seen[0], (1u << 3) | (1u << 5));
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 8);
+	CHECK_EQ_STR(x.t.caches[0].name, "filp");
+	CHECK(summary_has(&x, "other events ignored: 7 (function 6, <stack trace> 1)"));
+	CHECK(summary_has(&x, "stack and callchain lines ignored: 9"));
+	imp_free(&x);
+
+	/* variants: print-parent off, sym-offset, a user stack, trace-cmd's
+	 * "=> func (addr)" frames; a lone word or "func <-" junk stays bad */
+	x = imp("  ls-9 [001] ...1. 5.000001: do_filp_open\n"
+		"  ls-9 [001] ...1. 5.000002: do_filp_open+0x4/0xd0 <-do_sys_openat2+0x83/0x140\n"
+		"  ls-9 [001] ...1. 5.000003: <user stack trace>\n"
+		" =>  <00007f3a1c2e4b17>\n"
+		"=> __kmalloc (ffffffff8124d0a0)\n"
+		"  ls-9 [001] ..... 5.000004: kfree: call_site=f+0x1/0x2 ptr=0000000012345678\n"
+		"  ls-9 [001] ...1. 5.000005: do_filp_open extra words\n"
+		"=>\n");
+	CHECK_EQ_INT(x.r.other_events, 3);
+	CHECK_EQ_STR(x.r.other_names[0].name, "function");
+	CHECK_EQ_INT(x.r.other_names[0].count, 2);
+	CHECK_EQ_STR(x.r.other_names[1].name, "<user stack trace>");
+	CHECK_EQ_INT(x.r.callchain_lines, 2);
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	CHECK(has_error(&x, 7, "expected an event line"));
+	CHECK(has_error(&x, 8, "expected an event line"));
+	imp_free(&x);
+}
+
+static void test_trimmed(void)
+{
+	/* "EVENT: fields" lines: 4 kmem events, all kept, CPU unknown (replayed
+	 * on CPU 0, CPUs seen "unknown"); mm_page_alloc is another event */
+	struct imp x = imp_file("ftrace-trimmed-event-lines.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_FTRACE);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 4);
+	CHECK_EQ_INT(x.r.kept, 4);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.no_cpu, 4);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 0);
+	CHECK_EQ_INT(x.r.other_events, 1);
+	CHECK_EQ_STR(x.r.other_names[0].name, "mm_page_alloc");
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 1);
+	CHECK_EQ_STR(x.t.caches[0].name, "names_cache");
+	CHECK_EQ_INT(x.t.ops[1].size, 2312);
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL | __GFP_ZERO);
+	CHECK_EQ_INT(x.t.ops[3].type, SVZ_OP_KFREE);
+	CHECK(summary_has(&x, "CPUs seen: unknown\n"));
+	CHECK(summary_has(&x, "note: 4 events had no CPU column"));
+	{
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"cpus_seen\":\"\""));
+		CHECK(json && strstr(json, "\"notes\":{\"no_cpu\":4,"));
+		free(json);
+	}
+	imp_free(&x);
+
+	/* mixed with full lines: the seen CPU and the unknown ones both shown */
+	x = imp("kmem_cache_free: call_site=putname+0x5d/0x70 ptr=000000000f4d22f4 name=names_cache\n"
+		KF("0000000012345678"));
+	CHECK_EQ_INT(x.r.events, 2);
+	CHECK_EQ_INT(x.r.no_cpu, 1);
+	CHECK(summary_has(&x, "CPUs seen: 1; unknown for 1 events"));
+	imp_free(&x);
+}
+
+/* A file whose last line stops mid-event, without a newline. */
+static void test_cut(void)
+{
+	/* "bytes_req=224 " and "bytes_req=5" (of 512): kmalloc prints
+	 * bytes_alloc and gfp_flags after bytes_req on every kernel, so neither
+	 * is kmalloc(224) or kmalloc(5): line 15 is named and not imported */
+	static const char *const files[] = { "ftrace-cut-after-bytes_req.txt",
+					     "ftrace-cut-in-bytes_req.txt" };
+	for (int f = 0; f < 2; f++) {
+		struct imp x = imp_file(files[f]);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK_EQ_INT(x.r.lines, 15);
+		CHECK_EQ_INT(x.r.cut_line, 15);
+		CHECK_EQ_INT(x.r.events, 2);
+		CHECK_EQ_INT(x.r.kept, 2);
+		CHECK_EQ_INT(x.r.bad_lines, 1);
+		CHECK_EQ_INT(x.t.nr_ops, 2);
+		CHECK(has_error(&x, 15, "kmalloc cut short: no bytes_alloc= (the input ends in this "
+			       "line, without a newline): not imported"));
+		CHECK(summary_has(&x, "input cut short: the last line (15) ends without a newline"));
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"truncated\":false,\"cut_line\":15,"));
+		free(json);
+		check_bytewise(files[f], &x);
+		imp_free(&x);
+	}
+
+	/* more places a cut shows, each the last line without '\n' */
+	static const struct {
+		const char *last, *why;
+	} cuts[] = {
+		{ PFX "kmalloc: call_site=f+0x1/0x2 ptr=00000000a0a0a0a0 bytes_req=512 bytes_alloc=512 "
+		      "gfp_flags=GFP_KERNEL|__GF", "gfp_flags= ends in a name" },
+		{ PFX "kmalloc: call_site=f+0x1/0x2 ptr=00000000a0a0a0a0 bytes_req=512 bytes_alloc=512 "
+		      "gfp_flags=GFP_KERNEL node=-1", "node= without the accounted=" },
+		{ PFX "kmalloc: call_site=f+0x1/0x2 ptr=00000000a0a0a0a0 bytes_req=512 bytes_alloc=512 "
+		      "gfp_flags=GFP_KERNEL node=-1 accounted=fa", "accounted= is neither" },
+		{ PFX "kfree: call_site=f+0x1/0x2 ptr=00000000a0a0", "ptr= shorter" },
+		{ PFX "kfree: call_site=f+0x1/0", "no ptr=" },
+		{ PFX "kmem_cache_alloc: call_site=f+0x1/0x2 ptr=00000000b0b0b0b0 bytes_req=64",
+		  "no bytes_alloc=" },
+	};
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s", KM("00000000c0c0c0c0", "64"), cuts[i].last);
+		struct imp x = imp(text);
+		CHECK_EQ_INT(x.r.cut_line, 2);
+		CHECK_EQ_INT(x.r.events, 1);
+		CHECK(has_error(&x, 2, cuts[i].why));
+		imp_free(&x);
+	}
+
+	/* complete last lines without '\n' are whole: the 6.x form ending in
+	 * accounted=, the pre-5.19 form ending in gfp_flags=, a *_node event
+	 * ending in node=, kfree and kmem_cache_free */
+	static const char *const whole[] = {
+		KM("00000000a0a0a0a0", "64"),
+		PFX "kmalloc: call_site=c104deff ptr=c147dd20 bytes_req=29 bytes_alloc=32 "
+		    "gfp_flags=GFP_KERNEL",
+		PFX "kmalloc_node: call_site=ffffffff813f6c2e ptr=ffff88007c8d1800 bytes_req=640 "
+		    "bytes_alloc=1024 gfp_flags=GFP_KERNEL node=1",
+		PFX "kfree: call_site=f+0x1/0x2 ptr=00000000c0c0c0c0",
+		PFX "kmem_cache_free: call_site=f+0x1/0x2 ptr=00000000c0c0c0c0 name=x",
+	};
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s", whole[i]);
+		size_t n = strlen(text);
+		if (text[n - 1] == '\n')
+			text[n - 1] = 0;
+		struct imp x = imp(text);
+		CHECK_EQ_INT(x.r.cut_line, 0);
+		CHECK_EQ_INT(x.r.events, 1);
+		CHECK_EQ_INT(x.r.bad_lines, 0);
+		imp_free(&x);
+	}
+
+	/* the same cut line followed by '\n' is a line like any other */
+	struct imp x = imp(PFX "kmalloc: call_site=f+0x1/0x2 ptr=00000000a0a0a0a0 bytes_req=224 \n");
+	CHECK_EQ_INT(x.r.cut_line, 0);
+	CHECK_EQ_INT(x.r.kept, 1);
+	imp_free(&x);
+}
+
+static void test_bom_free_only(void)
+{
+	/* a BOM before "# tracer: nop"; only frees, on [004]: 3 events, all
+	 * freed before the trace began; CPUs seen 4; #P:8 gives 8 CPUs */
+	struct imp x = imp_file("ftrace-bom-free-only.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_FTRACE);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.comment_lines, 14);
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(x.r.kept, 0);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_UNKNOWN), 3);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 1u << 4);
+	CHECK_EQ_INT(x.r.header_cpus, 8);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 8);
+	CHECK(summary_has(&x, "CPUs seen: 4 (8 CPUs in the header)"));
+	check_bytewise("ftrace-bom-free-only.txt", &x);
+	imp_free(&x);
+
+	/* the BOM before a v1 header and before an event line; only at the start */
+	x = imp("\xEF\xBB\xBFslubviz-trace 1\ncache c size=8\nc0 alloc c a\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_V1);
+	CHECK_EQ_INT(x.t.nr_ops, 1);
+	imp_free(&x);
+	x = imp("\xEF\xBB\xBF" KF("0000000012345678") "\xEF\xBB\xBF# tracer: nop\n");
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.r.comment_lines, 0);
+	CHECK(has_error(&x, 2, "expected an event line"));
+	imp_free(&x);
+	CHECK_EQ_INT(svz_import_detect("\xEF\xBB\xBF# tracer: nop\n", 17), SVZ_FMT_FTRACE);
+}
+
+/* A pointer allocated twice (its first object never freed in the trace),
+ * then freed three times: the first free frees the newer object; the second
+ * may be the older object's (a hashed %p collision or lost events), not a
+ * double free; only the third is "already freed". */
+static void test_rebound_label(void)
+{
+	struct imp x = imp(
+		PFX "kmem_cache_alloc: call_site=f+0x1/0x2 ptr=00000000deadbeef bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		PFX "kmem_cache_alloc: call_site=f+0x1/0x2 ptr=00000000deadbeef bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		PFX "kmem_cache_free: call_site=g+0x1/0x2 ptr=00000000deadbeef name=dentry\n"
+		PFX "kmem_cache_free: call_site=g+0x1/0x2 ptr=00000000deadbeef name=dentry\n"
+		PFX "kmem_cache_free: call_site=g+0x1/0x2 ptr=00000000deadbeef name=dentry\n");
+	CHECK_EQ_INT(x.r.events, 5);
+	CHECK_EQ_INT(x.r.kept, 3);
+	CHECK_EQ_INT(x.r.rebound, 1);
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_REBOUND), 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_TWICE), 1);
+	check_balance(&x);
+	CHECK_EQ_STR(handle_of(&x, 2), "pdeadbeef.1");
+	CHECK(summary_has(&x, "[free-rebound]"));
+	CHECK(summary_has(&x, "skipped 1 frees of objects the trace had already freed [free-not-live]"));
+	imp_free(&x);
+}
+
+/* ---- hostile and malformed inputs --------------------------------------------- */
 
 static void test_hostile(void)
 {
@@ -1269,6 +1642,12 @@ int main(void)
 	test_perf();
 	test_bpftrace();
 	test_malloc_lab();
+	test_kmem_plugin();
+	test_tracer_lines();
+	test_trimmed();
+	test_cut();
+	test_bom_free_only();
+	test_rebound_label();
 	test_hostile();
 	test_streaming();
 	test_fuzz();

@@ -127,6 +127,22 @@ int main(void)
 	CHECK(contains(r.out, "ops 15/15 "));
 	CHECK(contains(r.out, "object_size:10320\n"));
 	res_free(&r);
+	/* a constructor cache: kmem_cache_alloc bytes_req=576 bytes_alloc=584
+	 * (radix_tree_node); the kernel's object_size is 576, slab_size 584 */
+	r = run("run " DATA "trace-cmd-report-kmem-plugin-v6.x.txt --sysfs radix_tree_node");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "/object_size:576\n"));
+	CHECK(contains(r.out, "/slab_size:584\n"));
+	CHECK(contains(r.out, "/ctor:radix_tree_node_ctor+0x0/0x20\n"));
+	res_free(&r);
+	/* no cache at all (a free-only trace): /proc/slabinfo still has the two
+	 * header lines of print_slabinfo_header() */
+	r = run("run " DATA "ftrace-bom-free-only.txt --slabinfo");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "ops 0/0 "));
+	CHECK(contains(r.out, "\nslabinfo - version: 2.1\n# name            <active_objs> "));
+	CHECK(contains(r.err, "(ftrace): 3 events, 0 kept, 3 skipped, 0 bad lines"));
+	res_free(&r);
 	r = run("run " DATA "malloc-lab-short.rep --format malloc-lab --stats");
 	CHECK_EQ_INT(r.status, 0);
 	CHECK(contains(r.out, "ops 8/8 "));
