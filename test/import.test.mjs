@@ -71,7 +71,13 @@ describe('import in the browser module', () => {
       expect(h, str(mod._svz_last_error())).toBeGreaterThan(0);
       const summary = str(mod._svz_import_summary(h));
       expect(summary).toMatch(/^format: /);
-      expect(JSON.parse(str(mod._svz_import_summary_json(h))).schema).toBe(1);
+      const json = JSON.parse(str(mod._svz_import_summary_json(h)));
+      expect(json.schema).toBe(1);
+      // the same summary as `slubviz import --json` (cut lines, other-event
+      // kinds, CPUs seen and unknown, ctor caches included)
+      const nativeJson = runNative(['import', path, '--json', '-o', '/dev/null']);
+      expect(nativeJson.status, describeRun('native import', nativeJson)).toBe(0);
+      expect(json).toEqual(JSON.parse(nativeJson.stderr.toString('utf8')));
       const v1 = str(mod._svz_export_v1(h));
       expect(v1).toContain('slubviz-trace 1\n');
       const a = replay(h);
@@ -88,6 +94,30 @@ describe('import in the browser module', () => {
       expect(replay(h3)).toEqual(a);
       mod._svz_close(h3);
     });
+  });
+
+  test('real-format summaries: kmem plugin, tracer lines, trimmed, cut, BOM', () => {
+    const json = (file) => {
+      const text = readFileSync(join(ROOT, DATA, file), 'utf8');
+      const h = withC(text, (t) => mod._svz_open_any(t, 0, 0));
+      expect(h, str(mod._svz_last_error())).toBeGreaterThan(0);
+      const s = JSON.parse(str(mod._svz_import_summary_json(h)));
+      mod._svz_close(h);
+      return s;
+    };
+    // trace-cmd's "(func+0xoff) " before the fields: 7 kmem events, 6 kept
+    let s = json('trace-cmd-report-kmem-plugin-v6.x.txt');
+    expect([s.events, s.kept, s.bad_lines]).toEqual([7, 6, 0]);
+    expect(s.caches[0]).toMatchObject({ name: 'radix_tree_node', object_size: 576, ctor: true });
+    s = json('ftrace-function-stacktrace-v6.x.txt');
+    expect(s.other_events).toEqual({ function: 6, '<stack trace>': 1 });
+    expect(s.callchain_lines).toBe(9);
+    s = json('ftrace-trimmed-event-lines.txt');
+    expect([s.events, s.kept, s.cpus_seen, s.notes.no_cpu]).toEqual([4, 4, '', 4]);
+    s = json('ftrace-cut-in-bytes_req.txt');
+    expect([s.cut_line, s.kept, s.bad_lines]).toEqual([15, 2, 1]);
+    s = json('ftrace-bom-free-only.txt');
+    expect([s.cpus_seen, s.bad_lines, s.skipped['free-before-trace']]).toEqual(['4', 0, 3]);
   });
 
   test('junk: -1 with the reason, then the module still works', () => {

@@ -195,6 +195,8 @@ export interface ImportSummary {
   bytes: number;
   lines: number;
   truncated: boolean;
+  /** The last line, cut short mid-event (no newline): not imported; 0 if none. */
+  cut_line: number;
   comment_lines: number;
   blank_lines: number;
   events: number;
@@ -213,6 +215,7 @@ export interface ImportSummary {
     object_size: number;
     align: number;
     flags: string;
+    ctor: boolean;
     origin: 'trace' | 'inferred' | 'named-by-free' | string;
     size_fallback: boolean;
     allocs: number;

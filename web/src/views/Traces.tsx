@@ -24,6 +24,7 @@ const SKIP_REASONS: Record<string, string> = {
   'free-null': 'kfree(NULL) / kfree(ZERO_SIZE_PTR): no-ops',
   'free-before-trace': 'frees of objects allocated before the trace began',
   'free-not-live': 'frees of objects the trace already freed',
+  'free-rebound': "frees of a pointer allocated again while live: maybe the older object's (it stays allocated)",
   'free-of-skipped': 'frees of allocations that were skipped',
   'alloc-failed': 'allocations that returned NULL',
   'zero-size': 'kmalloc(0)',
@@ -34,7 +35,7 @@ const SKIP_REASONS: Record<string, string> = {
 };
 
 const NOTES: Record<string, string> = {
-  no_cpu: 'events had no CPU column: CPU 0 assumed',
+  no_cpu: 'events had no CPU column (trimmed lines): CPU unknown, replayed on CPU 0',
   gfp_unknown: 'events had gfp flags the model does not know (dropped)',
   node_dropped: 'node targets of 64 and up were dropped',
   free_other_cache: "kmem_cache_free named another cache than the object's",
@@ -177,6 +178,7 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
                   size={c.object_size}
                   {c.align ? ` align=${c.align}` : ''}
                   {c.flags !== '0' ? ` ${c.flags}` : ''}
+                  {c.ctor ? ' ctor' : ''}
                   {c.size_fallback ? ' (at bytes_alloc)' : ''}
                 </td>
                 <td>
@@ -203,7 +205,8 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
         {s.pointers.hashed + s.pointers.raw === 0 && 'none'}
       </p>
       <p data-testid="import-topology">
-        CPUs seen: {s.cpus_seen || 'none'}
+        CPUs seen: {s.cpus_seen || (s.notes.no_cpu ? 'unknown' : 'none')}
+        {s.cpus_seen && s.notes.no_cpu ? `; unknown for ${s.notes.no_cpu} events` : ''}
         {s.header_cpus ? ` (the header says ${s.header_cpus})` : ''} · suggested topology: {s.topology.nodes} node(s) with{' '}
         {fmtBytes(s.topology.node_mem)} each, {s.topology.cpus} CPU(s)
       </p>
@@ -222,7 +225,12 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
           other events skipped ({s.other_events_total}): {others.map(([k, n]) => `${k} ${n}`).join(', ')}
         </p>
       )}
-      {s.callchain_lines > 0 && <p>{s.callchain_lines} perf callchain lines skipped</p>}
+      {s.callchain_lines > 0 && <p>{s.callchain_lines} stack and callchain lines skipped (perf -g, ftrace ' =&gt; ' frames)</p>}
+      {s.cut_line > 0 && (
+        <p data-testid="import-cut-line">
+          input cut short: the last line ({s.cut_line}) ends without a newline before its event is complete; it was not imported.
+        </p>
+      )}
       <div data-testid="import-bad-lines" data-bad-lines={s.bad_lines}>
         {s.bad_lines === 0 ? (
           <p>errors: none</p>
