@@ -743,7 +743,7 @@ static void test_errors(void)
 		   ")))))))))))))))))))))))))))))))))" "}\n",
 		   "t.trace:3:46: error: expected at most 32 nested parentheses or signs, got more");
 	EXPECT_ERR(HDR C "repeat 100000 {\nrepeat 100000 {\n}\n}\n",
-		   "t.trace:3:1: error: trace expands to more than 200000000 repeat iterations (the limit)");
+		   "t.trace:3:1: error: trace expands to more than 20000000 repeat iterations (the limit)");
 	/* An error in a literal op of a repeat shows even if the body never runs. */
 	EXPECT_ERR(HDR C "repeat 0 {\nc0 zap x\n}\n",
 		   "t.trace:4:4: error: expected an op (alloc, free, kmalloc, kfree, alloc_bulk, "

@@ -58,7 +58,7 @@ struct svz_op {
 #define SVZ_TRACE_MAX_OPS 8000000u
 #endif
 #ifndef SVZ_TRACE_MAX_ITERATIONS
-#define SVZ_TRACE_MAX_ITERATIONS 200000000u
+#define SVZ_TRACE_MAX_ITERATIONS 20000000u
 #endif
 /* Distinct handle names and call-site labels together, bytes incl. a NUL each. */
 #ifndef SVZ_TRACE_MAX_NAME_BYTES
