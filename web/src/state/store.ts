@@ -290,12 +290,22 @@ export class Store {
     }
     this.recovering = true;
     const where = g.traceName ?? (g.scenario ? `scenario ${g.scenario}` : 'the trace');
-    this.set({ notice: { kind: 'crash', text: `The engine crashed (${reason}). It was restarted, and ${where} was restored at step ${g.seq}.` }, error: null });
+    const crashed = `The engine crashed (${reason}).`;
+    this.set({ notice: { kind: 'crash', text: `${crashed} Restarting it and restoring ${where} at step ${g.seq}…` }, error: null });
     const opts = { config: g.config, freeOps: g.freeOps, keepSelection: true, seq: g.seq };
     const done = g.traceRef
       ? this.openRef(g.traceRef, { ...opts, name: g.traceName ?? undefined })
       : this.openTrace(g.trace, { ...opts, scenario: g.scenario, baseTrace: g.baseTrace });
-    void done.finally(() => (this.recovering = false));
+    void done
+      .then(() => {
+        const st = this.state;
+        const ok = st.status === 'ready' && st.frame?.seq === g.seq;
+        const text = ok
+          ? `${crashed} It was restarted, and ${where} was restored at step ${g.seq}.`
+          : `${crashed} It was restarted, but ${where} could not be restored${st.error ? `: ${st.error}` : ''}.`;
+        this.set({ notice: { kind: 'crash', text } });
+      })
+      .finally(() => (this.recovering = false));
   }
 
   dismissNotice = (): void => this.set({ notice: null });
