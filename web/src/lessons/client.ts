@@ -1,8 +1,13 @@
-// The page side of the lesson worker: a promise per request.
+// The page side of the lesson worker: a promise per request. A trap in the
+// worker (its wasm instance may be corrupt) replaces it: LazyLessonClient
+// starts a new one, loads the lessons again and retries the request once.
+import { EngineCrash } from '../engine/client';
 import type { LessonBackend } from './backend';
 import type { LessonApi, LessonReply, LessonReplyPayload, LessonRequestBody } from './protocol';
 
 export class LessonClient implements LessonApi {
+  /** the worker trapped or died: replace it */
+  broken = false;
   private next = 1;
   private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
@@ -13,10 +18,14 @@ export class LessonClient implements LessonApi {
       if (!p) return;
       this.pending.delete(r.id);
       if (r.type === 'ok') p.resolve(r.result);
-      else p.reject(new Error(r.message));
+      else if (r.trap) {
+        this.broken = true;
+        p.reject(new EngineCrash(r.message));
+      } else p.reject(new Error(r.message));
     };
     worker.onerror = (ev) => {
-      const err = new Error(`lesson worker: ${ev.message}`);
+      this.broken = true;
+      const err = new EngineCrash(`lesson worker: ${ev.message}`);
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -29,6 +38,12 @@ export class LessonClient implements LessonApi {
     return c;
   }
 
+  terminate(): void {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(new EngineCrash('the lesson worker was replaced'));
+    this.pending.clear();
+  }
+
   call<T extends LessonRequestBody>(body: T): Promise<LessonReplyPayload[T['type']]> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -38,13 +53,39 @@ export class LessonClient implements LessonApi {
   }
 }
 
-/** A LessonClient started on the first request (the player may never be opened). */
+/** A LessonClient started on the first request (the player may never be
+ * opened), and started again after a trap: the lessons loaded into the old
+ * one are loaded again and the failed request is retried once. */
 export class LazyLessonClient implements LessonApi {
   private c: LessonClient | null = null;
-  constructor(private readonly wasmBase: string) {}
-  call<T extends LessonRequestBody>(body: T): Promise<LessonReplyPayload[T['type']]> {
-    this.c ??= LessonClient.create(this.wasmBase);
-    return this.c.call(body);
+  private loads = new Map<string, Extract<LessonRequestBody, { type: 'load' }>>();
+  restarts = 0;
+  constructor(
+    private readonly wasmBase: string,
+    private readonly start: (wasmBase: string) => LessonClient = (b) => LessonClient.create(b),
+  ) {}
+
+  private async client(): Promise<LessonClient> {
+    if (this.c?.broken) {
+      this.c.terminate();
+      this.c = null;
+      this.restarts++;
+      const c = this.start(this.wasmBase);
+      this.c = c;
+      for (const l of this.loads.values()) await c.call(l);
+    }
+    this.c ??= this.start(this.wasmBase);
+    return this.c;
+  }
+
+  async call<T extends LessonRequestBody>(body: T): Promise<LessonReplyPayload[T['type']]> {
+    if (body.type === 'load') this.loads.set(body.lesson.id, body as Extract<LessonRequestBody, { type: 'load' }>);
+    try {
+      return await (await this.client()).call(body);
+    } catch (e) {
+      if (!(e instanceof EngineCrash)) throw e;
+      return (await this.client()).call(body);
+    }
   }
 }
 

@@ -27,7 +27,8 @@ export type LessonReplyPayload = {
   extras: Extras;
 };
 
-export type LessonReply = { id: number; type: 'ok'; result: unknown } | { id: number; type: 'error'; message: string };
+/** trap: the worker's wasm instance trapped (it is replaced, client.ts) */
+export type LessonReply = { id: number; type: 'ok'; result: unknown } | { id: number; type: 'error'; message: string; trap?: boolean };
 
 /** What the lesson store asks of the lesson backend (a worker, or in process in tests). */
 export interface LessonApi {

@@ -2,6 +2,7 @@
 // The lesson worker: a wasm instance of its own for the lesson player
 // (positions, question windows, sandbox attempts, data tables), so the
 // visualizer's engine worker keeps its single session.
+import { isTrap } from '../engine/backend';
 import type { SlubvizModule } from '../engine/session';
 import { LessonBackend } from './backend';
 import type { LessonReply, LessonRequest } from './protocol';
@@ -54,7 +55,9 @@ self.onmessage = (ev: MessageEvent<LessonRequest>) => {
     try {
       r = { id: req.id, type: 'ok', result: await handle(req) };
     } catch (e) {
-      r = { id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) };
+      // a trap may have left the instance corrupt: the client replaces this worker
+      const trap = isTrap(e);
+      r = { id: req.id, type: 'error', message: e instanceof Error ? (trap ? `${e.name}: ${e.message}` : e.message) : String(e), trap };
     }
     self.postMessage(r);
   });
