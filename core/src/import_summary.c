@@ -60,8 +60,7 @@ static const char *const skip_text[SVZ_SKIP__COUNT] = {
 	[SVZ_SKIP_FREE_NULL] = "frees of NULL or ZERO_SIZE_PTR (no-ops)",
 	[SVZ_SKIP_FREE_UNKNOWN] = "frees of objects allocated before the trace began",
 	[SVZ_SKIP_FREE_TWICE] = "frees of objects the trace had already freed",
-	[SVZ_SKIP_FREE_REBOUND] = "frees of a pointer allocated again while live, after its newer "
-				  "object's free: maybe the older object's (it stays allocated)",
+	[SVZ_SKIP_FREE_REBOUND] = "further frees of pointers allocated again while live (maybe the older object's; it stays allocated)",
 	[SVZ_SKIP_FREE_SKIPPED] = "frees of objects whose allocation was skipped",
 	[SVZ_SKIP_ALLOC_FAILED] = "allocations that returned NULL",
 	[SVZ_SKIP_ZERO_SIZE] = "allocations of 0 bytes (ZERO_SIZE_PTR)",
