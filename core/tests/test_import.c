@@ -1224,28 +1224,15 @@ static void test_hostile(void)
 static void test_streaming(void)
 {
 	size_t len;
-	char *text = svz_t_read_file(DATA "ftrace-kmem-v5.4-changbin-pS-mixed.txt", &len);
-	struct imp one = imp_lim(text, len, SVZ_FMT_AUTO, NULL);
-	struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
-	for (size_t i = 0; i < len; i++)
-		svz_importer_feed(im, text + i, 1);
-	CHECK_EQ_INT(svz_importer_lines(im), 16);
-	struct imp x;
-	struct svz_error e;
-	x.rc = svz_importer_finish(im, &x.t, &x.r, &e);
-	x.text = svz_import_report_text(&x.r);
-	svz_importer_free(im);
-	CHECK_EQ_INT(x.rc, 0);
-	CHECK_EQ_STR(x.text, one.text);
-	CHECK_EQ_INT(x.t.nr_ops, one.t.nr_ops);
-	CHECK(memcmp(x.t.ops, one.t.ops, sizeof *x.t.ops * x.t.nr_ops) == 0);
-	imp_free(&x);
+	struct imp one = imp_file("ftrace-kmem-v5.4-changbin-pS-mixed.txt");
+	CHECK_EQ_INT(one.rc, 0);
+	CHECK_EQ_INT(one.r.lines, 16);
+	check_bytewise("ftrace-kmem-v5.4-changbin-pS-mixed.txt", &one);
 	imp_free(&one);
-	free(text);
 
 	/* the synthetic benchmark log imports cleanly */
-	text = svz_import_synth_ftrace(20000, &len);
-	x = imp_lim(text, len, SVZ_FMT_AUTO, NULL);
+	char *text = svz_import_synth_ftrace(20000, &len);
+	struct imp x = imp_lim(text, len, SVZ_FMT_AUTO, NULL);
 	CHECK_EQ_INT(x.rc, 0);
 	CHECK_EQ_INT(x.r.lines, 20000);
 	CHECK_EQ_INT(x.r.bad_lines, 0);
