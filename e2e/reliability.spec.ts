@@ -33,6 +33,7 @@ test('a 600k-line ftrace log: End and a jump past the middle move the position',
   const n = Number(await info.getAttribute('data-checkpoints'));
   const bytes = Number(await info.getAttribute('data-bytes'));
   const budget = Number(await info.getAttribute('data-budget'));
+  const failures = Number(await info.getAttribute('data-failures'));
   expect(n).toBeGreaterThanOrEqual(2);
   expect(bytes).toBeLessThanOrEqual(budget);
   await expect(info).toContainText(`of ${budget >> 20} MiB`);
@@ -57,7 +58,7 @@ test('a 600k-line ftrace log: End and a jump past the middle move the position',
   await expect(page.getByRole('alert')).toHaveCount(0);
   test.info().annotations.push({
     type: 'timing',
-    description: `import ${tImport} ms, replay (pre-pass) ${tOpen} ms, End ${tEnd} ms, End from op 1000 ${tEnd2} ms; ${n} checkpoints, ${bytes >> 20} of ${budget >> 20} MiB`,
+    description: `import ${tImport} ms, replay (pre-pass) ${tOpen} ms, End ${tEnd} ms, End from op 1000 ${tEnd2} ms; ${n} checkpoints (every ${await info.getAttribute('data-every')} ops), ${bytes >> 20} of ${budget >> 20} MiB, ${failures} failed for memory`,
   });
   console.log(test.info().annotations.at(-1)?.description);
 });
