@@ -8,8 +8,10 @@
 # Chromium is Debian's (/usr/bin/chromium): the e2e tests (Playwright) use
 # the system browser; `playwright install` is never run.
 #
-# apt: cmake, ninja-build, build-essential, emscripten, nodejs, npm (only the
-# missing ones, one `apt-get update` first). npm: `npm ci` (`npm install`
+# apt: cmake, ninja-build, build-essential, emscripten, nodejs, npm, clang and
+# libclang-rt-dev (libFuzzer + sanitizer runtimes for the fuzz harnesses:
+# Debian's clang only recommends them) (only the missing ones, one
+# `apt-get update` first). npm: `npm ci` (`npm install`
 # without a lock file) when node_modules is missing or was installed from
 # another package.json / package-lock.json.
 set -euo pipefail
@@ -44,6 +46,7 @@ want cmake cmake
 want ninja-build ninja
 want build-essential cc make
 want emscripten emcc emcmake
+want clang clang
 # A node from elsewhere (NodeSource, nvm) is fine; only install Debian's when
 # there is none. npm comes with NodeSource's nodejs, not with Debian's.
 want nodejs node
@@ -52,6 +55,11 @@ want npm npm
 # (package node-acorn, a dependency of emscripten; checked in case node was
 # replaced after emscripten was installed).
 if have emcc && [ ! -d /usr/share/nodejs/acorn ]; then missing+=(node-acorn); fi
+# libFuzzer's runtime (-fsanitize=fuzzer) is in libclang-rt-*-dev.
+if ! have clang || [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] &&
+   [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-aarch64.a 2>/dev/null)" ]; then
+  pkg_installed libclang-rt-dev || missing+=(libclang-rt-dev)
+fi
 if [ "$WITH_BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium)
 fi
@@ -71,7 +79,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${SUDO[@]}" apt-get update -q </dev/null
   "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
 else
-  log "system packages: all present (cmake, ninja, cc, emcc, node, npm$([ "$WITH_BROWSER" = 1 ] && echo ', chromium'))"
+  log "system packages: all present (cmake, ninja, cc, emcc, clang + libFuzzer, node, npm$([ "$WITH_BROWSER" = 1 ] && echo ', chromium'))"
 fi
 
 # Node >= 18 is needed by vitest 3 / vite 6.

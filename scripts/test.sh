@@ -2,6 +2,8 @@
 # `npm test`: everything CI checks.
 #   1. scripts/ensure-deps.sh
 #   2. test build (build-test/: Debug, ASan+UBSan, validator after every op), ctest
+#      fuzz smoke: scripts/fuzz.sh --smoke (build-fuzz/, clang + libFuzzer,
+#      a fixed-seed run of each harness, ~12 s each; one test per harness)
 #   3. native release build (build/) and wasm builds (build-wasm/)
 #   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI;
 #      (web/src/**/*.test.ts): the web app's engine, store actions, viz
@@ -9,7 +11,7 @@
 #   6. Playwright (e2e/) on the built app with the system Chromium
 # A build failure stops at once; failing tests do not stop the later steps
 # (one run shows every failure). Ends with one line
-# "summary: N passed, N failed" over ctest, vitest and Playwright, and exits
+# "summary: N passed, N failed" over ctest, the fuzz smoke, vitest and Playwright, and exits
 # non-zero if anything failed or if any runner ran no test.
 set -euo pipefail
 
@@ -40,6 +42,18 @@ fi
 if [ "$ctest_status" -ne 0 ] && [ "$ctest_failed" -eq 0 ]; then ctest_failed=1; fi
 ctest_passed=$((ctest_total - ctest_failed))
 [ "$ctest_passed" -ge 0 ] || ctest_passed=0
+
+step "fuzz smoke (libFuzzer, fixed seed)"
+fuzz_log=build-test/fuzz-smoke.log
+set +e
+bash scripts/fuzz.sh --smoke 2>&1 | tee "$fuzz_log"
+fuzz_status=${PIPESTATUS[0]}
+set -e
+fuzz_passed="$(grep -cE '^fuzz [a-z0-9]+: ok' "$fuzz_log" || true)"
+fuzz_failed="$(grep -cE '^fuzz [a-z0-9]+: FAILED' "$fuzz_log" || true)"
+# a build failure (no harness ran) counts as one failure
+if [ "$fuzz_status" -ne 0 ] && [ "$fuzz_failed" -eq 0 ]; then fuzz_failed=1; fi
+if [ $((fuzz_passed + fuzz_failed)) -eq 0 ]; then echo "fuzz smoke ran no harness"; fuzz_status=1; fuzz_failed=1; fi
 
 step "native + wasm builds"
 bash scripts/build.sh native wasm
@@ -89,6 +103,7 @@ if [ $((pw_passed + pw_failed)) -eq 0 ]; then echo "playwright ran no test"; pw_
 step "done in $((SECONDS - T0))s"
 echo "ctest:  $ctest_passed passed, $ctest_failed failed (exit $ctest_status)"
 echo "vitest: $vitest_passed passed, $vitest_failed failed (exit $vitest_status)"
+echo "fuzz smoke: $fuzz_passed passed, $fuzz_failed failed (exit $fuzz_status)"
 echo "playwright: $pw_passed passed, $pw_failed failed (exit $pw_status)"
-echo "summary: $((ctest_passed + vitest_passed + pw_passed)) passed, $((ctest_failed + vitest_failed + pw_failed)) failed"
-[ "$ctest_status" -eq 0 ] && [ "$vitest_status" -eq 0 ] && [ "$pw_status" -eq 0 ]
+echo "summary: $((ctest_passed + fuzz_passed + vitest_passed + pw_passed)) passed, $((ctest_failed + fuzz_failed + vitest_failed + pw_failed)) failed"
+[ "$ctest_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$vitest_status" -eq 0 ] && [ "$pw_status" -eq 0 ]
