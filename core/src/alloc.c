@@ -365,7 +365,7 @@ int co_NEW_SLAB(struct model *m, int cpu, struct frame *f)
 			f->i = (int32_t)cache_r(m, f->cache)->g.min_order;
 			f->x = NIL;
 		} else {
-			f->x = slab_create(m, f->cache, got, order, pfn);
+			MOVES_TO(f->x, slab_create(m, f->cache, got, order, pfn));
 			f->flag1 = fallback;
 		}
 	}
@@ -395,7 +395,7 @@ int co_ALLOC_FROM_NEW_SLAB(struct model *m, int cpu, struct frame *f)
 	if (!f->flag1 && f->flag3) {
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), true);
 		if (!f->ret) {
-			slab_destroy(m, f->b);
+			MOVES(slab_destroy(m, f->b));
 			EV(.kind = EV_DISCARD_SLAB, .fn = f_kfn(f), .slab = f->b, .node = f->node);
 			CO_RETURN(0);
 		}

@@ -1,9 +1,14 @@
 /* The arena: every record of the model in one block, addressed by index.
  *
  * Layout: struct world at offset 0, then one region per pool. Growing a pool
- * reallocates the block and moves the regions behind it; indices stay valid,
- * raw pointers do not - hence growth happens only in arena_reserve() at
- * micro-step boundaries (sched.c), never inside a step. */
+ * reallocates the block: indices stay valid, raw pointers (the world, any
+ * record, a coroutine's frame) do not. The rule that follows is stated in
+ * types.h ("The arena rule"): every function that can allocate here is
+ * marked ARENA_MOVES, and no pointer into the block is used after one.
+ * arena_reserve() makes room at each micro-step boundary so that moves
+ * inside a step are rare, but the code never relies on it: builds with
+ * SVZ_ARENA_ALWAYS_MOVE move the block on every allocation, so that ASan
+ * reports any pointer kept across one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +32,15 @@ size_t arena_used(const struct model *m)
 	return last->off + (size_t)last->cap * last->esize;
 }
 
-/* Rebuild the block with new capacities (caps[p] >= current). */
-static int arena_relayout(struct model *m, const uint32_t *caps)
+#ifdef SVZ_ARENA_ALWAYS_MOVE
+#define ALWAYS_MOVE 1
+#else
+#define ALWAYS_MOVE 0
+#endif
+
+/* Rebuild the block with new capacities (caps[p] >= current). The old block
+ * is freed: every pointer into it is dead. */
+static ARENA_MOVES int arena_relayout(struct model *m, const uint32_t *caps)
 {
 	struct world *w = WORLD(m);
 	size_t off = align16(sizeof(struct world));
@@ -54,7 +66,7 @@ static int arena_relayout(struct model *m, const uint32_t *caps)
 	return 0;
 }
 
-int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles)
+ARENA_MOVES int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles)
 {
 	m->mem = calloc(1, align16(sizeof(struct world)));
 	if (!m->mem)
@@ -77,8 +89,7 @@ int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handle
 	if (arena_relayout(m, caps))
 		return -1;
 	/* frames are a fixed array: mark them all in use so relayouts copy them */
-	pool_alloc(m, P_FRAME, caps[P_FRAME]);
-	return 0;
+	return pool_alloc(m, P_FRAME, caps[P_FRAME]) == NIL ? -1 : 0;
 }
 
 void arena_free(struct model *m)
@@ -87,12 +98,19 @@ void arena_free(struct model *m)
 	m->mem = NULL;
 }
 
-idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
+/* The same capacities, a fresh block (SVZ_ARENA_ALWAYS_MOVE). */
+static ARENA_MOVES int arena_move(struct model *m)
+{
+	uint32_t caps[P__COUNT];
+	for (int q = 0; q < P__COUNT; q++)
+		caps[q] = WORLD(m)->pools[q].cap;
+	return arena_relayout(m, caps);
+}
+
+ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
 {
 	struct pool_desc *d = &WORLD(m)->pools[p];
-	if (d->len + n > d->cap) {
-		/* Only legal outside a micro-step (setup); inside, arena_reserve
-		 * has made room already. */
+	if (d->len + n > d->cap || ALWAYS_MOVE) {
 		uint32_t caps[P__COUNT];
 		for (int q = 0; q < P__COUNT; q++)
 			caps[q] = WORLD(m)->pools[q].cap;
@@ -116,8 +134,10 @@ static struct range_free *range_classes(struct model *m, enum pool_id p)
 	return p == P_OBJ ? WORLD(m)->obj_free : WORLD(m)->u32_free;
 }
 
-idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n)
+ARENA_MOVES idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n)
 {
+	if (ALWAYS_MOVE && arena_move(m))
+		return NIL;
 	struct range_free *rc = range_classes(m, p);
 	for (int i = 0; i < RANGE_CLASSES; i++) {
 		if (rc[i].n == n && rc[i].head != NIL) {
@@ -153,8 +173,13 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
 
 /* One micro-step creates at most one slab (its objects), one sheaf (its
  * slots) and one large allocation; the largest of each is kept in the world
- * when caches are created. */
-int arena_reserve(struct model *m)
+ * when caches are created. An oversize prefilled sheaf can need more: then
+ * pool_alloc() grows the block inside the step, which the arena rule makes
+ * safe. (Not moved when there is room, even with SVZ_ARENA_ALWAYS_MOVE: it
+ * runs at every micro-step, and a move per step would make the checking
+ * build too slow to run every scenario; pool_alloc()'s moves catch
+ * pointers kept across steps as well.) */
+ARENA_MOVES int arena_reserve(struct model *m)
 {
 	struct world *w = WORLD(m);
 	const struct pool_desc *pd = w->pools;

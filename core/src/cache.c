@@ -18,13 +18,15 @@
 #include "engine.h"
 #include "model.h"
 
-static int create_cache(struct model *m, const char *name, uint32_t object_size, uint32_t align,
-			uint32_t flags, bool ctor, uint32_t sheaf_req, bool is_kmalloc, uint32_t decl,
-			idx_t *out, char *err, size_t errlen)
+/* Everything here allocates: the arena rule (types.h) holds, so records are
+ * reached by index after every pool_alloc()/sheaf_new(). */
+static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
+				    uint32_t align, uint32_t flags, bool ctor, uint32_t sheaf_req,
+				    bool is_kmalloc, uint32_t decl, idx_t *out, char *err, size_t errlen)
 {
-	struct world *w = WORLD(m);
-	const struct svz_config cfg_copy = w->cfg; /* the arena moves below */
+	const struct svz_config cfg_copy = WORLD(m)->cfg;
 	const struct svz_config *cfg = &cfg_copy;
+	const int nr_nodes = WORLD(m)->nr_nodes, nr_cpus = WORLD(m)->nr_cpus;
 	struct svz_topology topo = cfg->topo;
 	/* Only caches created during early boot see the boot online count. */
 	if (!is_kmalloc)
@@ -39,13 +41,22 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 	if (svz_calculate_geometry(&in, &g, err, errlen))
 		return -1;
 	idx_t c = pool_alloc(m, P_CACHE, 1);
-	idx_t cnode = pool_alloc(m, P_CNODE, (uint32_t)w->nr_nodes);
-	idx_t pcs = pool_alloc(m, P_PCS, (uint32_t)w->nr_cpus);
-	idx_t stats = pool_alloc(m, P_U64, (uint32_t)w->nr_cpus * NR_SLUB_STAT_ITEMS);
+	idx_t cnode = pool_alloc(m, P_CNODE, (uint32_t)nr_nodes);
+	idx_t pcs = pool_alloc(m, P_PCS, (uint32_t)nr_cpus);
+	idx_t stats = pool_alloc(m, P_U64, (uint32_t)nr_cpus * NR_SLUB_STAT_ITEMS);
 	idx_t seq = NIL;
 	if (cfg->sw.freelist_random && g.objects >= 2)
 		seq = pool_alloc(m, P_U32, g.objects);
-	w = WORLD(m);
+	if (c == NIL || cnode == NIL || pcs == NIL || stats == NIL ||
+	    (cfg->sw.freelist_random && g.objects >= 2 && seq == NIL)) {
+		snprintf(err, errlen, "out of memory creating the cache");
+		return -1;
+	}
+	/* v6.19's classic era only gives sheaves to caches that ask for them;
+	 * the classic era runs kmem_cache_cpu paths only (see cpu.c) */
+	if (cfg->sw.era == SVZ_ERA_CLASSIC && !sheaf_req)
+		g.sheaf_capacity = 0;
+	const bool has_sheaves = g.sheaf_capacity != 0 && cfg->sw.era == SVZ_ERA_SHEAVES;
 	struct cache_rec *cr = cache_r(m, c);
 	snprintf(cr->name, sizeof cr->name, "%s", name);
 	cr->alive = true;
@@ -53,11 +64,7 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 	cr->flags = flags;
 	cr->ctor = ctor;
 	cr->g = g;
-	/* v6.19's classic era only gives sheaves to caches that ask for them. */
-	if (cfg->sw.era == SVZ_ERA_CLASSIC && !sheaf_req)
-		cr->g.sheaf_capacity = 0;
-	/* the classic era runs kmem_cache_cpu paths only (see cpu.c) */
-	cr->has_sheaves = cr->g.sheaf_capacity != 0 && cfg->sw.era == SVZ_ERA_SHEAVES;
+	cr->has_sheaves = has_sheaves;
 	cr->min_partial = g.min_partial;
 	cr->remote_node_defrag_ratio = 1000;
 	cr->cnode = cnode;
@@ -77,7 +84,7 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 			*u32_at(m, seq + j) = t;
 		}
 	}
-	for (int n = 0; n < w->nr_nodes; n++) {
+	for (int n = 0; n < nr_nodes; n++) {
 		struct cnode_rec *cn = cnode_r(m, cnode + (idx_t)n);
 		cn->exists = node_has_memory(m, n);
 		cn->node = n;
@@ -85,24 +92,26 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		cn->partial = cn->full = (struct dlist){ NIL, NIL, 0 };
 		cn->barn = NIL;
 	}
-	if (cache_r(m, c)->has_sheaves && cfg->sw.era == SVZ_ERA_SHEAVES) {
+	if (has_sheaves) {
 		/* v7.0-rc1: a barn per node with memory (slab_nodes = N_MEMORY);
 		 * fix 2: per online node, memoryless ones included. */
-		for (int n = 0; n < w->nr_nodes; n++) {
+		for (int n = 0; n < nr_nodes; n++) {
 			if (!node_has_memory(m, n) && !cfg->sw.barn_all_nodes)
 				continue;
 			idx_t b = pool_alloc(m, P_BARN, 1);
-			struct barn_rec *br = barn_r(m, b);
-			br->lock = -1;
-			br->node = n;
-			br->sheaves_full = br->sheaves_empty = (struct dlist){ NIL, NIL, 0 };
+			if (b == NIL)
+				goto oom;
+			*barn_r(m, b) = (struct barn_rec){ .lock = -1, .node = n,
+				.sheaves_full = { NIL, NIL, 0 }, .sheaves_empty = { NIL, NIL, 0 } };
 			cnode_r(m, cnode + (idx_t)n)->barn = b;
 		}
 	}
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		idx_t main = NIL;
-		if (cache_r(m, c)->has_sheaves && cfg->sw.era == SVZ_ERA_SHEAVES) {
-			main = sheaf_new(m, c, cache_r(m, c)->g.sheaf_capacity);
+		if (has_sheaves) {
+			main = sheaf_new(m, c, g.sheaf_capacity);
+			if (main == NIL)
+				goto oom;
 			sheaf_place(m, main, SH_MAIN, cpu);
 		}
 		struct pcs_rec *p = pcs_r(m, pcs + (idx_t)cpu);
@@ -112,7 +121,7 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		p->rcu_free = NIL;
 		classic_init_cpu(m, pcs + (idx_t)cpu, cpu);
 	}
-	w = WORLD(m);
+	struct world *w = WORLD(m);
 	w->nr_caches++;
 	if (g.objects > w->max_slab_objects)
 		w->max_slab_objects = g.objects;
@@ -120,6 +129,9 @@ static int create_cache(struct model *m, const char *name, uint32_t object_size,
 		w->max_sheaf_capacity = g.sheaf_capacity;
 	*out = c;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory creating the cache");
+	return -1;
 }
 
 idx_t model_find_cache(struct model *m, const char *name)
@@ -132,7 +144,7 @@ idx_t model_find_cache(struct model *m, const char *name)
 
 /* kmalloc_slab(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
  * __GFP_ACCOUNT, KMALLOC_RECLAIM for __GFP_RECLAIMABLE, DMA for __GFP_DMA. */
-static idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t gfp)
+static ARENA_MOVES idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t gfp)
 {
 	uint32_t page = WORLD(m)->cfg.topo.page_size;
 	uint32_t bucket = svz_kmalloc_bucket(size, page);
@@ -156,14 +168,14 @@ static idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t gfp)
 	return c;
 }
 
-idx_t kmalloc_cache_for(struct model *m, uint32_t size)
+ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size)
 {
 	return kmalloc_cache(m, size, 0);
 }
 
 /* The cache an op works on; creates kmalloc caches lazily. Runs between
  * micro-steps (op start), where the arena may grow. */
-idx_t model_op_cache(struct model *m, const struct svz_op *op)
+ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
 {
 	if (op->type == SVZ_OP_KMALLOC)
 		return kmalloc_cache(m, op->size, op->gfp);
@@ -182,8 +194,8 @@ idx_t model_op_cache(struct model *m, const struct svz_op *op)
 	return model_find_cache(m, m->trace->caches[op->cache].name);
 }
 
-int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
-	       char *err, size_t errlen)
+ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
+				char *err, size_t errlen)
 {
 	if (svz_topology_check(&cfg->topo, err, errlen))
 		return -1;
@@ -219,10 +231,11 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 		if ((t->ops[i].type == SVZ_OP_ALLOC_BULK || t->ops[i].type == SVZ_OP_FREE_BULK) &&
 		    t->ops[i].count > max_bulk)
 			max_bulk = t->ops[i].count;
-	for (int c = 0; c < w->nr_cpus; c++) {
+	for (int c = 0; c < cfg->topo.nr_cpus; c++) {
 		idx_t bulk = pool_alloc(m, P_U32, 2 * max_bulk); /* + remote area */
-		w = WORLD(m);
-		struct cpu_rec *cr = &w->cpus[c];
+		if (bulk == NIL)
+			goto oom;
+		struct cpu_rec *cr = &WORLD(m)->cpus[c];
 		cr->node = cfg->topo.cpu_node[c];
 		cr->bulk = bulk;
 		cr->bulk_cap = max_bulk;
@@ -231,10 +244,14 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 		cr->pending = NIL;
 	}
 	idx_t started = pool_alloc(m, P_U32, t->nr_ops / 32 + 1);
+	if (started == NIL)
+		goto oom;
 	WORLD(m)->started = started;
 	WORLD(m)->rcu_pending = (struct dlist){ NIL, NIL, 0 };
 	WORLD(m)->rcu_objects = NIL;
 	idx_t h0 = pool_alloc(m, P_HANDLE, t->nr_handles ? t->nr_handles : 1);
+	if (h0 == NIL)
+		goto oom;
 	for (uint32_t h = 0; h < t->nr_handles; h++) {
 		handle_r(m, h0 + h)->obj = NIL;
 		handle_r(m, h0 + h)->large = NIL;
@@ -251,6 +268,9 @@ int model_init(struct model *m, const struct svz_trace *t, const struct svz_conf
 		}
 	}
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory creating the model");
+	return -1;
 }
 
 void model_destroy(struct model *m)

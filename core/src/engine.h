@@ -196,6 +196,14 @@ struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn
 #define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
 	setup; f->pc = (n); return CO_CALL; case (n):; } while (0)
 #define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
+/* A coroutine's frame is in the arena: the arena rule (types.h) applies to
+ * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,
+ * call) also stores its result, in the frame or elsewhere, after the move.
+ * Other record pointers must not be held across either. */
+#define MOVES(CALL_) do { CALL_; f = co_self(m, cpu); } while (0)
+#define MOVES_TO(LHS, CALL_) do { idx_t moved_ = (CALL_); f = co_self(m, cpu); (LHS) = moved_; } while (0)
+/* The running coroutine's frame: the top of `cpu`'s stack. */
+struct frame *co_self(struct model *m, int cpu);
 
 /* ---- locks (node.c) ----
  * LOCK(kind, record, trylock): co_LOCK takes n->list_lock, barn->lock or the
@@ -231,8 +239,8 @@ enum kfn f_kfn(const struct frame *f);
 /* slab.c */
 bool slab_alloc_pages(struct model *m, idx_t cache, int node, uint32_t gfp, bool *fallback,
 		      int *got_node, int *order, uint64_t *pfn);
-idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pfn);
-void slab_destroy(struct model *m, idx_t s);
+ARENA_MOVES idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pfn);
+ARENA_MOVES void slab_destroy(struct model *m, idx_t s); /* page_free() */
 idx_t slab_pop_object(struct model *m, idx_t s);    /* freelist pop: inuse++ */
 void slab_push_chain(struct model *m, idx_t s, idx_t head, idx_t tail, uint32_t cnt);
 uint32_t freelist_len(struct model *m, idx_t s);
@@ -265,7 +273,7 @@ bool defrag_skip(struct model *m, idx_t cache);
 int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos);
 
 /* sheaf.c */
-idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity);
+ARENA_MOVES idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity);
 void sheaf_release(struct model *m, idx_t sh);
 void sheaf_place(struct model *m, idx_t sh, enum sheaf_where w, int id);
 void sheaf_push(struct model *m, idx_t sh, idx_t obj);
@@ -282,6 +290,10 @@ enum loc dest_loc(idx_t dest_sheaf);
 #define E2BIG_ 7
 #define ENOMEM_ 12
 #define EBUSY_ 16
+
+/* ops.c: check that the op on `cpu` may fill handle h (holds nothing, no
+ * other op in flight will fill it) and claim it; -1 after a report. */
+int claim_handle(struct model *m, int cpu, idx_t h);
 
 /* sched.c */
 uint32_t cur_op(struct model *m, int cpu);

@@ -114,7 +114,7 @@ int co_DISCARD_SLAB(struct model *m, int cpu, struct frame *f)
 		n->nr_slabs--;
 		n->total_objects -= slab_r(m, f->b)->objects;
 	}
-	slab_destroy(m, f->b);
+	MOVES(slab_destroy(m, f->b));
 	EV(.kind = EV_DISCARD_SLAB, .fn = KFN_discard_slab, .slab = f->b, .node = f->node, .count = f->i);
 	CO_RETURN(0);
 	CO_END;

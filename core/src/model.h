@@ -7,18 +7,18 @@
 
 /* Create the model for a parsed trace: topology, caches, kmalloc caches are
  * created lazily. Returns 0 or -1 with a message. */
-int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
+ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
 	       char *err, size_t errlen);
 void model_destroy(struct model *m);
 
-int model_step(struct model *m);              /* default scheduler */
-int model_step_op(struct model *m);           /* a whole op of it */
-int model_step_cpu(struct model *m, int cpu);
+ARENA_MOVES int model_step(struct model *m);              /* default scheduler */
+ARENA_MOVES int model_step_op(struct model *m);           /* a whole op of it */
+ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
 
 /* Cache an op works on (creating a kmalloc cache on first use); NIL for a
  * large kmalloc / kfree. */
-idx_t model_op_cache(struct model *m, const struct svz_op *op);
-idx_t kmalloc_cache_for(struct model *m, uint32_t size);
+ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op);
+ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size);
 idx_t model_find_cache(struct model *m, const char *name);
 
 /* validate.c: 0 if every invariant holds; else reports (also appended to the

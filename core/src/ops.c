@@ -33,14 +33,31 @@ static enum handle_state handle_state(struct model *m, idx_t h)
 }
 
 /* An alloc into a handle that still holds an object would leak it: the
- * trace is wrong, not the kernel. */
-static int check_alloc_handle(struct model *m, int cpu, idx_t h)
+ * trace is wrong, not the kernel. So is an alloc into a handle another
+ * CPU's op in flight will fill (interleaved by svz_step_cpu()): two CPUs
+ * storing to one pointer, one object leaked. The op claims the handle. */
+int claim_handle(struct model *m, int cpu, idx_t h)
 {
-	if (handle_state(m, h) != H_LIVE)
-		return 0;
-	model_report(m, "trace:%u: error: handle '%s' still holds an object allocated at line %u; free it first",
-		     OP(f)->line, HANDLE_NAME(h), handle_r(m, h)->alloc_line);
-	return -1;
+	struct handle_rec *hr = handle_r(m, h);
+	uint32_t op = cur_op(m, cpu);
+	if (hr->obj != NIL || hr->large != NIL || hr->sheaf != NIL) {
+		model_report(m, "trace:%u: error: handle '%s' still holds %s allocated at line %u; free it first",
+			     OP(f)->line, HANDLE_NAME(h), hr->sheaf != NIL ? "a sheaf" : "an object",
+			     hr->alloc_line);
+		return -1;
+	}
+	if (hr->claim && hr->claim != op + 1) {
+		const struct world *w = WORLD(m);
+		for (int c = 0; c < w->nr_cpus; c++) {
+			if (c == cpu || w->cpus[c].depth == 0 || w->cpus[c].op != hr->claim - 1)
+				continue;
+			model_report(m, "trace:%u: error: handle '%s' is being allocated by CPU %d's op at line %u, still in flight",
+				     OP(f)->line, HANDLE_NAME(h), c, m->trace->ops[hr->claim - 1].line);
+			return -1;
+		}
+	}
+	hr->claim = op + 1;
+	return 0;
 }
 
 /* Bind the object the allocator returned (last in the bulk buffer). */
@@ -111,7 +128,7 @@ int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	REQUIRE_CACHE();
-	if (check_alloc_handle(m, cpu, OP(f)->handle))
+	if (claim_handle(m, cpu, OP(f)->handle))
 		CO_RETURN(-1);
 	CALL(CO_SLAB_ALLOC_NODE, (void)callee);
 	if (f->ret < 0) {
@@ -128,7 +145,7 @@ int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (check_alloc_handle(m, cpu, OP(f)->handle))
+	if (claim_handle(m, cpu, OP(f)->handle))
 		CO_RETURN(-1);
 	if (f->cache == NIL) {
 		/* large kmalloc: straight to the page allocator, __GFP_COMP */
@@ -140,12 +157,11 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 			f->i = order;
 			f->x = NIL;
 			if (pfn != PFN_NONE) {
-				struct world *w = WORLD(m);
-				idx_t l = w->large_free;
+				idx_t l = WORLD(m)->large_free;
 				if (l != NIL)
-					w->large_free = large_r(m, l)->next_free;
+					WORLD(m)->large_free = large_r(m, l)->next_free;
 				else
-					l = pool_alloc(m, P_LARGE, 1);
+					MOVES_TO(l, pool_alloc(m, P_LARGE, 1));
 				*large_r(m, l) = (struct large_rec){ .alive = true, .node = got,
 					.order = (uint8_t)order, .pfn = pfn, .size = OP(f)->size,
 					.next_free = NIL };
@@ -193,17 +209,15 @@ static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 		if (r == (int64_t)NIL)
 			CO_RETURN(0);
 		if (r == (int64_t)NIL - 1) {
-			struct handle_rec *hr = handle_r(m, OP(f)->handle);
-			struct large_rec *l = large_r(m, hr->large);
-			f->i = l->order;
-			f->j = l->node;
-			page_free(m, l->node, l->order, l->pfn);
-			l = large_r(m, hr->large);
-			l->alive = false;
-			l->next_free = WORLD(m)->large_free;
-			WORLD(m)->large_free = hr->large;
-			hr->large = NIL;
-			hr->free_line = OP(f)->line;
+			idx_t h = OP(f)->handle, l = handle_r(m, h)->large;
+			f->i = large_r(m, l)->order;
+			f->j = large_r(m, l)->node;
+			MOVES(page_free(m, f->j, f->i, large_r(m, l)->pfn));
+			large_r(m, l)->alive = false;
+			large_r(m, l)->next_free = WORLD(m)->large_free;
+			WORLD(m)->large_free = l;
+			handle_r(m, h)->large = NIL;
+			handle_r(m, h)->free_line = OP(f)->line;
 			f->flag1 = true;
 		} else {
 			f->b = (idx_t)r;
@@ -229,7 +243,7 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	CO_BEGIN
 	REQUIRE_CACHE();
 	for (uint32_t i = 0; i < OP(f)->count; i++)
-		if (check_alloc_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
+		if (claim_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
 			CO_RETURN(-1);
 	if (CLASSIC(m)) {
 		CALL(CO_C_ALLOC_BULK, callee->n = f->n);
@@ -395,7 +409,7 @@ int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 			dlist_del(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x);
 			slab_r(m, f->x)->list = LIST_NONE;
 			f->i = slab_r(m, f->x)->order;
-			slab_destroy(m, f->x); /* counters already dropped under the lock */
+			MOVES(slab_destroy(m, f->x)); /* counters already dropped under the lock */
 			EV(.kind = EV_DISCARD_SLAB, .fn = KFN___kmem_cache_shrink, .slab = f->x,
 			   .node = f->j, .count = f->i);
 		}

@@ -29,6 +29,20 @@ static uint64_t take_block(struct model *m, int node, int order)
 uint64_t page_alloc(struct model *m, int node, int order, uint32_t gfp, int *got_node)
 {
 	int zl[SVZ_MAX_NODES], nz;
+	/* __alloc_pages(): "There are several places where we assume that the
+	 * order value is sane so bail out early if the request is out of
+	 * bound": WARN_ON_ONCE_GFP(order > MAX_PAGE_ORDER, gfp), NULL. The
+	 * warning is once per boot and not at all with __GFP_NOWARN. */
+	if (order < 0 || order > SVZ_MAX_PAGE_ORDER) {
+		struct world *w = WORLD(m);
+		if (!(gfp & __GFP_NOWARN) && !w->warned_max_order) {
+			w->warned_max_order = true;
+			model_report(m, "WARNING: mm/page_alloc.c: __alloc_pages: order %d > MAX_PAGE_ORDER (%d): allocation fails",
+				     order, SVZ_MAX_PAGE_ORDER);
+		}
+		w->nodes[node >= 0 ? node : 0].failed_calls++;
+		return PFN_NONE;
+	}
 	if (node >= 0 && node_can_take(m, node, order)) {
 		*got_node = node;
 		return take_block(m, node, order);
@@ -47,7 +61,7 @@ fail:
 	return PFN_NONE;
 }
 
-void page_free(struct model *m, int node, int order, uint64_t pfn)
+ARENA_MOVES void page_free(struct model *m, int node, int order, uint64_t pfn)
 {
 	struct node_rec *nr = &WORLD(m)->nodes[node];
 	nr->used_pages -= 1ull << order;

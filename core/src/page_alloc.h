@@ -4,5 +4,5 @@
 #define PFN_NONE UINT64_MAX
 /* alloc_pages_node(): pfn or PFN_NONE; *got_node = where it came from. */
 uint64_t page_alloc(struct model *m, int node, int order, uint32_t gfp, int *got_node);
-void page_free(struct model *m, int node, int order, uint64_t pfn);
+ARENA_MOVES void page_free(struct model *m, int node, int order, uint64_t pfn);
 #endif

@@ -72,12 +72,8 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 	}
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
-		struct handle_rec *h = handle_r(m, op->sheaf);
-		if (h->sheaf != NIL || h->obj != NIL) {
-			model_report(m, "trace:%u: error: handle '%s' already holds a sheaf or object",
-				     op->line, m->trace->handle_names[op->sheaf]);
+		if (claim_handle(m, cpu, op->sheaf))
 			CO_RETURN(-1);
-		}
 		f->n = (int32_t)op->count;
 	}
 	if (CLASSIC(m)) {
@@ -88,7 +84,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 	f->x = NIL;
 	if ((uint32_t)f->n > CAPACITY) {
 		/* oversize: kzalloc'ed (no SHEAF_ALLOC), filled by bulk allocation */
-		f->x = sheaf_new(m, f->cache, (uint32_t)f->n);
+		MOVES_TO(f->x, sheaf_new(m, f->cache, (uint32_t)f->n));
 		sheaf_r(m, f->x)->oversize = true;
 		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .value = f->n);
 		STAT(SHEAF_PREFILL_OVERSIZE, 1);
@@ -125,7 +121,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 			}
 		}
 		if (f->x == NIL) {
-			f->x = sheaf_new(m, f->cache, CAPACITY);
+			MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
 			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
 			STAT(SHEAF_ALLOC, 1);
 		}
@@ -171,14 +167,10 @@ int co_OP_ALLOC_FROM_SHEAF(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(-1);
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
-		struct handle_rec *h = handle_r(m, op->handle);
-		if (h->obj != NIL || h->large != NIL) {
-			model_report(m, "trace:%u: error: handle '%s' still holds an object allocated at line %u; free it first",
-				     op->line, m->trace->handle_names[op->handle], h->alloc_line);
+		if (claim_handle(m, cpu, op->handle))
 			CO_RETURN(-1);
-		}
-		h->alloc_line = op->line;
-		h->free_line = 0;
+		handle_r(m, op->handle)->alloc_line = op->line;
+		handle_r(m, op->handle)->free_line = 0;
 	}
 	if (sheaf_size(m, f->x) == 0) {
 		CHECK_EV(CHK_SHEAF_EMPTY, .sheaf = f->x);
@@ -276,7 +268,7 @@ int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
 			} else {
 				/* alloc_empty_sheaf(GFP_NOWAIT) without the lock */
 				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-				f->x = sheaf_new(m, f->cache, CAPACITY);
+				MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
 				EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
 				STAT(SHEAF_ALLOC, 1);
 				LOCK(LK_PCS_LOCK, PCSI(cpu), true);

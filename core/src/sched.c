@@ -67,6 +67,11 @@ static idx_t frame_idx(struct model *m, int cpu, int depth)
 	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
 }
 
+struct frame *co_self(struct model *m, int cpu)
+{
+	return frame_r(m, frame_idx(m, cpu, WORLD(m)->cpus[cpu].depth - 1));
+}
+
 enum kfn f_kfn(const struct frame *f)
 {
 	return (enum kfn)f->k_fn; /* co_LOCK reports its caller's function */
@@ -120,14 +125,13 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER,
 };
 
-static void op_start(struct model *m, uint32_t op)
+static ARENA_MOVES void op_start(struct model *m, uint32_t op)
 {
 	const struct svz_op *o = &m->trace->ops[op];
 	mark_started(m, op);
-	struct cpu_rec *c = &WORLD(m)->cpus[o->cpu];
-	c->op = op;
-	c->bulk_len = 0;
-	idx_t cache = model_op_cache(m, o); /* may grow the arena: before co_push */
+	WORLD(m)->cpus[o->cpu].op = op;
+	WORLD(m)->cpus[o->cpu].bulk_len = 0;
+	idx_t cache = model_op_cache(m, o);
 	struct frame *f = co_push(m, o->cpu, NULL, (enum co_fn)op_root[o->type]);
 	f->cache = cache;
 	f->gfp = o->gfp;
@@ -157,32 +161,33 @@ static void op_finish(struct model *m, int cpu, int result)
 	(void)cpu;
 }
 
-/* Run `cpu` until it has emitted one event. Returns 1, or 0 if idle. */
-static int run_cpu(struct model *m, int cpu)
+/* Run `cpu` until it has emitted one event. Returns 1, or 0 if idle.
+ * A coroutine may move the arena: nothing here outlives a co_table[] call
+ * but indices. */
+static ARENA_MOVES int run_cpu(struct model *m, int cpu)
 {
-	struct world *w = WORLD(m);
-	if (w->cpus[cpu].depth == 0)
+	if (WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
 	if (arena_reserve(m))
 		return -1;
-	w = WORLD(m);
-	w->step_events = 0;
+	WORLD(m)->step_events = 0;
 	for (;;) {
-		struct cpu_rec *c = &w->cpus[cpu];
-		struct frame *f = frame_r(m, frame_idx(m, cpu, c->depth - 1));
-		int r = co_table[f->fn](m, cpu, f);
+		int r = co_table[co_self(m, cpu)->fn](m, cpu, co_self(m, cpu));
 		if (r == CO_YIELD)
 			break;
 		if (r == CO_CALL)
 			continue;
 		/* CO_DONE: pop; hand the result to the caller or end the op. */
+		struct world *w = WORLD(m);
+		struct cpu_rec *c = &w->cpus[cpu];
+		struct frame *f = co_self(m, cpu);
 		int result = f->result;
 		idx_t returned = f->x; /* root frames leave the object they return in x */
 		enum kfn root_fn = (enum kfn)f->k_fn;
 		idx_t cache = f->cache;
 		c->depth--;
 		if (c->depth > 0) {
-			frame_r(m, frame_idx(m, cpu, c->depth - 1))->ret = result;
+			co_self(m, cpu)->ret = result;
 			continue;
 		}
 		if (w->step_events == 0)
@@ -192,11 +197,11 @@ static int run_cpu(struct model *m, int cpu)
 		op_finish(m, cpu, result);
 		break;
 	}
-	w->seq++;
+	WORLD(m)->seq++;
 	return 1;
 }
 
-int model_step_cpu(struct model *m, int cpu)
+ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 {
 	struct world *w = WORLD(m);
 	if (w->stopped)
@@ -214,10 +219,10 @@ int model_step_cpu(struct model *m, int cpu)
 		op_start(m, c->next_op);
 	}
 	int r = run_cpu(m, cpu);
-	return w->stopped && r >= 0 ? (WORLD(m)->stopped ? -1 : r) : r;
+	return r >= 0 && WORLD(m)->stopped ? -1 : r;
 }
 
-int model_step(struct model *m)
+ARENA_MOVES int model_step(struct model *m)
 {
 	struct world *w = WORLD(m);
 	if (w->stopped)
@@ -249,7 +254,7 @@ int model_step(struct model *m)
  * as repeated model_step(), without looking for the CPU at every step.
  * 1 if an op ran (or a step of one already in flight), 0 at the end, -1 if
  * stopped. */
-int model_step_op(struct model *m)
+ARENA_MOVES int model_step_op(struct model *m)
 {
 	struct world *w = WORLD(m);
 	if (w->stopped)

@@ -16,7 +16,7 @@
 #define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
 #define SW (WORLD(m)->cfg.sw)
 
-idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity)
+ARENA_MOVES idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity)
 {
 	struct world *w = WORLD(m);
 	idx_t prev = NIL, sh = w->sheaf_free;
@@ -254,7 +254,7 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 int co_ALLOC_FULL_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->x = sheaf_new(m, f->cache, CAPACITY);
+	MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
 	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
 	STAT(SHEAF_ALLOC, 1);
 	CALL(CO_REFILL_SHEAF, callee->a = f->x; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
@@ -381,7 +381,7 @@ alloc_empty:
 		CO_RETURN(0);
 	/* alloc_empty_sheaf(s, GFP_NOWAIT): sheaf structs never fail here
 	 * (they are not allocated from kmalloc caches in the model). */
-	f->y = sheaf_new(m, f->cache, CAPACITY);
+	MOVES_TO(f->y, sheaf_new(m, f->cache, CAPACITY));
 	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->y, .value = CAPACITY);
 	STAT(SHEAF_ALLOC, 1);
 got_empty:

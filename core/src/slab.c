@@ -57,17 +57,19 @@ bool slab_alloc_pages(struct model *m, idx_t cache, int node, uint32_t gfp, bool
 /* Build the slab record and its freelist: address order, or the cache's
  * random_seq walked from a random start (shuffle_freelist), skipping
  * entries beyond this slab's object count (fallback-order slabs). */
-idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pfn)
+ARENA_MOVES idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pfn)
 {
-	struct world *w = WORLD(m);
-	idx_t s = w->slab_free;
+	const struct svz_switches sw = WORLD(m)->cfg.sw;
+	uint32_t objects = (uint32_t)(((uint64_t)WORLD(m)->cfg.topo.page_size << order) /
+				      cache_r(m, cache)->g.size);
+	idx_t s = WORLD(m)->slab_free;
 	if (s != NIL)
-		w->slab_free = slab_r(m, s)->next_free;
+		WORLD(m)->slab_free = slab_r(m, s)->next_free;
 	else
 		s = pool_alloc(m, P_SLAB, 1);
-	struct cache_rec *c = cache_r(m, cache);
-	uint32_t objects = (uint32_t)(((uint64_t)w->cfg.topo.page_size << order) / c->g.size);
 	idx_t obj0 = range_alloc(m, P_OBJ, objects);
+	/* no allocation below: pointers are safe again */
+	struct cache_rec *c = cache_r(m, cache);
 	struct slab_rec *sr = slab_r(m, s);
 	*sr = (struct slab_rec){ .cache = cache, .alive = true, .node = node, .order = (uint8_t)order,
 		.list = LIST_NONE, .objects = objects, .inuse = 0, .freelist = NIL, .obj0 = obj0,
@@ -75,16 +77,15 @@ idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pf
 	for (uint32_t i = 0; i < objects; i++)
 		*obj_r(m, obj0 + i) = (struct obj_rec){ .slab = s, .index = i, .state = OBJ_FREE,
 			.next = NIL, .holder = NIL };
-	c = cache_r(m, cache);
 	c->slabs_allocated++;
 	/* Seed 000 (deferred freelist construction): new_slab() no longer
 	 * writes free pointers; the hand-out order is the same, so the model
 	 * keeps it in the links but counts the writes only when
 	 * build_slab_freelist() links the leftovers (alloc_from_new_slab). */
-	bool deferred = w->cfg.sw.deferred_freelist;
+	bool deferred = sw.deferred_freelist;
 	uint64_t writes_before = c->fp_writes;
 	idx_t prev = NIL;
-	if (w->cfg.sw.freelist_random && c->random_seq != NIL && objects >= 2) {
+	if (sw.freelist_random && c->random_seq != NIL && objects >= 2) {
 		uint32_t count = c->g.objects;
 		uint32_t pos = (uint32_t)(model_rand(m) % count);
 		for (uint32_t n = 0; n < count; n++, pos = (pos + 1) % count) {
@@ -115,7 +116,7 @@ idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pf
 }
 
 /* free_slab() after dec_slabs_node(): pages back, records reused. */
-void slab_destroy(struct model *m, idx_t s)
+ARENA_MOVES void slab_destroy(struct model *m, idx_t s)
 {
 	struct slab_rec *sr = slab_r(m, s);
 	int node = sr->node, order = sr->order;

@@ -12,9 +12,17 @@
  *
  * Every record lives in one arena (one malloc'd block) and is addressed by a
  * 32-bit index into its pool; records never point at each other with raw
- * pointers. A checkpoint is a copy of the block. Pools only grow at micro-step
- * boundaries (arena_reserve), so a record pointer taken inside a micro-step
- * stays valid until that step yields; across yields code keeps indices. */
+ * pointers. A checkpoint is a copy of the block.
+ *
+ * The arena rule. Any call that can allocate in the arena may move the whole
+ * block: the world, every record and every coroutine frame. Such functions
+ * are marked ARENA_MOVES; they take records by index and return indices,
+ * never pointers. A pointer into the arena (WORLD(m), x_r(m, i), a frame)
+ * is dead after an ARENA_MOVES call: re-fetch it from its index. Coroutines
+ * make these calls through MOVES()/MOVES_TO() (engine.h), which re-fetch f.
+ * Builds with -DSVZ_ARENA_ALWAYS_MOVE=ON move the block on every allocation,
+ * so that ASan catches any pointer kept across one; core/tests/arena_rule.sh
+ * checks the marking. Across yields, code keeps indices only. */
 #ifndef SVZ_TYPES_H
 #define SVZ_TYPES_H
 
@@ -202,6 +210,8 @@ struct handle_rec {
 	idx_t sheaf;             /* a prefilled sheaf the trace holds, or NIL */
 	uint32_t alloc_line;     /* 0: never allocated */
 	uint32_t free_line;      /* line of the last free, 0 if live / NULL */
+	uint32_t claim;          /* 1 + the op that will bind it, while that op
+				    is in flight (stale afterwards); 0: none */
 };
 
 struct large_rec {           /* kmalloc > KMALLOC_MAX_CACHE_SIZE: pages */
@@ -294,6 +304,7 @@ struct world {
 	idx_t rcu_objects;               /* kfree_rcu objects (OBJ_RCU), chained */
 	uint64_t reports;                /* number of reports emitted */
 	uint32_t step_events;            /* events in the current micro-step */
+	bool warned_max_order;           /* __alloc_pages' WARN_ON_ONCE_GFP fired */
 };
 
 struct event;
@@ -347,12 +358,14 @@ static inline uint64_t *stat_ptr(struct model *m, idx_t cache, int cpu, enum sta
 }
 
 /* ---- arena.c ---- */
-int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles);
+/* Marks a function that can move the arena (the arena rule, above). */
+#define ARENA_MOVES
+ARENA_MOVES int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles);
 void arena_free(struct model *m);
 /* Guarantee room for one micro-step's worth of new records. */
-int arena_reserve(struct model *m);
-idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n); /* n contiguous, zeroed */
-idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n);
+ARENA_MOVES int arena_reserve(struct model *m);
+ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n); /* n contiguous, zeroed */
+ARENA_MOVES idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n);
 void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n);
 uint64_t model_rand(struct model *m);  /* splitmix64 over world.rng */
 size_t arena_used(const struct model *m);

@@ -168,12 +168,13 @@ static void setup_world(int nr_nodes, int nr_cpus)
 static idx_t add_cache(const char *name, uint32_t size, uint32_t object_size, unsigned order,
 		       unsigned objects, uint32_t align, uint32_t flags)
 {
-	struct world *w = WORLD(&M);
+	/* the arena rule (types.h): nothing from before a pool_alloc() after it */
+	const uint32_t nr_nodes = (uint32_t)WORLD(&M)->nr_nodes, nr_cpus = (uint32_t)WORLD(&M)->nr_cpus;
 	idx_t ci = pool_alloc(&M, P_CACHE, 1);
-	idx_t cn = pool_alloc(&M, P_CNODE, (uint32_t)w->nr_nodes);
-	idx_t pcs = pool_alloc(&M, P_PCS, (uint32_t)w->nr_cpus);
-	idx_t st = pool_alloc(&M, P_U64, (uint32_t)w->nr_cpus * NR_SLUB_STAT_ITEMS);
-	w = WORLD(&M);
+	idx_t cn = pool_alloc(&M, P_CNODE, nr_nodes);
+	idx_t pcs = pool_alloc(&M, P_PCS, nr_cpus);
+	idx_t st = pool_alloc(&M, P_U64, nr_cpus * NR_SLUB_STAT_ITEMS);
+	struct world *w = WORLD(&M);
 	w->nr_caches++;
 	struct cache_rec *c = cache_r(&M, ci);
 	snprintf(c->name, sizeof c->name, "%s", name);
