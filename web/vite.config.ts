@@ -50,12 +50,12 @@ export function copyAssets(): void {
   });
   writeFileSync(join(pub, 'samples', 'index.json'), JSON.stringify(sindex, null, 1) + '\n');
 
-  // the lessons (docs/lessons.md): index.json and each lesson's lesson.json + lesson.md
+  // the lessons (docs/lessons.md): index.json, sources.json and each lesson's lesson.json + lesson.md
   const ldir = join(ROOT, 'lessons');
   const lpub = join(pub, 'lessons');
   rmSync(lpub, { recursive: true, force: true });
   mkdirSync(lpub, { recursive: true });
-  copyFileSync(join(ldir, 'index.json'), join(lpub, 'index.json'));
+  for (const f of ['index.json', 'sources.json']) copyFileSync(join(ldir, f), join(lpub, f));
   for (const id of readdirSync(ldir)) {
     if (!existsSync(join(ldir, id, 'lesson.json'))) continue;
     mkdirSync(join(lpub, id), { recursive: true });

@@ -194,12 +194,36 @@ function Player({ id }: { id: string }) {
 }
 
 function Sources({ lesson }: { lesson: Lesson }) {
+  const st = useLessonState();
   return (
-    <div className="small sources">
-      <p>
-        Seeds: {lesson.seeds.map((s) => s.file).join(', ')}
-        {lesson.commits.length ? ` · commits: ${lesson.commits.map((c) => c.id.slice(0, 12)).join(', ')}` : ''}
-      </p>
+    <div className="small sources" data-lesson-sources="">
+      <p>Sources:</p>
+      <ul>
+        {lesson.seeds.map((s) => {
+          const src = st.sources[s.file];
+          return (
+            <li key={s.file} data-source-id={s.file}>
+              {src ? (
+                <>
+                  &ldquo;{src.title}&rdquo; ({src.where}, {src.date}
+                  {src.authors ? `; ${src.authors}` : ''})
+                  {src.url ? (
+                    <>
+                      {' · '}
+                      <a href={src.url} rel="noreferrer noopener" target="_blank" title={src.url_what}>
+                        {src.url}
+                      </a>
+                    </>
+                  ) : null}
+                </>
+              ) : (
+                s.file
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {lesson.commits.length ? <p>Commits: {lesson.commits.map((c) => c.id.slice(0, 12)).join(', ')}</p> : null}
     </div>
   );
 }
@@ -608,7 +632,7 @@ function DataTables({ lesson }: { lesson: Lesson }) {
       {tables.map((t) => (
         <table key={t.id} className="counts data-table" data-table-id={t.id}>
           <caption>
-            {t.title} <span className="small">({t.source === 'model' ? 'the model' : `seed ${t.source}`}; empty cells: the model)</span>
+            {t.title} <span className="small">({t.source === 'model' ? 'the model' : `from “${st.sources[t.source]?.title ?? t.source}”`}; empty cells: the model)</span>
           </caption>
           <thead>
             <tr>

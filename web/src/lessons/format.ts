@@ -38,6 +38,17 @@ export interface LessonIndex {
   lessons: IndexEntry[];
 }
 
+/** One entry of lessons/sources.json (docs/lessons.md, "Sources"). */
+export interface LessonSource {
+  title: string;
+  where: string;
+  date: string;
+  authors?: string;
+  what: string;
+  url?: string;
+  url_what?: string;
+}
+
 export type Highlight =
   | { slab: number }
   | { obj: number }

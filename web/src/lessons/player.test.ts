@@ -154,6 +154,20 @@ describe('lesson store driving the app store', () => {
     expect(lessons.getState().error).toMatch(/^There is no lesson "\.\.\/\.\.\/etc"/);
   });
 
+  test('the list loads the public sources every lesson cites', async () => {
+    const { lessons } = makeStores();
+    await lessons.showList();
+    await expect.poll(() => Object.keys(lessons.getState().sources).length).toBeGreaterThan(0);
+    const { index, sources } = lessons.getState();
+    for (const e of index!) {
+      for (const id of (JSON.parse(read(`lessons/${e.id}/lesson.json`)) as Lesson).seeds.map((s) => s.file)) {
+        expect(sources[id]?.title, `${e.id} cites ${id}`).toMatch(/\S/);
+        expect(sources[id].date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      }
+    }
+    expect(sources['004_1b4526f30475b866.txt'].title).toBe('[Regression] mm:slab/sheaves: severe performance regression in cross-CPU slab allocation');
+  });
+
   test('lesson 1 end to end: stops, answers, reveals, the sandbox goal; progress survives a reload', async () => {
     const { app, lessons, progress } = makeStores();
     await lessons.showList();

@@ -10,7 +10,7 @@ import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
   answerIds, itemOfStop, lessonFormat, lessonItems, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
-  type IndexEntry, type Item, type Lesson, type LessonIndex, type RunConfig, type SandboxRun, type TextTabView,
+  type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
@@ -44,6 +44,8 @@ export interface LessonState {
   /** the lessons column is shown */
   open: boolean;
   index: IndexEntry[] | null;
+  /** lessons/sources.json: the public sources the lessons cite, by id */
+  sources: Record<string, LessonSource>;
   error: string | null;
   lessons: Record<string, Lesson>;
   prose: Record<string, string>;
@@ -73,6 +75,7 @@ function initial(): LessonState {
   return {
     open: false,
     index: null,
+    sources: {},
     error: null,
     lessons: {},
     prose: {},
@@ -176,7 +179,19 @@ export class LessonStore {
     const errs = lessonFormat.validateIndex(idx);
     if (errs.length) throw new Error(errs.slice(0, 3).join('; '));
     this.set({ index: idx.lessons });
+    void this.loadSources();
     return idx.lessons;
+  }
+
+  /** The sources' citations are shown with a lesson; without them the
+   * player names a source by its id, so a failure only warns. */
+  private async loadSources(): Promise<void> {
+    try {
+      const doc = JSON.parse(await this.env.fetchText('lessons/sources.json')) as { sources?: Record<string, LessonSource> };
+      this.set({ sources: doc.sources ?? {} });
+    } catch (e) {
+      console.warn('lesson sources unavailable:', e);
+    }
   }
 
   private async loadProgress(): Promise<void> {
