@@ -21,7 +21,7 @@
 #include "strtab.h"
 
 /* The limits on a whole trace are in trace.h (the importers share them). */
-#define MAX_REPEAT_COUNT 50000000u
+#define MAX_REPEAT_COUNT SVZ_TRACE_MAX_ITERATIONS /* one repeat may use them all */
 #define MAX_REPEAT_DEPTH 8
 #define MAX_EXPR_DEPTH 32
 #define EVAL_STACK 64
@@ -1855,6 +1855,12 @@ static const struct directive {
 	{ "preset", dir_preset },
 	{ "seed", dir_seed },
 };
+
+/* The directive keywords, in table order (the manifest); NULL past the end. */
+const char *svz_trace_directive_name(int i)
+{
+	return i >= 0 && (size_t)i < sizeof directives / sizeof directives[0] ? directives[i].name : NULL;
+}
 
 static int run_directive(struct parser *P, const struct directive *d, const struct tok *tk,
 			 uint32_t n)

@@ -689,7 +689,7 @@ static void test_errors(void)
 	EXPECT_ERR(HDR C "}\n",
 		   "t.trace:3:1: error: expected a directive or an op, got '}' (no repeat is open)");
 	EXPECT_ERR(HDR C "repeat -3 {\n}\n",
-		   "t.trace:3:8: error: expected a repeat count of 0..50000000, got '-3'");
+		   "t.trace:3:8: error: expected a repeat count of 0..20000000, got '-3'");
 	EXPECT_ERR(HDR C "repeat 3 i\n}\n",
 		   "t.trace:3:11: error: expected '{' at the end of the repeat line, got end of line");
 	EXPECT_ERR(HDR C "repeat 3 { c0 alloc x h\n}\n",
