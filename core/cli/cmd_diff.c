@@ -12,6 +12,7 @@
 #include "session.h"
 
 char *read_file(const char *path);
+void print_stop(int h); /* main.c */
 
 struct side {
 	const char *preset;
@@ -35,7 +36,8 @@ static int run_side(const char *text, const char *sets, const char *cache_name, 
 	if (sd->h <= 0)
 		return dfail("%s", svz_last_error());
 	if (svz_run_all(sd->h) < 0) {
-		fprintf(stderr, "slubviz diff: run under %s stopped:\n%s", sd->preset, svz_reports(sd->h));
+		print_stop(sd->h);
+		fprintf(stderr, "slubviz diff: (the run under %s)\n", sd->preset);
 		return 2;
 	}
 	struct model *m = svz_session_model(sd->h);

@@ -4,6 +4,7 @@
  *   slubviz import FILE [options]  convert a real trace (ftrace, perf ...) to v1
  *   slubviz sizes ...              cache geometry (cmd_sizes.c)
  *   slubviz presets                the kernel presets
+ *   slubviz manifest               the vocabulary (manifest.c) as JSON
  *   slubviz bench TRACE [options]  time a whole-trace run
  *
  * It drives the model through the same C API as the browser (slubviz.h);
@@ -61,6 +62,8 @@ static const char usage[] =
 "      'lines=N ns_per_line=NS lines_per_s=R'\n"
 "  slubviz sizes ...       slab geometry; 'slubviz sizes --help'\n"
 "  slubviz presets         the kernel presets: name, settings, description\n"
+"  slubviz manifest        the core's vocabulary as JSON (presets, switches,\n"
+"                          stats, ops, import formats, limits)\n"
 "  slubviz diff TRACE --a PRESET --b PRESET [--cache NAME] [--set KEY=VALUE]... [--json]\n"
 "      Replay TRACE under both presets; counters side by side with absolute and\n"
 "      relative differences, the slow-path share and list_lock acquisitions\n"
@@ -336,8 +339,9 @@ static bool banner(const char *s, size_t n)
 }
 
 /* A stopped run on stderr: first "trace:LINE:COL: error: ..." for the op at
- * fault (so the position leads, like a parse error), then every report. */
-static void print_stop(int h)
+ * fault (so the position leads, like a parse error), then every report.
+ * Shared with slubviz diff. */
+void print_stop(int h)
 {
 	const char *r = svz_reports(h);
 	if (!r[0])
@@ -701,6 +705,14 @@ static int cmd_presets(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_manifest(int argc, char **argv)
+{
+	if (argc > 0)
+		return fail("manifest", "expected no arguments, got '%s'", argv[0]);
+	fputs(svz_manifest_json(), stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
@@ -718,6 +730,8 @@ int main(int argc, char **argv)
 		rc = svz_cmd_sizes(argc - 1, argv + 1);
 	else if (strcmp(cmd, "presets") == 0)
 		rc = cmd_presets(argc - 2, argv + 2);
+	else if (strcmp(cmd, "manifest") == 0)
+		rc = cmd_manifest(argc - 2, argv + 2);
 	else if (strcmp(cmd, "bench") == 0)
 		rc = cmd_bench(argc - 2, argv + 2);
 	else if (strcmp(cmd, "import") == 0)
