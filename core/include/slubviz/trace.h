@@ -50,9 +50,9 @@ struct svz_op {
  * natively and in wasm so the CLI and the page accept the same traces:
  * checked before anything is expanded, so a hostile trace fails in bounded
  * time and memory. The op limit is what the browser's wasm32 heap can replay:
- * an op with its own handle costs about 160 bytes in wasm (40 in the op
- * array, the rest the handle's name and index and the model's handle
- * record), 8M ops about 1.3 GB. The importers stop at the same op count.
+ * an op with its own handle and a live object costs about 160 bytes in wasm
+ * (40 in the op array, the rest the handle's name and index and the model's
+ * records), 8M ops about 1.3 GB. The importers stop at the same op count.
  * Overridable at build time (fuzzing). */
 #ifndef SVZ_TRACE_MAX_OPS
 #define SVZ_TRACE_MAX_OPS 8000000u
@@ -110,5 +110,7 @@ void svz_error_format(const struct svz_error *e, const char *filename, char *buf
 		      size_t len);
 
 const char *svz_op_name(enum svz_op_type t);
+/* The v1 directives (node, cpus, set, cache, ...), i = 0..; NULL past the end. */
+const char *svz_trace_directive_name(int i);
 
 #endif
