@@ -4,6 +4,8 @@
 #include "slubviz/config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,36 +155,61 @@ static int parse_u64(const char *v, bool allow_hex, uint64_t *out)
 	return 0;
 }
 
+/* One row of switches.def; bool rows carry their field's offset. */
+static const struct switch_row {
+	const char *name, *alias, *choices, *what;
+	size_t offset; /* SIZE_MAX: a value switch */
+} switch_rows[] = {
+#define VALUE_SWITCH(name, choices, what) { #name, "", choices, what, SIZE_MAX },
+#define BOOL_SWITCH(name, field, alias, what) \
+	{ #name, alias, "0 1", what, offsetof(struct svz_switches, field) },
+#include "switches.def"
+#undef VALUE_SWITCH
+#undef BOOL_SWITCH
+};
+
+#define NR_SWITCHES ((int)(sizeof switch_rows / sizeof switch_rows[0]))
+
+int svz_switch_info(int i, const char **name, const char **alias, const char **choices,
+		    const char **what)
+{
+	if (i < 0 || i >= NR_SWITCHES)
+		return -1;
+	*name = switch_rows[i].name;
+	*alias = switch_rows[i].alias;
+	*choices = switch_rows[i].choices;
+	*what = switch_rows[i].what;
+	return switch_rows[i].offset != SIZE_MAX;
+}
+
 static bool *bool_switch(struct svz_switches *sw, const char *key)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-	} table[] = {
-		{ "freelist_random", offsetof(struct svz_switches, freelist_random) },
-		{ "freelist_hardened", offsetof(struct svz_switches, freelist_hardened) },
-		{ "fix1", offsetof(struct svz_switches, refill_on_spin) },
-		{ "refill_on_spin", offsetof(struct svz_switches, refill_on_spin) },
-		{ "fix2", offsetof(struct svz_switches, barn_all_nodes) },
-		{ "barn_all_nodes", offsetof(struct svz_switches, barn_all_nodes) },
-		{ "deferred_freelist", offsetof(struct svz_switches, deferred_freelist) },
-		{ "batched_partial", offsetof(struct svz_switches, batched_partial) },
-		{ "cpu_partial_free", offsetof(struct svz_switches, cpu_partial_free) },
-		{ "continue_on_error", offsetof(struct svz_switches, continue_on_error) },
-	};
-
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (strcmp(table[i].key, key) == 0)
-			return (bool *)((char *)sw + table[i].offset);
+	for (int i = 0; i < NR_SWITCHES; i++)
+		if (switch_rows[i].offset != SIZE_MAX &&
+		    (strcmp(switch_rows[i].name, key) == 0 || strcmp(switch_rows[i].alias, key) == 0) &&
+		    key[0])
+			return (bool *)((char *)sw + switch_rows[i].offset);
 	return NULL;
 }
 
-/* A choice among named values: returns the index of value in names, or -1. */
-static int pick(const char *value, const char *const *names, int n)
+/* A choice among a value switch's words (switches.def, in enum order):
+ * the index of value among them, or -1. */
+static int pick(const char *key, const char *value)
 {
-	for (int i = 0; i < n; i++)
-		if (strcmp(value, names[i]) == 0)
-			return i;
+	size_t vlen = strlen(value);
+	int idx = 0;
+
+	for (int i = 0; i < NR_SWITCHES; i++) {
+		if (strcmp(switch_rows[i].name, key) != 0)
+			continue;
+		for (const char *w = switch_rows[i].choices; *w; idx++) {
+			size_t n = strcspn(w, " ");
+
+			if (vlen && n == vlen && memcmp(w, value, n) == 0)
+				return idx;
+			w += n + (w[n] == ' ');
+		}
+	}
 	return -1;
 }
 
@@ -214,9 +241,7 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		return apply_preset_row(cfg, idx, err, errlen);
 	}
 	if (strcmp(key, "era") == 0) {
-		/* Indexes match enum svz_era. */
-		static const char *const names[] = { "sheaves", "classic" };
-		int v = pick(value, names, 2);
+		int v = pick("era", value);
 
 		if (v < 0) {
 			seterr(err, errlen, "expected era=sheaves or era=classic, got '%s'",
@@ -227,9 +252,7 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		return 0;
 	}
 	if (strcmp(key, "cpu_source") == 0) {
-		/* Indexes match enum svz_cpu_source. */
-		static const char *const names[] = { "online", "present", "possible" };
-		int v = pick(value, names, 3);
+		int v = pick("cpu_source", value);
 
 		if (v < 0) {
 			seterr(err, errlen, "expected cpu_source=online, present or possible, got '%s'",
@@ -240,9 +263,7 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		return 0;
 	}
 	if (strcmp(key, "order_form") == 0) {
-		/* Indexes match enum svz_order_form. */
-		static const char *const names[] = { "fraction", "loop" };
-		int v = pick(value, names, 2);
+		int v = pick("order_form", value);
 
 		if (v < 0) {
 			seterr(err, errlen, "expected order_form=loop or order_form=fraction, got '%s'",
@@ -294,11 +315,13 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		*count = (int)v;
 		return 0;
 	}
-	seterr(err, errlen,
-	       "expected a setting (preset, era, cpu_source, order_form, freelist_random, "
-	       "freelist_hardened, fix1, fix2, deferred_freelist, batched_partial, cpu_partial_free, "
-	       "continue_on_error, seed, page_size, possible, present, online), got '%s'",
-	       shown(key, sk, sizeof sk));
+	char keys[512] = "";
+
+	for (int i = 0; i < NR_SWITCHES; i++) {
+		strcat(keys, i ? ", " : "");
+		strcat(keys, switch_rows[i].name);
+	}
+	seterr(err, errlen, "expected a setting (%s), got '%s'", keys, shown(key, sk, sizeof sk));
 	return -1;
 }
 

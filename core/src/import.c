@@ -142,29 +142,45 @@ struct svz_importer {
 	uint64_t ml_hdr[4];
 };
 
+static const struct { const char *name, *aliases, *label; } formats[SVZ_FMT__COUNT] = {
+#define IMPORT_FORMAT(f, name, aliases, label) [f] = { name, aliases, label },
+#include "import_formats.def"
+#undef IMPORT_FORMAT
+};
+
 const char *svz_import_format_name(enum svz_import_format f)
 {
-	static const char *const names[] = { "auto", "v1", "ftrace", "trace-cmd", "perf",
-					     "bpftrace", "malloc-lab" };
-	return (unsigned)f < SVZ_FMT__COUNT ? names[f] : "?";
+	return (unsigned)f < SVZ_FMT__COUNT ? formats[f].name : "?";
 }
 
+const char *svz_import_format_aliases(enum svz_import_format f)
+{
+	return (unsigned)f < SVZ_FMT__COUNT ? formats[f].aliases : "";
+}
+
+const char *svz_import_format_label(enum svz_import_format f)
+{
+	return (unsigned)f < SVZ_FMT__COUNT ? formats[f].label : "";
+}
+
+/* The name or one of the space-separated aliases. */
 int svz_import_format_parse(const char *name, enum svz_import_format *out)
 {
-	if (!name)
-		return -1;
-	for (int f = 0; f < SVZ_FMT__COUNT; f++)
-		if (strcmp(name, svz_import_format_name((enum svz_import_format)f)) == 0) {
+	size_t len = name ? strlen(name) : 0;
+
+	for (int f = 0; name && f < SVZ_FMT__COUNT; f++) {
+		bool hit = strcmp(name, formats[f].name) == 0;
+
+		for (const char *a = formats[f].aliases; !hit && *a;) {
+			size_t n = strcspn(a, " ");
+
+			hit = len && n == len && memcmp(a, name, n) == 0;
+			a += n + (a[n] == ' ');
+		}
+		if (hit) {
 			*out = (enum svz_import_format)f;
 			return 0;
 		}
-	if (strcmp(name, "rep") == 0 || strcmp(name, "malloclab") == 0) {
-		*out = SVZ_FMT_MALLOC_LAB;
-		return 0;
-	}
-	if (strcmp(name, "trace_pipe") == 0 || strcmp(name, "trace-cmd-report") == 0) {
-		*out = strcmp(name, "trace_pipe") == 0 ? SVZ_FMT_FTRACE : SVZ_FMT_TRACE_CMD;
-		return 0;
 	}
 	return -1;
 }

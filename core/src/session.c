@@ -28,7 +28,7 @@
 #include "session.h"
 #include "slubviz/import.h"
 
-#define RING_CAP (1u << 16)
+#define RING_CAP SVZ_EVENT_RING_CAP
 #define VALIDATE_OUT (1u << 16)
 
 struct checkpoint {

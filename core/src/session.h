@@ -11,6 +11,9 @@
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
 
+/* Events a session keeps for svz_events_json/text (older ones are dropped). */
+#define SVZ_EVENT_RING_CAP (1u << 16)
+
 /* The model / parsed trace of an open session, NULL for a bad handle. The
  * model's arena may move on every step: do not keep record pointers. */
 struct model *svz_session_model(int h);

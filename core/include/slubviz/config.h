@@ -64,10 +64,7 @@ struct svz_config {
 /* Defaults: one node with 1 GiB, 4 CPUs, 4 KiB pages, the newest preset. */
 void svz_config_default(struct svz_config *cfg);
 
-/* Set one key. Keys: preset, era, cpu_source, order_form, freelist_random,
- * freelist_hardened, fix1 (refill_on_spin), fix2 (barn_all_nodes),
- * deferred_freelist, batched_partial, cpu_partial_free, continue_on_error, seed, page_size,
- * possible, present, online.
+/* Set one key (the keys of core/src/switches.def, svz_switch_info below).
  * Returns 0, or -1 with a message ("expected ... got ...") in err. */
 int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		   char *err, size_t errlen);
@@ -79,6 +76,11 @@ const char *svz_preset_name(int i);
 const char *svz_preset_desc(int i);
 const char *svz_preset_settings(int i);
 const char *svz_newest_preset(void);
+/* Iterate the keys svz_config_set() takes: 1 for an on/off switch, 0 for a
+ * value (choices: its words space-separated, "" for a number or a name), -1
+ * past the end. alias is the other key of the same switch, or "". */
+int svz_switch_info(int i, const char **name, const char **alias, const char **choices,
+		    const char **what);
 
 /* Make the topology consistent after edits: every node id < nr_nodes,
  * counts clamped. Returns 0 or -1 with a message. */

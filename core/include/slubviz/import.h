@@ -34,9 +34,11 @@ enum svz_import_format {
 	SVZ_FMT__COUNT
 };
 
-/* "auto", "v1", "ftrace", "trace-cmd", "perf", "bpftrace", "malloc-lab". */
+/* The table core/src/import_formats.def: "auto", "v1", "ftrace", ... */
 const char *svz_import_format_name(enum svz_import_format f);
-/* Also accepts "rep" for malloc-lab. 0, or -1 if unknown. */
+const char *svz_import_format_aliases(enum svz_import_format f); /* space-separated */
+const char *svz_import_format_label(enum svz_import_format f);   /* for a format picker */
+/* A name or an alias ("rep" for malloc-lab). 0, or -1 if unknown. */
 int svz_import_format_parse(const char *name, enum svz_import_format *out);
 
 struct svz_import_limits {

@@ -17,6 +17,11 @@
 #define SVZ_EVENT_SCHEMA 1
 #define SVZ_SNAPSHOT_SCHEMA 1
 
+/* The core's vocabulary as JSON (schema 1): presets, switches, stats, event
+ * kinds, kernel functions, trace ops and directives, import formats, limits.
+ * Static text, built on the first call; no session needed. */
+const char *svz_manifest_json(void);
+
 /* Open a session on a v1 trace. `preset` (may be NULL or "") overrides the
  * trace's preset; `sets` is "key=value" lines applied last (may be NULL).
  * Returns a handle > 0, or -1: svz_last_error() says why (file:line:col). */

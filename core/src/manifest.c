@@ -1,0 +1,203 @@
+/* svz_manifest_json(): the core's vocabulary as one JSON document, so that
+ * the web app, the lesson checker and the CLI read names from the core
+ * instead of typing them again. Every list here is walked from the table
+ * that defines it (presets.def, switches.def, stat_items.def, engine.h's
+ * X-macros, the parser's op table, import_formats.def); none is typed here.
+ * Bump "schema" when a field changes meaning or goes away. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "model.h"
+#include "session.h"
+#include "slubviz/config.h"
+#include "slubviz/import.h"
+#include "slubviz/sizing.h"
+#include "slubviz/slubviz.h"
+#include "slubviz/trace.h"
+
+#define SVZ_MANIFEST_SCHEMA 1
+
+/* A JSON string; the tables hold ASCII, but quotes and control bytes are
+ * escaped anyway so a future description cannot break the document. */
+static void json_str(struct sbuf *b, const char *s)
+{
+	sb_printf(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			sb_printf(b, "\\u%04x", c);
+		else
+			sb_printf(b, "%c", c);
+	}
+	sb_printf(b, "\"");
+}
+
+/* "a b c" as ["a","b","c"] ("" as []). */
+static void json_words(struct sbuf *b, const char *words)
+{
+	sb_printf(b, "[");
+	for (const char *w = words; *w;) {
+		size_t n = strcspn(w, " ");
+		char one[64];
+
+		snprintf(one, sizeof one, "%.*s", (int)n, w);
+		if (n) {
+			sb_printf(b, "%s", w == words ? "" : ",");
+			json_str(b, one);
+		}
+		w += n + (w[n] == ' ');
+	}
+	sb_printf(b, "]");
+}
+
+static void json_names(struct sbuf *b, const char *key, const char *const *names, int n)
+{
+	sb_printf(b, ",\"%s\":[", key);
+	for (int i = 0; i < n; i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		json_str(b, names[i]);
+	}
+	sb_printf(b, "]");
+}
+
+static void presets(struct sbuf *b)
+{
+	sb_printf(b, ",\"presets\":[");
+	for (int i = 0; svz_preset_name(i); i++) {
+		sb_printf(b, "%s{\"name\":", i ? "," : "");
+		json_str(b, svz_preset_name(i));
+		sb_printf(b, ",\"description\":");
+		json_str(b, svz_preset_desc(i));
+		sb_printf(b, ",\"settings\":");
+		json_str(b, svz_preset_settings(i));
+		sb_printf(b, "}");
+	}
+	sb_printf(b, "],\"default_preset\":");
+	json_str(b, svz_newest_preset());
+}
+
+static void switches(struct sbuf *b)
+{
+	const char *name, *alias, *choices, *what;
+	int kind;
+
+	sb_printf(b, ",\"switches\":[");
+	for (int i = 0; (kind = svz_switch_info(i, &name, &alias, &choices, &what)) >= 0; i++) {
+		sb_printf(b, "%s{\"name\":", i ? "," : "");
+		json_str(b, name);
+		sb_printf(b, ",\"aliases\":");
+		json_words(b, alias);
+		sb_printf(b, ",\"kind\":\"%s\",\"choices\":", kind ? "bool" : "value");
+		json_words(b, choices);
+		sb_printf(b, ",\"what\":");
+		json_str(b, what);
+		sb_printf(b, "}");
+	}
+	sb_printf(b, "]");
+}
+
+static void stats(struct sbuf *b)
+{
+	static const struct { const char *item; enum stat_item si; } rows[] = {
+#define STAT_ITEM(item, sysfs) { #item, item },
+#include "stat_items.def"
+#undef STAT_ITEM
+	};
+
+	sb_printf(b, ",\"stats\":[");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		bool sheaves = stat_in_era(rows[i].si, SVZ_ERA_SHEAVES);
+		bool classic = stat_in_era(rows[i].si, SVZ_ERA_CLASSIC);
+
+		sb_printf(b, "%s{\"item\":\"%s\",\"sysfs\":\"%s\",\"eras\":[%s%s%s]}", i ? "," : "",
+			  rows[i].item, stat_names[rows[i].si], sheaves ? "\"sheaves\"" : "",
+			  sheaves && classic ? "," : "", classic ? "\"classic\"" : "");
+	}
+	sb_printf(b, "]");
+	json_names(b, "node_counters", node_counter_names, NR_NODE_COUNTERS);
+}
+
+static void ops(struct sbuf *b)
+{
+	sb_printf(b, ",\"ops\":[");
+	for (int t = 0; t < SVZ_OP__COUNT; t++) {
+		sb_printf(b, "%s", t ? "," : "");
+		json_str(b, svz_op_name((enum svz_op_type)t));
+	}
+	sb_printf(b, "],\"directives\":[");
+	for (int i = 0; svz_trace_directive_name(i); i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		json_str(b, svz_trace_directive_name(i));
+	}
+	sb_printf(b, "]");
+}
+
+static void import_formats(struct sbuf *b)
+{
+	sb_printf(b, ",\"import_formats\":[");
+	for (int f = 0; f < SVZ_FMT__COUNT; f++) {
+		sb_printf(b, "%s{\"name\":", f ? "," : "");
+		json_str(b, svz_import_format_name((enum svz_import_format)f));
+		sb_printf(b, ",\"aliases\":");
+		json_words(b, svz_import_format_aliases((enum svz_import_format)f));
+		sb_printf(b, ",\"label\":");
+		json_str(b, svz_import_format_label((enum svz_import_format)f));
+		sb_printf(b, "}");
+	}
+	sb_printf(b, "],\"import_skip_reasons\":[");
+	for (int r = 0; r < SVZ_SKIP__COUNT; r++) {
+		sb_printf(b, "%s", r ? "," : "");
+		json_str(b, svz_import_skip_name((enum svz_import_skip)r));
+	}
+	sb_printf(b, "]");
+}
+
+static void limits(struct sbuf *b)
+{
+	struct svz_import_limits il;
+
+	svz_import_limits_default(&il);
+	sb_printf(b, ",\"limits\":{\"trace_max_ops\":%u,\"trace_max_iterations\":%u,"
+		  "\"trace_max_caches\":%u,\"trace_max_line\":%u,\"trace_max_name\":%u,"
+		  "\"trace_max_name_bytes\":%u,\"import_max_line\":%" PRIu32 ","
+		  "\"import_max_ops\":%" PRIu32 ",\"import_max_bytes\":%" PRIu64 ","
+		  "\"import_max_caches\":%" PRIu32 ",\"event_ring\":%u,\"max_cpus\":%d,"
+		  "\"max_nodes\":%d,\"max_full_sheaves\":%d,\"max_empty_sheaves\":%d,"
+		  "\"max_page_order\":%d,\"max_partial\":%d}",
+		  SVZ_TRACE_MAX_OPS, SVZ_TRACE_MAX_ITERATIONS, SVZ_TRACE_MAX_CACHES,
+		  SVZ_TRACE_MAX_LINE, SVZ_TRACE_MAX_NAME, SVZ_TRACE_MAX_NAME_BYTES, il.max_line,
+		  il.max_ops, il.max_bytes, il.max_caches, SVZ_EVENT_RING_CAP, SVZ_MAX_CPUS,
+		  SVZ_MAX_NODES, MAX_FULL_SHEAVES, MAX_EMPTY_SHEAVES, SVZ_MAX_PAGE_ORDER,
+		  SVZ_MAX_PARTIAL);
+}
+
+const char *svz_manifest_json(void)
+{
+	static char *doc;
+
+	if (doc)
+		return doc;
+	struct sbuf b = { 0 };
+
+	sb_printf(&b, "{\"schema\":%d,\"event_schema\":%d,\"snapshot_schema\":%d",
+		  SVZ_MANIFEST_SCHEMA, SVZ_EVENT_SCHEMA, SVZ_SNAPSHOT_SCHEMA);
+	presets(&b);
+	switches(&b);
+	stats(&b);
+	json_names(&b, "event_kinds", ev_kind_names, EV__COUNT);
+	json_names(&b, "locations", loc_names, LOC__COUNT);
+	json_names(&b, "kernel_functions", kfn_names, KFN__COUNT);
+	ops(&b);
+	import_formats(&b);
+	limits(&b);
+	sb_printf(&b, "}\n");
+	/* Built once: the tables are constant. NULL only when out of memory. */
+	doc = b.s;
+	return doc ? doc : "";
+}
