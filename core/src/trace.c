@@ -1757,7 +1757,6 @@ static int run_statement(struct parser *P, bool is_repeat)
 		return -1;
 	if (!is_repeat)
 		return expand(P, id, env, 0);
-	s = &P->prog.stmts[id];
 	P->quiet = true;
 	r = tally_chain(P, id, env, 0, &acc);
 	P->quiet = false;

@@ -729,6 +729,25 @@ static void test_errors(void)
 		   "t.trace:3:1: error: trace expands to more than 8000000 ops (the limit)");
 	EXPECT_ERR(HDR C "repeat 1000 {\nc0 alloc_bulk x {65536-$i} p\n}\n",
 		   "t.trace:3:1: error: trace expands to more than 8000000 bulk handles (the limit)");
+	/* lines of 65536 bytes ('\r' included) pass, longer ones do not */
+	{
+		static char text[65536 + 64];
+		struct svz_trace t;
+		char msg[512];
+		size_t n = (size_t)snprintf(text, sizeof text, HDR "#");
+
+		memset(text + n, 'y', 65535 - 1);
+		n += 65535 - 1;
+		text[n++] = '\r';
+		memcpy(text + n, "\nc0 rcu_barrier\n", 17);
+		CHECK_EQ_INT(svz_trace_parse(text, n + 16, NULL, &t, NULL), 0);
+		if (t.nr_ops == 1)
+			CHECK_EQ_INT(t.ops[0].line, 3);
+		svz_trace_free(&t);
+		memmove(text + 17, text + 16, n + 16 - 16);
+		CHECK_EQ_INT(parse(text, &t, msg, sizeof msg), -1);
+		CHECK_EQ_STR(msg, "t.trace:2:65537: error: expected lines of at most 65536 bytes, got a longer line");
+	}
 	/* 32 nested parentheses are allowed (as documented), 33 are not */
 	{
 		struct svz_trace t;
