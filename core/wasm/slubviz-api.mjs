@@ -45,6 +45,12 @@ function setsText(sets) {
   return Object.entries(sets).map(([k, v]) => `${k}=${v}`).join('\n');
 }
 
+/** svz_manifest_json, parsed: the core's vocabulary (presets, switches,
+ * stats, ops, import formats, limits); no session needed. */
+export function manifest(mod) {
+  return JSON.parse(mod.UTF8ToString(mod._svz_manifest_json()));
+}
+
 export class SlubvizSession {
   /** Opens a session on a trace; throws SlubvizError(svz_last_error()) on a parse error. */
   static open(mod, traceText, { preset = '', sets = null } = {}) {

@@ -36,6 +36,8 @@ export interface SlubvizModule {
   _svz_import_summary(h: number): number;
   _svz_import_summary_json(h: number): number;
   _svz_export_v1(h: number): number;
+  /** the core's vocabulary as JSON (core/src/manifest.c) */
+  _svz_manifest_json(): number;
   /** bytes allocated on the wasm heap (core/wasm/module.c) */
   _svz_heap_used(): number;
   /** test only: traps the instance (1: abort(), else unreachable) */
