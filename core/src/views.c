@@ -631,9 +631,10 @@ static void json_config(struct model *m, struct sbuf *b)
 	sb_printf(b, ",\"freelist_random\":%s,\"freelist_hardened\":%s,\"fix1\":%s,\"fix2\":%s",
 		  sw->freelist_random ? "true" : "false", sw->freelist_hardened ? "true" : "false",
 		  sw->refill_on_spin ? "true" : "false", sw->barn_all_nodes ? "true" : "false");
-	sb_printf(b, ",\"deferred_freelist\":%s,\"batched_partial\":%s,\"continue_on_error\":%s",
+	sb_printf(b, ",\"deferred_freelist\":%s,\"batched_partial\":%s,\"cpu_partial_free\":%s"
+		  ",\"continue_on_error\":%s",
 		  sw->deferred_freelist ? "true" : "false", sw->batched_partial ? "true" : "false",
-		  sw->continue_on_error ? "true" : "false");
+		  sw->cpu_partial_free ? "true" : "false", sw->continue_on_error ? "true" : "false");
 	sb_printf(b, ",\"seed\":\"%" PRIu64 "\"}}", sw->seed);
 }
 
@@ -873,7 +874,7 @@ static void json_cpus(struct model *m, struct sbuf *b)
  *   "config": { "preset", "era": "sheaves"|"classic", "page_size",
  *               "switches": { "cpu_source", "order_form", "freelist_random",
  *                 "freelist_hardened", "fix1", "fix2", "deferred_freelist",
- *                 "batched_partial", "continue_on_error", "seed" } },
+ *                 "batched_partial", "cpu_partial_free", "continue_on_error", "seed" } },
  *   "topology": { "nr_cpus", "possible", "present", "online",
  *                 "nodes": [ { "id", "mem_pages", "used_pages", "has_memory",
  *                              "cpus": [cpu...] } ] },

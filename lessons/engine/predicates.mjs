@@ -423,7 +423,7 @@ function statValue(p, st, ctx) {
   if (p.node !== undefined) return c.nodes[p.node]?.[name] ?? 0;
   return nodes.reduce((a, n) => a + (c.nodes[n][name] ?? 0), 0);
 }
-const KNOWN_NODE_COUNTERS = ['list_lock', 'list_lock_trylock_fail', 'list_lock_spin', 'barn_lock',
+export const KNOWN_NODE_COUNTERS = ['list_lock', 'list_lock_trylock_fail', 'list_lock_spin', 'barn_lock',
   'barn_lock_trylock_fail', 'barn_lock_spin', 'list_writes_locked', 'list_ops_locked', 'bulk_run_1',
   'bulk_run_2', 'bulk_run_3', 'bulk_run_4plus'];
 

@@ -40,7 +40,7 @@ async function boot(): Promise<void> {
       </StoreContext.Provider>
     </StrictMode>,
   );
-  await store.loadScenarioList();
+  await Promise.all([store.loadScenarioList(), store.loadManifest()]);
   void store.loadSampleList();
   void store.refreshStored();
   // a lesson link (#lesson=ID&stop=N): the lesson player opens its run

@@ -10,7 +10,7 @@
 // is seen between two chunks.
 import { Engine } from './engine';
 import type { Held, ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
-import { lastError, StreamImport, type SlubvizModule } from './session';
+import { lastError, readManifest, StreamImport, type SlubvizModule } from './session';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
 
@@ -58,7 +58,7 @@ export class Backend {
 
   /** Requests that may run beside the engine's (not queued behind them). */
   static concurrent(type: Request['type']): boolean {
-    return type === 'import' || type === 'importCancel' || type === 'held';
+    return type === 'import' || type === 'importCancel' || type === 'held' || type === 'manifest';
   }
 
   async handle<T extends RequestBody>(req: T, progress?: BackendProgress): Promise<ReplyPayload[T['type']]> {
@@ -71,6 +71,8 @@ export class Backend {
     switch (req.type) {
       case 'init':
         return null;
+      case 'manifest':
+        return readManifest(this.mod);
       case 'open': {
         let text = req.trace;
         if (req.ref) {

@@ -2,7 +2,7 @@
 // Every request gets exactly one reply with the same id ('ok' or 'error');
 // long requests may send 'progress' messages with that id first.
 import type { StoredMeta } from './storage';
-import type { Snapshot, SvzEvent } from './types';
+import type { Manifest, Snapshot, SvzEvent } from './types';
 
 export type BreakpointKind = 'alloc_slowpath' | 'new_slab' | 'discard' | 'object';
 
@@ -99,6 +99,8 @@ export interface Frame {
 
 export type Request =
   | { id: number; type: 'init'; wasmBase: string }
+  /** svz_manifest_json: the presets, switches, stats ... the UI offers */
+  | { id: number; type: 'manifest' }
   | {
       id: number;
       type: 'open';
@@ -156,6 +158,7 @@ export interface OpenResult {
 
 export type ReplyPayload = {
   init: null;
+  manifest: Manifest;
   open: OpenResult;
   step: Frame;
   stepOp: Frame;

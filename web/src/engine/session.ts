@@ -2,6 +2,7 @@
 // the Emscripten module build-wasm/slubviz_core.mjs. Mirrors
 // core/wasm/slubviz-api.mjs; strings in are malloc'ed copies, strings out
 // are copied at once (the C side reuses its buffers).
+import type { Manifest } from './types';
 
 export interface SlubvizModule {
   _svz_open(trace: number, preset: number, sets: number): number;
@@ -159,6 +160,11 @@ export class Session {
   exportV1(): string {
     return this.str(this.mod._svz_export_v1(this.h));
   }
+}
+
+/** svz_manifest_json, parsed (built once by the core; no session needed). */
+export function readManifest(mod: SlubvizModule): Manifest {
+  return JSON.parse(mod.UTF8ToString(mod._svz_manifest_json())) as Manifest;
 }
 
 export function lastError(mod: SlubvizModule): string {

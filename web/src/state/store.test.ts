@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Engine } from '../engine/engine';
 import type { SlubvizModule } from '../engine/session';
+import type { EngineApi } from '../engine/client';
+import { readManifest } from '../engine/session';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
+import type { Manifest } from '../engine/types';
 import { act, configSets, parseSets, SPEEDS, Store } from './store';
 import { decodeShare } from './url';
 
@@ -38,6 +41,49 @@ function makeStore() {
   };
   return { store, tick, timers };
 }
+
+describe('the vocabulary comes from the core', () => {
+  test('loadManifest: the presets and switches are svz_manifest_json\'s, in its order', async () => {
+    const { store } = makeStore();
+    expect(store.getState().presets).toEqual([]);
+    await store.loadManifest();
+    const m = readManifest(mod);
+    const st = store.getState();
+    expect(st.presets).toEqual(m.presets);
+    expect(st.switches).toEqual(m.switches);
+    // the two the hand-typed lists had lost
+    expect(st.presets.map((p) => p.name)).toContain('v7.0-17c38c88294d');
+    expect(st.switches.map((s) => s.name)).toContain('cpu_partial_free');
+  });
+
+  test('a fake engine\'s manifest is all the store offers', async () => {
+    const fake: Pick<Manifest, 'presets' | 'switches'> = {
+      presets: [{ name: 'vX', description: 'made up', settings: 'era=sheaves' }],
+      switches: [{ name: 'only_switch', aliases: [], kind: 'bool', choices: ['0', '1'], what: '' }],
+    };
+    const engine: EngineApi = {
+      lastMs: 0,
+      call: (async (body: { type: string }) => {
+        if (body.type !== 'manifest') throw new Error(`unexpected ${body.type}`);
+        return fake;
+      }) as EngineApi['call'],
+    };
+    const store = new Store(engine, { fetchText: async () => '', setTimeout: () => 0, clearTimeout: () => {}, now: () => 0 });
+    await store.loadManifest();
+    expect(store.getState().presets).toEqual(fake.presets);
+    expect(store.getState().switches).toEqual(fake.switches);
+  });
+
+  test('the race preset opens, and its switch shows in the snapshot', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    await store.setConfig({ preset: 'v7.0-17c38c88294d' });
+    const st = store.getState();
+    expect(st.error).toBeNull();
+    expect(st.frame?.snapshot.config.preset).toBe('v7.0-17c38c88294d');
+    expect(st.frame?.snapshot.config.switches.cpu_partial_free).toBe(true);
+  });
+});
 
 describe('store actions', () => {
   test('loadScenario, stepForward, stepBack', async () => {

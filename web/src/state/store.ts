@@ -4,6 +4,7 @@
 import { EngineCrash, type EngineApi } from '../engine/client';
 import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
 import type { StoredMeta } from '../engine/storage';
+import type { ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
 import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
 
@@ -64,6 +65,10 @@ export interface AppState {
    * engine restarted after a crash, a bad share link */
   notice: { kind: 'crash' | 'link'; text: string } | null;
   scenarios: ScenarioInfo[];
+  /** the core's presets and svz_config_set keys (svz_manifest_json), in
+   * its order; empty until loadManifest */
+  presets: ManifestPreset[];
+  switches: ManifestSwitch[];
   scenario: string | null;
   /** the trace the session runs (scenario text + free-play ops); '' for an
    * imported trace, which the worker holds (traceRef) */
@@ -104,8 +109,6 @@ export interface AppState {
 }
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, 1000, 10000, 100000];
-export const PRESETS = ['v5.10', 'v5.11', 'v5.12', 'v6.6', 'v6.8', 'v6.19', 'v7.0-rc1', 'v7.0-rc2+fix1', 'v7.0+fix1+fix2', 'v7.1-candidate'];
-export const SWITCHES = ['fix1', 'fix2', 'deferred_freelist', 'batched_partial', 'freelist_random', 'freelist_hardened', 'continue_on_error'];
 
 export function initialState(): AppState {
   return {
@@ -115,6 +118,8 @@ export function initialState(): AppState {
     error: null,
     notice: null,
     scenarios: [],
+    presets: [],
+    switches: [],
     scenario: null,
     trace: '',
     baseTrace: '',
@@ -311,6 +316,12 @@ export class Store {
   dismissNotice = (): void => this.set({ notice: null });
 
   // ---- actions -------------------------------------------------------------
+
+  /** The presets and switches the core has (its manifest, via the worker). */
+  async loadManifest(): Promise<void> {
+    const m = await this.engine.call({ type: 'manifest' });
+    this.set({ presets: m.presets, switches: m.switches });
+  }
 
   /** Fetch the bundled scenario list. */
   async loadScenarioList(): Promise<void> {

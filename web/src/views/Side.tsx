@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PRESETS, SWITCHES, type TextTab } from '../state/store';
+import { type TextTab } from '../state/store';
 import { renderSparkline } from '../viz/sparkline';
 import { Panel } from './Panels';
 import { exportV1 } from './Traces';
@@ -157,8 +157,8 @@ export function ConfigPanel() {
           preset
           <select aria-label="Preset" value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
             <option value="">trace's own ({st.frame?.snapshot.config.preset ?? '?'})</option>
-            {PRESETS.map((p) => (
-              <option key={p} value={p}>{p}</option>
+            {st.presets.map((p) => (
+              <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
             ))}
           </select>
         </label>
@@ -176,10 +176,10 @@ export function ConfigPanel() {
         </form>
         <fieldset>
           <legend>switches (era: {st.frame?.snapshot.config.era ?? '?'})</legend>
-          {SWITCHES.map((k) => {
+          {st.switches.filter((s) => s.kind === 'bool').map(({ name: k, what }) => {
             const on = st.config.switches[k] !== undefined ? st.config.switches[k] === '1' : snapSw[k] === true;
             return (
-              <label key={k} className="sw">
+              <label key={k} className="sw" title={what}>
                 <input type="checkbox" checked={on} onChange={(e) => void store.setConfig({ switches: { [k]: e.target.checked ? '1' : '0' } })} /> {k}
               </label>
             );
@@ -192,8 +192,9 @@ export function ConfigPanel() {
               onChange={(e) => void store.setConfig({ switches: { era: e.target.value } })}
             >
               <option value="">preset's</option>
-              <option value="sheaves">sheaves</option>
-              <option value="classic">classic</option>
+              {(st.switches.find((s) => s.name === 'era')?.choices ?? []).map((v) => (
+                <option key={v} value={v}>{v}</option>
+              ))}
             </select>
           </label>
         </fieldset>
