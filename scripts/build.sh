@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Build slubviz. Usage: scripts/build.sh [native|test|wasm|all]...  (default: all)
+# Build slubviz. Usage: scripts/build.sh [native|test|move|wasm|all]...  (default: all)
 #
 #   native  build/       Release, Ninja: build/slubviz
 #   test    build-test/  Debug + SVZ_SANITIZE=ON + SVZ_VALIDATE=ON (ctest runs here)
+#   move    build-move/  as test, plus SVZ_ARENA_ALWAYS_MOVE=ON: every arena
+#                        allocation moves the arena, so ASan catches pointers
+#                        kept across one (its ctest adds move_corpus)
 #   wasm    build-wasm/  Emscripten (emcmake), Release:
 #                          build-wasm/slubviz_node.js    the CLI for Node
 #                          build-wasm/slubviz_core.mjs   the browser module (+ .wasm)
@@ -56,6 +59,12 @@ build_test() {
   build_dir test build-test cmake -DCMAKE_BUILD_TYPE=Debug -DSVZ_SANITIZE=ON -DSVZ_VALIDATE=ON
 }
 
+build_move() {
+  need cmake; need ninja; need cc; need node
+  build_dir move build-move cmake -DCMAKE_BUILD_TYPE=Debug -DSVZ_SANITIZE=ON -DSVZ_VALIDATE=ON \
+    -DSVZ_ARENA_ALWAYS_MOVE=ON
+}
+
 build_wasm() {
   need cmake; need ninja; need emcmake; need emcc; need node
   # Debian's Emscripten runs its JS optimizer with the system node; acorn &
@@ -75,9 +84,10 @@ for what in "$@"; do
   case "$what" in
     native) build_native ;;
     test)   build_test ;;
+    move)   build_move ;;
     wasm)   build_wasm ;;
     all)    build_native; build_test; build_wasm ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) die "unknown build '$what' (native|test|wasm|all)" ;;
+    *) die "unknown build '$what' (native|test|move|wasm|all)" ;;
   esac
 done

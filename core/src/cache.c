@@ -226,11 +226,18 @@ ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const str
 		for (int o = 0; o <= SVZ_MAX_PAGE_ORDER; o++)
 			nr->free_blocks[o] = NIL;
 	}
+	/* The bulk buffer holds a bulk op's objects, and a whole sheaf being
+	 * flushed (sheaf_flush_unused(), an oversize prefilled sheaf): the
+	 * largest bulk count, prefill count or sheaf_capacity asked for (the
+	 * computed default capacities are at most 60). */
 	uint32_t max_bulk = 64;
 	for (uint32_t i = 0; i < t->nr_ops; i++)
-		if ((t->ops[i].type == SVZ_OP_ALLOC_BULK || t->ops[i].type == SVZ_OP_FREE_BULK) &&
-		    t->ops[i].count > max_bulk)
+		if ((t->ops[i].type == SVZ_OP_ALLOC_BULK || t->ops[i].type == SVZ_OP_FREE_BULK ||
+		     t->ops[i].type == SVZ_OP_PREFILL) && t->ops[i].count > max_bulk)
 			max_bulk = t->ops[i].count;
+	for (uint32_t i = 0; i < t->nr_caches; i++)
+		if (t->caches[i].sheaf_capacity > max_bulk)
+			max_bulk = t->caches[i].sheaf_capacity;
 	for (int c = 0; c < cfg->topo.nr_cpus; c++) {
 		idx_t bulk = pool_alloc(m, P_U32, 2 * max_bulk); /* + remote area */
 		if (bulk == NIL)

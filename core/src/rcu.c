@@ -93,7 +93,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
 			sheaf_release(m, f->x);
 			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x);
-			CO_RETURN(-1);
+			goto fail;
 		}
 		goto done;
 	}
@@ -131,9 +131,16 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		if (f->ret) {
 			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
 			CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
-			CO_RETURN(-1);
+			goto fail;
 		}
 	}
+	goto done;
+fail:
+	/* NULL, as kmalloc() failing: the trace goes on, the handle holds no
+	 * sheaf (f->x is not a returned object) */
+	f->x = NIL;
+	handle_r(m, m->trace->ops[cur_op(m, cpu)].sheaf)->alloc_line = m->trace->ops[cur_op(m, cpu)].line;
+	CO_RETURN(0);
 done:
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];

@@ -32,7 +32,8 @@
  *             runs an op];  refs(o) <= 1 always, and when quiescent
  *             refs(o) == 1, or 0 for state LOST
  *   locks     quiescent  ⇒  every list_lock, barn lock and pcs lock is -1
- *   cpu       (classic era) c->slab alive, frozen, list CPU_SLAB; every
+ *   cpu       (classic era) c->slab alive; frozen and list CPU_SLAB unless
+ *             its local lock is held (___slab_alloc() clears it there); every
  *             o on c->freelist is an object of c->slab with state
  *             CPU_FREELIST, holder == cpu; c->partial chain: alive,
  *             unfrozen (delayed freezing), list CPU_PARTIAL,
@@ -642,7 +643,10 @@ static void check_kmem_cache_cpu(struct vctx *v)
 					if (owned[p->c_slab]++)
 						violation(v, "BUG %s (Not tainted): slab %016llx is c->slab of two CPUs",
 							  cn, saddr(m, p->c_slab));
-					if (!sr->frozen || sr->list != LIST_CPU_SLAB)
+					/* ___slab_alloc(): get_freelist() unfreezes an
+					 * exhausted c->slab and c->slab = NULL follows
+					 * under the same local lock: check it unlocked */
+					if ((!sr->frozen || sr->list != LIST_CPU_SLAB) && p->lock < 0)
 						violation(v, "BUG %s (Not tainted): cpu %d c->slab %016llx is not frozen",
 							  cn, cpu, saddr(m, p->c_slab));
 				}
