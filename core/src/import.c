@@ -2001,15 +2001,15 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 {
 	struct svz_import_report *r = &im->rep;
 
-	if (line == 1) {
-		size_t b = bom_len(s, n);
-		s += b;
-		n -= b;
-	}
 	if (n && s[n - 1] == '\r')
 		n--;
+	/* a v1 text keeps its BOM, so the v1 parser reads what svz_open() reads */
+	const char *raw = s;
+	size_t rawn = n, bom = line == 1 ? bom_len(s, n) : 0;
+	s += bom;
+	n -= bom;
 	if (im->fmt == SVZ_FMT_V1) {
-		text_append(im, s, n);
+		text_append(im, raw, rawn);
 		text_append(im, "\n", 1);
 		return;
 	}
@@ -2019,7 +2019,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 		bad_line(im, line, "binary data: byte 0x%02X at column %zu", (unsigned char)s[bad],
 			 bad + 1);
 		if (im->fmt == SVZ_FMT_AUTO) { /* should this be v1, its parser will say */
-			text_append(im, s, n);
+			text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
 		}
 		return;
@@ -2027,7 +2027,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 	if (is_blank(s, n)) {
 		r->blank_lines++;
 		if (im->fmt == SVZ_FMT_AUTO) {
-			text_append(im, s, n);
+			text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
 		}
 		return;
@@ -2045,8 +2045,8 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 					im->ftrace_hint = true;
 			/* kept in case this is v1's description (past the cap only the
 			 * line breaks, so v1 line numbers stay right) */
-			if (im->text_len + n + 1 <= UNDECIDED_MAX)
-				text_append(im, s, n);
+			if (im->text_len + rawn + 1 <= UNDECIDED_MAX)
+				text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
 		}
 		return;
@@ -2054,7 +2054,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 	if (im->fmt == SVZ_FMT_AUTO) {
 		im->fmt = detect_line(s, n);
 		if (im->fmt == SVZ_FMT_V1) {
-			text_append(im, s, n);
+			text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
 			return;
 		}
