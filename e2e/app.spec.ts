@@ -1,6 +1,8 @@
 // End-to-end tests of the slubviz web app (system Chromium, animations off).
 // They read state through window.__slubviz and data-* attributes, not pixels.
 import AxeBuilder from '@axe-core/playwright';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { expect, SlubvizPage, test } from './fixtures';
 
 async function drawnSheaf(app: SlubvizPage) {
@@ -173,6 +175,27 @@ test('free play: allocate and free on a chosen CPU, download the trace', async (
   await app.page.getByRole('button', { name: 'Download trace' }).click();
   const d = await download;
   expect(d.suggestedFilename()).toBe('sheaf-cycle-freeplay.trace');
+});
+
+test('the preset picker offers the core\'s presets; the race preset opens with cpu_partial_free on', async ({ app }) => {
+  await app.open();
+  // the list is the core's (svz_manifest_json), the same as slubviz presets
+  const cli = spawnSync(join(__dirname, '..', 'build', 'slubviz'), ['presets'], { encoding: 'utf8' });
+  expect(cli.status).toBe(0);
+  const names = cli.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/)[0]);
+  await expect.poll(() => app.presetOptions()).toEqual(names);
+  expect(names).toContain('v7.0-17c38c88294d');
+  await app.preset.selectOption('v7.0-17c38c88294d');
+  await app.ready();
+  await expect(app.page.locator('header .status')).toContainText('v7.0-17c38c88294d');
+  expect((await app.state()).error).toBeNull();
+  await expect(app.switchBox('cpu_partial_free')).toBeChecked();
+  await expect(app.switchBox('fix1')).not.toBeChecked();
+  // the import panel's formats are the core's too
+  const manifest = spawnSync(join(__dirname, '..', 'build', 'slubviz'), ['manifest'], { encoding: 'utf8' });
+  const labels = (JSON.parse(manifest.stdout) as { import_formats: { label: string }[] }).import_formats.map((f) => f.label);
+  const picker = app.page.getByRole('combobox', { name: 'Import format' });
+  expect(await picker.locator('option').allTextContents()).toEqual(labels);
 });
 
 test('share link round trip: scenario, config and position', async ({ app, context }) => {

@@ -91,6 +91,16 @@ export class SlubvizPage {
     await expect.poll(async () => (await this.state()).seq).toBe(seq);
   }
 
+  /** The presets the preset picker offers (without "trace's own"). */
+  async presetOptions(): Promise<string[]> {
+    return this.preset.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
+  }
+
+  /** A kernel switch's checkbox in the config panel. */
+  switchBox(name: string): Locator {
+    return this.page.getByRole('checkbox', { name, exact: true });
+  }
+
   objectState(id: number): Locator {
     return this.page.locator(`[data-panel=slab] [data-object-id="${id}"]`);
   }

@@ -140,13 +140,17 @@ function webSources(dir = join(ROOT, 'web/src')) {
 }
 
 describe('the web app and the lessons take their lists from the manifest', () => {
-  test('no preset or switch list is typed in web/src', () => {
+  test('no preset, switch or import format list is typed in web/src', () => {
     const src = webSources().map((p) => [p, readFileSync(p, 'utf8')]);
     for (const [p, s] of src) {
       expect(s, p).not.toMatch(/\b(PRESETS|SWITCHES)\s*=\s*\[/);
       // a preset name only ever comes in as data
       for (const pr of m.presets) expect(s.includes(`'${pr.name}'`), `${p} types '${pr.name}'`).toBe(false);
     }
+    // nor the import panel's formats
+    const traces = readFileSync(join(ROOT, 'web/src/views/Traces.tsx'), 'utf8');
+    expect(traces).toMatch(/st\.importFormats\.map/);
+    for (const f of m.import_formats) expect(traces.includes(`'${f.label}'`), f.label).toBe(false);
     const side = readFileSync(join(ROOT, 'web/src/views/Side.tsx'), 'utf8');
     expect(side).toMatch(/st\.presets\.map/);
     expect(side).toMatch(/st\.switches/);

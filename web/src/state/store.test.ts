@@ -51,15 +51,17 @@ describe('the vocabulary comes from the core', () => {
     const st = store.getState();
     expect(st.presets).toEqual(m.presets);
     expect(st.switches).toEqual(m.switches);
+    expect(st.importFormats).toEqual(m.import_formats);
     // the two the hand-typed lists had lost
     expect(st.presets.map((p) => p.name)).toContain('v7.0-17c38c88294d');
     expect(st.switches.map((s) => s.name)).toContain('cpu_partial_free');
   });
 
   test('a fake engine\'s manifest is all the store offers', async () => {
-    const fake: Pick<Manifest, 'presets' | 'switches'> = {
+    const fake: Pick<Manifest, 'presets' | 'switches' | 'import_formats'> = {
       presets: [{ name: 'vX', description: 'made up', settings: 'era=sheaves' }],
       switches: [{ name: 'only_switch', aliases: [], kind: 'bool', choices: ['0', '1'], what: '' }],
+      import_formats: [{ name: 'fmt', aliases: [], label: 'a format' }],
     };
     const engine: EngineApi = {
       lastMs: 0,
@@ -72,6 +74,7 @@ describe('the vocabulary comes from the core', () => {
     await store.loadManifest();
     expect(store.getState().presets).toEqual(fake.presets);
     expect(store.getState().switches).toEqual(fake.switches);
+    expect(store.getState().importFormats).toEqual(fake.import_formats);
   });
 
   test('the race preset opens, and its switch shows in the snapshot', async () => {

@@ -4,7 +4,7 @@
 import { EngineCrash, type EngineApi } from '../engine/client';
 import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
 import type { StoredMeta } from '../engine/storage';
-import type { ManifestPreset, ManifestSwitch } from '../engine/types';
+import type { Manifest, ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
 import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
 
@@ -69,6 +69,8 @@ export interface AppState {
    * its order; empty until loadManifest */
   presets: ManifestPreset[];
   switches: ManifestSwitch[];
+  /** the import panel's format picker */
+  importFormats: Manifest['import_formats'];
   scenario: string | null;
   /** the trace the session runs (scenario text + free-play ops); '' for an
    * imported trace, which the worker holds (traceRef) */
@@ -120,6 +122,7 @@ export function initialState(): AppState {
     scenarios: [],
     presets: [],
     switches: [],
+    importFormats: [],
     scenario: null,
     trace: '',
     baseTrace: '',
@@ -317,10 +320,11 @@ export class Store {
 
   // ---- actions -------------------------------------------------------------
 
-  /** The presets and switches the core has (its manifest, via the worker). */
+  /** The presets, switches and import formats the core has (its
+   * manifest, via the worker). */
   async loadManifest(): Promise<void> {
     const m = await this.engine.call({ type: 'manifest' });
-    this.set({ presets: m.presets, switches: m.switches });
+    this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats });
   }
 
   /** Fetch the bundled scenario list. */

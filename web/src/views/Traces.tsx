@@ -10,16 +10,6 @@ import type { Store } from '../state/store';
 import { Panel } from './Panels';
 import { useAppState, useStore } from './hooks';
 
-export const FORMATS: [string, string][] = [
-  ['', 'detect'],
-  ['ftrace', 'ftrace (trace, trace_pipe)'],
-  ['trace-cmd', 'trace-cmd report'],
-  ['perf', 'perf script'],
-  ['bpftrace', 'bpftrace one-liner'],
-  ['malloc-lab', 'malloc-lab .rep'],
-  ['v1', 'slubviz v1'],
-];
-
 const SKIP_REASONS: Record<string, string> = {
   'free-null': 'kfree(NULL) / kfree(ZERO_SIZE_PTR): no-ops',
   'free-before-trace': 'frees of objects allocated before the trace began',
@@ -308,7 +298,8 @@ function SummaryOk({ r, open }: { r: ImportOk; open: boolean }) {
 export function TracesPanel() {
   const st = useAppState();
   const store = useStore();
-  const [format, setFormat] = useState('');
+  // "auto" is the core's name for detection (import_formats.def)
+  const [format, setFormat] = useState('auto');
   const [paste, setPaste] = useState('');
   const [sample, setSample] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
@@ -358,9 +349,9 @@ export function TracesPanel() {
           <label>
             format{' '}
             <select aria-label="Import format" value={format} onChange={(e) => setFormat(e.target.value)}>
-              {FORMATS.map(([k, label]) => (
-                <option key={k} value={k}>
-                  {label}
+              {st.importFormats.map((f) => (
+                <option key={f.name} value={f.name}>
+                  {f.label}
                 </option>
               ))}
             </select>
