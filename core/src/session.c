@@ -166,7 +166,7 @@ static int apply_sets(struct svz_config *cfg, const char *sets)
 
 /* Model, ring and table slot for a session whose trace is parsed: the
  * handle, or -1 (s freed, last_error set). */
-static int session_start(struct session *s, const char *preset, const char *sets);
+static ARENA_MOVES int session_start(struct session *s, const char *preset, const char *sets);
 
 int svz_open(const char *trace_text, const char *preset, const char *sets)
 {
@@ -212,7 +212,7 @@ void svz_session_set_error(const char *msg)
 	snprintf(last_error, sizeof last_error, "%s", msg ? msg : "");
 }
 
-static int session_start(struct session *s, const char *preset, const char *sets)
+static ARENA_MOVES int session_start(struct session *s, const char *preset, const char *sets)
 {
 	struct svz_config cfg = s->trace.config;
 	if (preset && preset[0] && svz_preset_apply(&cfg, preset)) {

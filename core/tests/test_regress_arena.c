@@ -46,6 +46,17 @@ static void check_clean_end(int h, int ops)
 	CHECK_EQ_STR(svz_validate(h), "");
 }
 
+/* Open, run to the end: all `ops` done, no error, every invariant holds. */
+static int run_clean(const char *text, int ops)
+{
+	int h = open_trace(text, NULL);
+	if (h <= 0)
+		return -1;
+	CHECK_EQ_INT(svz_run_all(h), ops);
+	check_clean_end(h, ops);
+	return h;
+}
+
 /* The issue's ten ops: kmalloc caches created lazily while the arena grows
  * (heap-use-after-free in create_cache()). In the kernel every request here
  * is <= KMALLOC_MAX_CACHE_SIZE (two pages) and is served by its
@@ -58,11 +69,9 @@ static void ten_ops(void)
 		"c0 kmalloc 4000 p1\nc0 kmalloc 16 p2\nc0 kmalloc 32 p3\nc2 alloc filp p4\n"
 		"c0 alloc filp p5\nc0 kmalloc 8 p6\nc1 kmalloc 8 p7\nc0 kmalloc 64 p8\n"
 		"c2 kmalloc 8 p9\nc0 kmalloc 128 p10\n";
-	int h = open_trace(trace, NULL);
+	int h = run_clean(trace, 10);
 	if (h <= 0)
 		return;
-	CHECK_EQ_INT(svz_run_all(h), 10);
-	check_clean_end(h, 10);
 	CHECK_EQ_INT(allocs(h, "kmalloc-4k"), 1);
 	CHECK_EQ_INT(allocs(h, "kmalloc-16"), 1);
 	CHECK_EQ_INT(allocs(h, "kmalloc-32"), 1);
@@ -78,11 +87,9 @@ static void ten_ops(void)
 static void many_cpus(void)
 {
 	static const char trace[] = "slubviz-trace 1\nnode 0 mem=1G\ncpus 0-64 node=0\nc0 kmalloc 8 a\nc64 kmalloc 8 b\n";
-	int h = open_trace(trace, NULL);
+	int h = run_clean(trace, 2);
 	if (h <= 0)
 		return;
-	CHECK_EQ_INT(svz_run_all(h), 2);
-	check_clean_end(h, 2);
 	CHECK_EQ_INT(allocs(h, "kmalloc-8"), 2);
 	svz_close(h);
 }
@@ -105,11 +112,9 @@ static void prefill_oversize(bool sheaves)
 	static const char served[] =
 		"slubviz-trace 1\nnode 0 mem=1G\ncpus 0-1 node=0\ncache c size=64\n"
 		"c0 prefill_sheaf c 200 s\nc0 alloc_from_sheaf c s x\nc0 return_sheaf c s\nc1 free c x\n";
-	int h = open_trace(fails, NULL);
+	int h = run_clean(fails, 1);
 	if (h <= 0)
 		return;
-	CHECK_EQ_INT(svz_run_all(h), 1);
-	check_clean_end(h, 1);
 	/* /sys/kernel/slab/c/objects counts every object of a slab that is
 	 * not on n->partial as in use: at 17c38c88294d freed slabs may sit on
 	 * a per-CPU partial list, so 0 only holds elsewhere */
@@ -120,11 +125,9 @@ static void prefill_oversize(bool sheaves)
 	svz_close(h);
 	if (!sheaves)
 		return;
-	h = open_trace(served, NULL);
+	h = run_clean(served, 4);
 	if (h <= 0)
 		return;
-	CHECK_EQ_INT(svz_run_all(h), 4);
-	check_clean_end(h, 4);
 	CHECK_EQ_INT(svz_t_stat_total(svz_sysfs(h, "c"), "sheaf_prefill_oversize"), 1);
 	svz_close(h);
 }
@@ -137,11 +140,9 @@ static void huge_sheaf_capacity(void)
 	static const char trace[] =
 		"slubviz-trace 1\nnode 0 mem=1G\ncpus 0-1 node=0\ncache c size=8 sheaf_capacity=65535\n"
 		"c0 alloc c a\nc0 free c a\n";
-	int h = open_trace(trace, NULL);
+	int h = run_clean(trace, 2);
 	if (h <= 0)
 		return;
-	CHECK_EQ_INT(svz_run_all(h), 2);
-	check_clean_end(h, 2);
 	CHECK_EQ_INT(allocs(h, "c"), 1);
 	svz_close(h);
 }
