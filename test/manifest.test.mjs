@@ -128,6 +128,16 @@ describe('svz_manifest_json', () => {
   });
 });
 
+describe('the CLI reads the same tables', () => {
+  test('slubviz help lists the import formats and the setting keys of the manifest', () => {
+    const r = runNative(['help']);
+    const help = r.stderr.replace(/\s+/g, ' ');
+    const formats = m.import_formats.map((f) => f.name).filter((n) => n !== 'auto');
+    expect(help).toContain(`docs/import.md): ${formats.join(', ')} --preset`);
+    expect(help).toContain(`'set'): ${m.switches.map((s) => s.name).join(', ')} --events`);
+  });
+});
+
 /** Every web/src file that is not a test. */
 function webSources(dir = join(ROOT, 'web/src')) {
   const out = [];

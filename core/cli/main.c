@@ -32,6 +32,8 @@
 int svz_cmd_sizes(int argc, char **argv);
 int svz_cmd_diff(int argc, char **argv);
 
+/* The help text; its lists (formats, setting keys) are printed from the
+ * core's tables by print_usage(), where the @FORMATS@ and @KEYS@ lines are. */
 static const char usage[] =
 "usage: slubviz <command> [arguments]\n"
 "\n"
@@ -40,11 +42,9 @@ static const char usage[] =
 "      Run a trace (v1, or any format 'slubviz import' reads) to the end and\n"
 "      print 'ops DONE/TOTAL steps N', any kernel-style reports, then the views\n"
 "      asked for:\n"
-"        --format F        the trace's format (default: detected): v1 (docs/\n"
-"                          trace-format.md), ftrace, trace-cmd, perf, bpftrace,\n"
-"                          malloc-lab; other formats are imported (docs/import.md)\n"
+"@FORMATS@\n"
 "        --preset NAME     kernel preset, overriding the trace's (slubviz presets)\n"
-"        --set KEY=VALUE   a setting applied last (keys as in a trace's 'set')\n"
+"@KEYS@\n"
 "        --events          one line per micro-step, as it happens (docs/events.md)\n"
 "        --stats           SLUB_STATS counters and the model's own, per cache\n"
 "        --slabinfo        /proc/slabinfo\n"
@@ -76,6 +76,58 @@ static const char usage[] =
 "\n"
 "Exit status: 0 on success, 2 on bad input or a run stopped by a kernel-style\n"
 "report (printed on stderr).\n";
+
+/* An option's line, then its words from the table, wrapped under the text
+ * (column 26) within 80 columns. */
+static void print_list(FILE *f, const char *head, int (*word)(int, const char **), const char *tail)
+{
+	const char *w;
+	int col = 79;
+
+	fprintf(f, "%s", head);
+	for (int i = 0, n = 0; word(i, &w) >= 0; i++) {
+		if (!w)
+			continue;
+		if (n++)
+			col += fprintf(f, ",");
+		if (col + 1 + (int)strlen(w) > 79)
+			col = fprintf(f, "\n%25s", "") - 1;
+		col += fprintf(f, " %s", w);
+	}
+	fprintf(f, "%s\n", tail);
+}
+
+static int format_word(int i, const char **w)
+{
+	if (i >= SVZ_FMT__COUNT)
+		return -1;
+	*w = i == SVZ_FMT_AUTO ? NULL : svz_import_format_name((enum svz_import_format)i);
+	return 0;
+}
+
+static int key_word(int i, const char **w)
+{
+	const char *alias, *choices, *what;
+
+	return svz_switch_info(i, w, &alias, &choices, &what);
+}
+
+static void print_usage(FILE *f)
+{
+	for (const char *p = usage; *p;) {
+		size_t n = strcspn(p, "\n") + 1;
+
+		if (strncmp(p, "@FORMATS@\n", n) == 0)
+			print_list(f, "        --format F        the trace's format (default: detected; see\n"
+				      "                          docs/import.md):", format_word, "");
+		else if (strncmp(p, "@KEYS@\n", n) == 0)
+			print_list(f, "        --set KEY=VALUE   a setting applied last (keys as in a trace's 'set'):",
+				   key_word, "");
+		else
+			fwrite(p, 1, n, f);
+		p += n;
+	}
+}
 
 static int fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(const char *cmd, const char *fmt, ...)
@@ -719,7 +771,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	const char *cmd = argv[1];
@@ -740,7 +792,7 @@ int main(int argc, char **argv)
 		rc = svz_cmd_diff(argc - 2, argv + 2);
 	else {
 		fail(NULL, "unknown command '%s'", cmd);
-		fputs(usage, stderr);
+		print_usage(stderr);
 		rc = 2;
 	}
 	fflush(stdout);
