@@ -45,6 +45,43 @@ static bool rehash(struct strtab *st)
 	return true;
 }
 
+struct strblock {
+	struct strblock *next;
+	size_t used, cap;
+	char data[];
+};
+
+#define STRBLOCK_SIZE 65536
+
+static char *pool_copy(struct strpool *p, const char *s, size_t len)
+{
+	struct strblock *b = p->blocks;
+	if (!b || b->cap - b->used < len + 1) {
+		size_t cap = len + 1 > STRBLOCK_SIZE ? len + 1 : STRBLOCK_SIZE;
+		b = malloc(sizeof *b + cap);
+		if (!b)
+			return NULL;
+		b->next = p->blocks;
+		b->used = 0;
+		b->cap = cap;
+		p->blocks = b;
+	}
+	char *copy = b->data + b->used;
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	b->used += len + 1;
+	return copy;
+}
+
+void strpool_free(struct strblock *blocks)
+{
+	while (blocks) {
+		struct strblock *next = blocks->next;
+		free(blocks);
+		blocks = next;
+	}
+}
+
 uint32_t strtab_intern(struct strtab *st, const char *s, size_t len, bool *added)
 {
 	uint32_t id = strtab_find(st, s, len);
@@ -64,11 +101,13 @@ uint32_t strtab_intern(struct strtab *st, const char *s, size_t len, bool *added
 	}
 	if ((uint64_t)(st->n + 1) * 2 > st->nslots && !rehash(st))
 		return STRTAB_NONE;
-	char *copy = malloc(len + 1);
+	char *copy = st->pool ? pool_copy(st->pool, s, len) : malloc(len + 1);
 	if (!copy)
 		return STRTAB_NONE;
-	memcpy(copy, s, len);
-	copy[len] = 0;
+	if (!st->pool) {
+		memcpy(copy, s, len);
+		copy[len] = 0;
+	}
 	id = st->n++;
 	st->names[id] = copy;
 	for (uint32_t i = hash_bytes(s, len) & (st->nslots - 1);; i = (i + 1) & (st->nslots - 1))
@@ -84,7 +123,7 @@ uint32_t strtab_intern(struct strtab *st, const char *s, size_t len, bool *added
 void strtab_free(struct strtab *st, bool names_too)
 {
 	if (names_too) {
-		for (uint32_t i = 0; i < st->n; i++)
+		for (uint32_t i = 0; i < st->n && !st->pool; i++)
 			free(st->names[i]);
 		free(st->names);
 	}

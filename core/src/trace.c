@@ -120,6 +120,7 @@ struct parser {
 	uint32_t topo_line;
 
 	struct strtab handles, sites, caches;
+	struct strpool pool; /* handle names and sites, handed to the trace */
 	uint32_t cap_ops, cap_lists, cap_caches;
 	uint64_t iterations;
 	uint64_t name_bytes; /* distinct handle names and sites, NULs included */
@@ -1932,15 +1933,17 @@ void svz_trace_free(struct svz_trace *t)
 		return;
 	free(t->caches);
 	free(t->ops);
-	if (t->handle_names)
+	/* the parser's names are pooled, the importers' each malloc'd */
+	if (t->handle_names && !t->name_pool)
 		for (uint32_t i = 0; i < t->nr_handles; i++)
 			free(t->handle_names[i]);
 	free(t->handle_names);
 	free(t->handle_lists);
-	if (t->sites)
+	if (t->sites && !t->name_pool)
 		for (uint32_t i = 0; i < t->nr_sites; i++)
 			free(t->sites[i]);
 	free(t->sites);
+	strpool_free(t->name_pool);
 	free(t->description);
 	memset(t, 0, sizeof *t);
 }
@@ -1969,6 +1972,7 @@ int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 	P->len = text ? len : 0;
 	P->t = out;
 	P->err = err;
+	P->handles.pool = P->sites.pool = &P->pool;
 	if (base)
 		out->config = *base;
 	else
@@ -1996,6 +2000,7 @@ int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 	out->nr_handles = P->handles.n;
 	out->sites = P->sites.names;
 	out->nr_sites = P->sites.n;
+	out->name_pool = P->pool.blocks;
 	strtab_free(&P->handles, false);
 	strtab_free(&P->sites, false);
 	rc = 0;
@@ -2006,6 +2011,7 @@ done:
 		out->nr_handles = P->handles.n;
 		out->sites = P->sites.names;
 		out->nr_sites = P->sites.n;
+		out->name_pool = P->pool.blocks;
 		strtab_free(&P->handles, false);
 		strtab_free(&P->sites, false);
 		svz_trace_free(out);

@@ -91,6 +91,7 @@ struct svz_trace {
 	char **sites;            /* call-site label id -> text; sites[0] = "" */
 	uint32_t nr_sites;
 	char *description;       /* the opening comment paragraph, '\n' joined */
+	struct strblock *name_pool; /* if set, handle_names and sites point into it */
 };
 
 struct svz_error {
