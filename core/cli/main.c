@@ -307,8 +307,7 @@ static int import_file(const char *cmd, const char *path, const char *format,
 {
 	enum svz_import_format f = SVZ_FMT_AUTO;
 	if (format && *format && svz_import_format_parse(format, &f))
-		return fail(cmd, "unknown format '%s' (auto, v1, ftrace, trace-cmd, perf, bpftrace, "
-			    "malloc-lab)", format);
+		return fail(cmd, "unknown format '%s' (%s)", format, svz_import_format_list());
 	struct svz_importer *im = svz_importer_new(f, NULL, NULL);
 	if (!im)
 		return fail(cmd, "out of memory");

@@ -182,6 +182,13 @@ int svz_switch_info(int i, const char **name, const char **alias, const char **c
 	return switch_rows[i].offset != SIZE_MAX;
 }
 
+int svz_switch_bool(const struct svz_switches *sw, int i)
+{
+	if (i < 0 || i >= NR_SWITCHES || switch_rows[i].offset == SIZE_MAX)
+		return -1;
+	return *(const bool *)((const char *)sw + switch_rows[i].offset);
+}
+
 static bool *bool_switch(struct svz_switches *sw, const char *key)
 {
 	for (int i = 0; i < NR_SWITCHES; i++)

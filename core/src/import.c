@@ -163,6 +163,17 @@ const char *svz_import_format_label(enum svz_import_format f)
 	return (unsigned)f < SVZ_FMT__COUNT ? formats[f].label : "";
 }
 
+const char *svz_import_format_list(void)
+{
+	static char list[128];
+
+	if (!list[0])
+		for (int f = 0; f < SVZ_FMT__COUNT; f++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", f ? ", " : "",
+				 formats[f].name);
+	return list;
+}
+
 /* The name or one of the space-separated aliases. */
 int svz_import_format_parse(const char *name, enum svz_import_format *out)
 {

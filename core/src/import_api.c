@@ -60,8 +60,8 @@ int svz_import_begin(const char *format)
 	enum svz_import_format f = SVZ_FMT_AUTO;
 	if (format && format[0] && svz_import_format_parse(format, &f)) {
 		char msg[200];
-		snprintf(msg, sizeof msg, "unknown trace format '%.64s' (auto, v1, ftrace, trace-cmd, "
-			 "perf, bpftrace, malloc-lab)", format);
+		snprintf(msg, sizeof msg, "unknown trace format '%.64s' (%s)", format,
+			 svz_import_format_list());
 		svz_session_set_error(msg);
 		return -1;
 	}

@@ -628,13 +628,11 @@ static void json_config(struct model *m, struct sbuf *b)
 	sb_printf(b, "\"cpu_source\":\"%s\",\"order_form\":\"%s\"",
 		  (unsigned)sw->cpu_source < 3 ? cpu_src[sw->cpu_source] : "?",
 		  sw->order_form == SVZ_ORDER_LOOP ? "loop" : "fraction");
-	sb_printf(b, ",\"freelist_random\":%s,\"freelist_hardened\":%s,\"fix1\":%s,\"fix2\":%s",
-		  sw->freelist_random ? "true" : "false", sw->freelist_hardened ? "true" : "false",
-		  sw->refill_on_spin ? "true" : "false", sw->barn_all_nodes ? "true" : "false");
-	sb_printf(b, ",\"deferred_freelist\":%s,\"batched_partial\":%s,\"cpu_partial_free\":%s"
-		  ",\"continue_on_error\":%s",
-		  sw->deferred_freelist ? "true" : "false", sw->batched_partial ? "true" : "false",
-		  sw->cpu_partial_free ? "true" : "false", sw->continue_on_error ? "true" : "false");
+	/* every on/off switch, by its key, in switches.def's order */
+	const char *key, *alias, *choices, *what;
+	for (int i = 0; svz_switch_info(i, &key, &alias, &choices, &what) >= 0; i++)
+		if (svz_switch_bool(sw, i) >= 0)
+			sb_printf(b, ",\"%s\":%s", key, svz_switch_bool(sw, i) ? "true" : "false");
 	sb_printf(b, ",\"seed\":\"%" PRIu64 "\"}}", sw->seed);
 }
 

@@ -81,6 +81,8 @@ const char *svz_newest_preset(void);
  * past the end. alias is the other key of the same switch, or "". */
 int svz_switch_info(int i, const char **name, const char **alias, const char **choices,
 		    const char **what);
+/* The value of on/off switch i in sw (0 or 1), -1 if i is not one. */
+int svz_switch_bool(const struct svz_switches *sw, int i);
 
 /* Make the topology consistent after edits: every node id < nr_nodes,
  * counts clamped. Returns 0 or -1 with a message. */

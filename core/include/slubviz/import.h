@@ -38,6 +38,7 @@ enum svz_import_format {
 const char *svz_import_format_name(enum svz_import_format f);
 const char *svz_import_format_aliases(enum svz_import_format f); /* space-separated */
 const char *svz_import_format_label(enum svz_import_format f);   /* for a format picker */
+const char *svz_import_format_list(void); /* "auto, v1, ftrace, ...": the names, for messages */
 /* A name or an alias ("rep" for malloc-lab). 0, or -1 if unknown. */
 int svz_import_format_parse(const char *name, enum svz_import_format *out);
 
