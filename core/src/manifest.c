@@ -123,19 +123,25 @@ static void stats(struct sbuf *b)
 	json_names(b, "node_counters", node_counter_names, NR_NODE_COUNTERS);
 }
 
-static void ops(struct sbuf *b)
+/* A list of names from an accessor: name(0), name(1), ... up to NULL. */
+static void json_list(struct sbuf *b, const char *key, const char *(*name)(int))
 {
-	sb_printf(b, ",\"ops\":[");
-	for (int t = 0; t < SVZ_OP__COUNT; t++) {
-		sb_printf(b, "%s", t ? "," : "");
-		json_str(b, svz_op_name((enum svz_op_type)t));
-	}
-	sb_printf(b, "],\"directives\":[");
-	for (int i = 0; svz_trace_directive_name(i); i++) {
+	sb_printf(b, ",\"%s\":[", key);
+	for (int i = 0; name(i); i++) {
 		sb_printf(b, "%s", i ? "," : "");
-		json_str(b, svz_trace_directive_name(i));
+		json_str(b, name(i));
 	}
 	sb_printf(b, "]");
+}
+
+static const char *op_at(int i)
+{
+	return i < SVZ_OP__COUNT ? svz_op_name((enum svz_op_type)i) : NULL;
+}
+
+static const char *skip_at(int i)
+{
+	return i < SVZ_SKIP__COUNT ? svz_import_skip_name((enum svz_import_skip)i) : NULL;
 }
 
 static void import_formats(struct sbuf *b)
@@ -150,12 +156,8 @@ static void import_formats(struct sbuf *b)
 		json_str(b, svz_import_format_label((enum svz_import_format)f));
 		sb_printf(b, "}");
 	}
-	sb_printf(b, "],\"import_skip_reasons\":[");
-	for (int r = 0; r < SVZ_SKIP__COUNT; r++) {
-		sb_printf(b, "%s", r ? "," : "");
-		json_str(b, svz_import_skip_name((enum svz_import_skip)r));
-	}
 	sb_printf(b, "]");
+	json_list(b, "import_skip_reasons", skip_at);
 }
 
 static void limits(struct sbuf *b)
@@ -193,7 +195,8 @@ const char *svz_manifest_json(void)
 	json_names(&b, "event_kinds", ev_kind_names, EV__COUNT);
 	json_names(&b, "locations", loc_names, LOC__COUNT);
 	json_names(&b, "kernel_functions", kfn_names, KFN__COUNT);
-	ops(&b);
+	json_list(&b, "ops", op_at);
+	json_list(&b, "directives", svz_trace_directive_name);
 	import_formats(&b);
 	limits(&b);
 	sb_printf(&b, "}\n");
