@@ -125,6 +125,20 @@ describe('svz_manifest_json', () => {
       }
     const bad = runNative(['import', empty, '--format', 'no-such-format']);
     expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`(${m.import_formats.map((f) => f.name).join(', ')})`);
+  });
+
+  test('skip reasons: the import summary says each with the manifest\'s text', () => {
+    const dir = join(ROOT, 'core/tests/data/ftrace');
+    const seen = new Set();
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.txt'))) {
+      const r = runNative(['import', join(dir, f), '-o', join(TMP, 'out.trace')]);
+      for (const x of r.stderr.matchAll(/^ {2}skipped \d+ (.*) \[([a-z-]+)\]$/gm)) {
+        expect(m.import_skip_reasons.find((s) => s.name === x[2])?.text, x[2]).toBe(x[1]);
+        seen.add(x[2]);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(0);
   });
 });
 

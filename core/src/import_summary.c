@@ -70,6 +70,11 @@ static const char *const skip_text[SVZ_SKIP__COUNT] = {
 	[SVZ_SKIP_OP_LIMIT] = "events beyond the op limit",
 };
 
+const char *svz_import_skip_text(enum svz_import_skip r)
+{
+	return (unsigned)r < SVZ_SKIP__COUNT ? skip_text[r] : "?";
+}
+
 /* "0,2-3" */
 static void cpu_list(const struct svz_import_report *r, char *buf, size_t len)
 {

@@ -139,10 +139,6 @@ static const char *op_at(int i)
 	return i < SVZ_OP__COUNT ? svz_op_name((enum svz_op_type)i) : NULL;
 }
 
-static const char *skip_at(int i)
-{
-	return i < SVZ_SKIP__COUNT ? svz_import_skip_name((enum svz_import_skip)i) : NULL;
-}
 
 static void import_formats(struct sbuf *b)
 {
@@ -156,8 +152,15 @@ static void import_formats(struct sbuf *b)
 		json_str(b, svz_import_format_label((enum svz_import_format)f));
 		sb_printf(b, "}");
 	}
+	sb_printf(b, "],\"import_skip_reasons\":[");
+	for (int r = 0; r < SVZ_SKIP__COUNT; r++) {
+		sb_printf(b, "%s{\"name\":", r ? "," : "");
+		json_str(b, svz_import_skip_name((enum svz_import_skip)r));
+		sb_printf(b, ",\"text\":");
+		json_str(b, svz_import_skip_text((enum svz_import_skip)r));
+		sb_printf(b, "}");
+	}
 	sb_printf(b, "]");
-	json_list(b, "import_skip_reasons", skip_at);
 }
 
 static void limits(struct sbuf *b)

@@ -68,6 +68,7 @@ enum svz_import_skip {
 	SVZ_SKIP__COUNT
 };
 const char *svz_import_skip_name(enum svz_import_skip r); /* short label, e.g. "free-before-trace" */
+const char *svz_import_skip_text(enum svz_import_skip r); /* what it counts, as the summary says */
 
 struct svz_import_error {
 	uint64_t line;

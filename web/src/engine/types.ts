@@ -260,6 +260,7 @@ export interface Manifest {
   ops: string[];
   directives: string[];
   import_formats: { name: string; aliases: string[]; label: string }[];
-  import_skip_reasons: string[];
+  /** why an imported event was not kept: the summary's key and text */
+  import_skip_reasons: { name: string; text: string }[];
   limits: Record<string, number>;
 }

@@ -52,16 +52,18 @@ describe('the vocabulary comes from the core', () => {
     expect(st.presets).toEqual(m.presets);
     expect(st.switches).toEqual(m.switches);
     expect(st.importFormats).toEqual(m.import_formats);
+    expect(st.skipReasons).toEqual(m.import_skip_reasons);
     // the two the hand-typed lists had lost
     expect(st.presets.map((p) => p.name)).toContain('v7.0-17c38c88294d');
     expect(st.switches.map((s) => s.name)).toContain('cpu_partial_free');
   });
 
   test('a fake engine\'s manifest is all the store offers', async () => {
-    const fake: Pick<Manifest, 'presets' | 'switches' | 'import_formats'> = {
+    const fake: Pick<Manifest, 'presets' | 'switches' | 'import_formats' | 'import_skip_reasons'> = {
       presets: [{ name: 'vX', description: 'made up', settings: 'era=sheaves' }],
       switches: [{ name: 'only_switch', aliases: [], kind: 'bool', choices: ['0', '1'], what: '' }],
       import_formats: [{ name: 'fmt', aliases: [], label: 'a format' }],
+      import_skip_reasons: [{ name: 'why', text: 'because' }],
     };
     const engine: EngineApi = {
       lastMs: 0,
@@ -75,6 +77,7 @@ describe('the vocabulary comes from the core', () => {
     expect(store.getState().presets).toEqual(fake.presets);
     expect(store.getState().switches).toEqual(fake.switches);
     expect(store.getState().importFormats).toEqual(fake.import_formats);
+    expect(store.getState().skipReasons).toEqual(fake.import_skip_reasons);
   });
 
   test('the race preset opens, and its switch shows in the snapshot', async () => {

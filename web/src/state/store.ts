@@ -69,8 +69,9 @@ export interface AppState {
    * its order; empty until loadManifest */
   presets: ManifestPreset[];
   switches: ManifestSwitch[];
-  /** the import panel's format picker */
+  /** the import panel's format picker, and its skip reasons' texts */
   importFormats: Manifest['import_formats'];
+  skipReasons: Manifest['import_skip_reasons'];
   scenario: string | null;
   /** the trace the session runs (scenario text + free-play ops); '' for an
    * imported trace, which the worker holds (traceRef) */
@@ -123,6 +124,7 @@ export function initialState(): AppState {
     presets: [],
     switches: [],
     importFormats: [],
+    skipReasons: [],
     scenario: null,
     trace: '',
     baseTrace: '',
@@ -320,11 +322,11 @@ export class Store {
 
   // ---- actions -------------------------------------------------------------
 
-  /** The presets, switches and import formats the core has (its
-   * manifest, via the worker). */
+  /** The presets, switches, import formats and skip reasons the core has
+   * (its manifest, via the worker). */
   async loadManifest(): Promise<void> {
     const m = await this.engine.call({ type: 'manifest' });
-    this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats });
+    this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats, skipReasons: m.import_skip_reasons });
   }
 
   /** Fetch the bundled scenario list. */

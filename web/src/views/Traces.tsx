@@ -10,20 +10,6 @@ import type { Store } from '../state/store';
 import { Panel } from './Panels';
 import { useAppState, useStore } from './hooks';
 
-const SKIP_REASONS: Record<string, string> = {
-  'free-null': 'kfree(NULL) / kfree(ZERO_SIZE_PTR): no-ops',
-  'free-before-trace': 'frees of objects allocated before the trace began',
-  'free-not-live': 'frees of objects the trace already freed',
-  'free-rebound': "frees of a pointer allocated again while live: maybe the older object's (it stays allocated)",
-  'free-of-skipped': 'frees of allocations that were skipped',
-  'alloc-failed': 'allocations that returned NULL',
-  'zero-size': 'kmalloc(0)',
-  'too-large': 'above 64 MiB, or too large for any slab',
-  'cpu-limit': 'CPU id ≥ 256',
-  'cache-limit': 'beyond 4096 caches',
-  'op-limit': 'beyond the op limit',
-};
-
 const NOTES: Record<string, string> = {
   no_cpu: 'events had no CPU column (trimmed lines): CPU unknown, replayed on CPU 0',
   gfp_unknown: 'events had gfp flags the model does not know (dropped)',
@@ -133,6 +119,7 @@ function Counts({ title, rows }: { title: string; rows: [string, number, string]
 }
 
 export function SummaryBody({ s }: { s: ImportSummary }) {
+  const reasons = useAppState().skipReasons;
   const skipped = Object.entries(s.skipped).filter(([, n]) => n > 0);
   const notes = Object.entries(s.notes).filter(([k, n]) => n > 0 && k !== 'header_ops');
   const others = Object.entries(s.other_events);
@@ -142,7 +129,7 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
         <b>{s.events}</b> kmem events read, <b>{s.kept}</b> kept, <b>{s.events - s.kept}</b> skipped → <b>{s.ops}</b> ops;{' '}
         <b>{s.unpaired}</b> allocations never freed in the trace{s.rebound ? ` (${s.rebound} allocated again while live)` : ''}.
       </p>
-      <Counts title="skipped, by reason" rows={skipped.map(([k, n]) => [k, n, SKIP_REASONS[k] ?? k])} />
+      <Counts title="skipped, by reason" rows={skipped.map(([k, n]) => [k, n, reasons.find((r) => r.name === k)?.text ?? k])} />
       {s.caches.length > 0 && (
         <table className="counts caches" data-testid="import-caches">
           <caption>caches created ({s.caches.length})</caption>
