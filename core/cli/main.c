@@ -229,8 +229,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 		}
 		if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
 			if (!v || !*v)
-				return fail(cmd, "--format needs a format (v1, ftrace, trace-cmd, perf, "
-					    "bpftrace, malloc-lab)");
+				return fail(cmd, "--format needs a format (%s)",
+					    svz_import_format_list());
 			o->format = v;
 		} else if ((v = opt_value(argc, argv, &i, "--preset", &m)) || m) {
 			if (!v)
@@ -685,8 +685,8 @@ static int cmd_import(int argc, char **argv)
 			file = a;
 		} else if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
 			if (!v || !*v)
-				return fail("import", "--format needs a format (v1, ftrace, trace-cmd, perf, "
-					    "bpftrace, malloc-lab)");
+				return fail("import", "--format needs a format (%s)",
+					    svz_import_format_list());
 			format = v;
 		} else if (((v = opt_value(argc, argv, &i, "-o", &m)) || m) ||
 			   ((v = opt_value(argc, argv, &i, "--output", &m)) || m)) {
