@@ -55,15 +55,17 @@ run_ctest build-test
 # The arena-moving build (issue 9): every arena allocation moves the arena,
 # so ASan reports any pointer kept across one. Its ctest includes
 # move_corpus (every scenario x preset, lesson run and import sample); with
-# the validator's spot-check cadence. Left to build-test: test_presets (the
-# same replays as move_corpus, validated every op), the CLI's text goldens
-# (cli_diff, cli_golden: the same scenarios again) and test_hostile (time and
-# memory bounds, which ASan's quarantine skews).
+# the validator's spot-check cadence. Left to build-test, for time (this
+# step stays within ~5 min on 2 cores): test_presets (the same replays as
+# move_corpus, validated every op), the CLI's text goldens (cli_diff,
+# cli_golden: the same scenarios again), test_import (the importers' parsing;
+# its samples replay in move_corpus) and test_hostile (time and memory
+# bounds, which ASan's quarantine skews).
 step "arena-moving build (ASan + UBSan + validator + SVZ_ARENA_ALWAYS_MOVE) + ctest"
 move_t0=$SECONDS
 bash scripts/build.sh move
 ctest_main_status=$ctest_status ctest_main_passed=$ctest_passed ctest_main_failed=$ctest_failed
-SLUBVIZ_VALIDATE_EVERY=1000 run_ctest build-move -E '^(test_presets|cli_diff|cli_golden|test_hostile)$'
+SLUBVIZ_VALIDATE_EVERY=1000 run_ctest build-move -E '^(test_presets|cli_diff|cli_golden|test_import|test_hostile)$'
 echo "arena-moving build: $ctest_passed passed, $ctest_failed failed in $((SECONDS - move_t0))s"
 [ "$ctest_main_status" -eq 0 ] || ctest_status=$ctest_main_status
 ctest_passed=$((ctest_passed + ctest_main_passed)) ctest_failed=$((ctest_failed + ctest_main_failed))
