@@ -40,7 +40,8 @@ async function boot(): Promise<void> {
       </StoreContext.Provider>
     </StrictMode>,
   );
-  await Promise.all([store.loadScenarioList(), store.loadManifest()]);
+  void store.loadManifest();
+  await store.loadScenarioList();
   void store.loadSampleList();
   void store.refreshStored();
   // a lesson link (#lesson=ID&stop=N): the lesson player opens its run

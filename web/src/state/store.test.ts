@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Engine } from '../engine/engine';
 import type { SlubvizModule } from '../engine/session';
-import type { EngineApi } from '../engine/client';
+import { EngineCrash, type EngineApi } from '../engine/client';
 import { readManifest } from '../engine/session';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import type { Manifest } from '../engine/types';
@@ -78,6 +78,24 @@ describe('the vocabulary comes from the core', () => {
     expect(store.getState().switches).toEqual(fake.switches);
     expect(store.getState().importFormats).toEqual(fake.import_formats);
     expect(store.getState().skipReasons).toEqual(fake.import_skip_reasons);
+  });
+
+  test('loadManifest asks a restarted engine once, and says when it cannot', async () => {
+    const env = { fetchText: async () => '', setTimeout: () => 0, clearTimeout: () => {}, now: () => 0 };
+    const answers: (() => unknown)[] = [
+      () => { throw new EngineCrash('trap'); },
+      () => readManifest(mod),
+    ];
+    const flaky: EngineApi = { lastMs: 0, call: (async () => answers.shift()!()) as EngineApi['call'] };
+    const s1 = new Store(flaky, env);
+    await s1.loadManifest();
+    expect(s1.getState().presets).toEqual(readManifest(mod).presets);
+    expect(s1.getState().error).toBeNull();
+    const broken: EngineApi = { lastMs: 0, call: (async () => { throw new Error('no wasm'); }) as EngineApi['call'] };
+    const s2 = new Store(broken, env);
+    await s2.loadManifest();
+    expect(s2.getState().presets).toEqual([]);
+    expect(s2.getState().error).toMatch(/presets and switches could not be read: no wasm/);
   });
 
   test('the race preset opens, and its switch shows in the snapshot', async () => {

@@ -325,8 +325,18 @@ export class Store {
   /** The presets, switches, import formats and skip reasons the core has
    * (its manifest, via the worker). */
   async loadManifest(): Promise<void> {
-    const m = await this.engine.call({ type: 'manifest' });
-    this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats, skipReasons: m.import_skip_reasons });
+    for (let tries = 0; ; tries++) {
+      try {
+        const m = await this.engine.call({ type: 'manifest' });
+        this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats, skipReasons: m.import_skip_reasons });
+        return;
+      } catch (e) {
+        // a crash while starting: the client restarts the engine; ask the new one once
+        if (e instanceof EngineCrash && tries === 0) continue;
+        this.set({ error: `The engine's presets and switches could not be read: ${e instanceof Error ? e.message : String(e)}` });
+        return;
+      }
+    }
   }
 
   /** Fetch the bundled scenario list. */
