@@ -38,6 +38,13 @@ static void json_str(struct sbuf *b, const char *s)
 	sb_printf(b, "\"");
 }
 
+/* pre (a "{" or ","), then "key":"value". */
+static void json_kv(struct sbuf *b, const char *pre, const char *key, const char *value)
+{
+	sb_printf(b, "%s\"%s\":", pre, key);
+	json_str(b, value);
+}
+
 /* "a b c" as ["a","b","c"] ("" as []). */
 static void json_words(struct sbuf *b, const char *words)
 {
@@ -70,12 +77,9 @@ static void presets(struct sbuf *b)
 {
 	sb_printf(b, ",\"presets\":[");
 	for (int i = 0; svz_preset_name(i); i++) {
-		sb_printf(b, "%s{\"name\":", i ? "," : "");
-		json_str(b, svz_preset_name(i));
-		sb_printf(b, ",\"description\":");
-		json_str(b, svz_preset_desc(i));
-		sb_printf(b, ",\"settings\":");
-		json_str(b, svz_preset_settings(i));
+		json_kv(b, i ? ",{" : "{", "name", svz_preset_name(i));
+		json_kv(b, ",", "description", svz_preset_desc(i));
+		json_kv(b, ",", "settings", svz_preset_settings(i));
 		sb_printf(b, "}");
 	}
 	sb_printf(b, "],\"default_preset\":");
@@ -89,14 +93,12 @@ static void switches(struct sbuf *b)
 
 	sb_printf(b, ",\"switches\":[");
 	for (int i = 0; (kind = svz_switch_info(i, &name, &alias, &choices, &what)) >= 0; i++) {
-		sb_printf(b, "%s{\"name\":", i ? "," : "");
-		json_str(b, name);
+		json_kv(b, i ? ",{" : "{", "name", name);
 		sb_printf(b, ",\"aliases\":");
 		json_words(b, alias);
 		sb_printf(b, ",\"kind\":\"%s\",\"choices\":", kind ? "bool" : "value");
 		json_words(b, choices);
-		sb_printf(b, ",\"what\":");
-		json_str(b, what);
+		json_kv(b, ",", "what", what);
 		sb_printf(b, "}");
 	}
 	sb_printf(b, "]");
@@ -144,20 +146,18 @@ static void import_formats(struct sbuf *b)
 {
 	sb_printf(b, ",\"import_formats\":[");
 	for (int f = 0; f < SVZ_FMT__COUNT; f++) {
-		sb_printf(b, "%s{\"name\":", f ? "," : "");
-		json_str(b, svz_import_format_name((enum svz_import_format)f));
+		enum svz_import_format e = (enum svz_import_format)f;
+
+		json_kv(b, f ? ",{" : "{", "name", svz_import_format_name(e));
 		sb_printf(b, ",\"aliases\":");
-		json_words(b, svz_import_format_aliases((enum svz_import_format)f));
-		sb_printf(b, ",\"label\":");
-		json_str(b, svz_import_format_label((enum svz_import_format)f));
+		json_words(b, svz_import_format_aliases(e));
+		json_kv(b, ",", "label", svz_import_format_label(e));
 		sb_printf(b, "}");
 	}
 	sb_printf(b, "],\"import_skip_reasons\":[");
 	for (int r = 0; r < SVZ_SKIP__COUNT; r++) {
-		sb_printf(b, "%s{\"name\":", r ? "," : "");
-		json_str(b, svz_import_skip_name((enum svz_import_skip)r));
-		sb_printf(b, ",\"text\":");
-		json_str(b, svz_import_skip_text((enum svz_import_skip)r));
+		json_kv(b, r ? ",{" : "{", "name", svz_import_skip_name((enum svz_import_skip)r));
+		json_kv(b, ",", "text", svz_import_skip_text((enum svz_import_skip)r));
 		sb_printf(b, "}");
 	}
 	sb_printf(b, "]");
