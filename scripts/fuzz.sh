@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh [options]          fuzz every harness in turn (default 300 s each)
 #     --seconds N                      time per harness
 #     --jobs N                         parallel libFuzzer workers per harness (default 1)
-#     --harness NAME                   only this harness (repeatable): v1 import sched restore
+#     --harness NAME                   only this harness (repeatable): v1 import sched
+#                                      restore v1parse importparse
 #     --keep-going                     fork mode: crashes, timeouts and OOMs are saved
 #                                      and the run goes on (finds more than the first bug)
-#     --smoke                          npm test's short run: fixed seed, ~12 s per harness,
+#     --smoke                          npm test's short run: fixed seed, <= 9 s per harness,
 #                                      over the committed corpus; exit 1 on any crash
 #   scripts/fuzz.sh build              only build build-fuzz/
 #   scripts/fuzz.sh cmin               minimize build-fuzz/corpus/ + the committed corpus
@@ -26,7 +27,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 B=build-fuzz
 FZ=core/tests/fuzz
-ALL=(v1 import sched restore)
+ALL=(v1 import sched restore v1parse importparse)
 
 SECONDS_PER=300 JOBS=1 KEEP=0 SMOKE=0 CMD=run
 HARNESSES=()
@@ -86,13 +87,16 @@ seeds() {
     { printf '\x00\x07'; cat "$f"; } >"$s/import/auto-chunk7-$i"
     [ "$own" = 0 ] || { printf "\\x0$own\\x00"; cat "$f"; } >"$s/import/own-$i"
   done
+  # the parse-only harnesses take the same inputs
+  cp -r "$s/v1" "$s/v1parse"
+  cp -r "$s/import" "$s/importparse"
 }
 
 dict() { # harness -> dictionary file
   mkdir -p "$B/dict"
   cat "$FZ/dict/v1.dict" >"$B/dict/v1.dict"
   cat "$FZ/dict/v1.dict" "$FZ/dict/ftrace.dict" >"$B/dict/import.dict"
-  case "$1" in import) echo "$B/dict/import.dict" ;; *) echo "$B/dict/v1.dict" ;; esac
+  case "$1" in import*) echo "$B/dict/import.dict" ;; *) echo "$B/dict/v1.dict" ;; esac
 }
 
 # Bounds for every run: inputs up to 16 KiB, 20 s per input, 2 GiB RSS.
@@ -107,12 +111,12 @@ run() {
     mkdir -p "$art"
     local args=("${COMMON[@]}" -dict="$d" -artifact_prefix="$art")
     if [ "$SMOKE" = 1 ]; then
-      # fixed seed and run count: the same inputs every time, about 8 s
+      # fixed seed and run count: the same inputs every time, about 6 s
       # each on a loaded 2-core machine (the time cap guards a slower one)
-      local runs=800
-      case "$t" in sched) runs=4000 ;; import|restore) runs=400 ;; esac
+      local runs=600
+      case "$t" in sched) runs=3000 ;; import|restore) runs=300 ;; *parse) runs=20000 ;; esac
       work="$B/smoke/$t"; rm -rf "$work"; mkdir -p "$work"
-      args+=(-seed=1 -runs="$runs" -max_total_time=12)
+      args+=(-seed=1 -runs="$runs" -max_total_time=9)
     else
       mkdir -p "$work"
       args+=(-max_total_time="$SECONDS_PER")

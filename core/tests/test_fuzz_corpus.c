@@ -13,9 +13,11 @@
 
 #include "fuzz/fuzz_common.c"
 #include "fuzz/fuzz_import.c"
+#include "fuzz/fuzz_importparse.c"
 #include "fuzz/fuzz_restore.c"
 #include "fuzz/fuzz_sched.c"
 #include "fuzz/fuzz_v1.c"
+#include "fuzz/fuzz_v1parse.c"
 
 static int cmp_str(const void *a, const void *b)
 {

@@ -16,6 +16,9 @@ int svz_fuzz_v1(const uint8_t *data, size_t size);      /* v1 text: open, replay
 int svz_fuzz_import(const uint8_t *data, size_t size);  /* format byte, chunk byte, text */
 int svz_fuzz_sched(const uint8_t *data, size_t size);   /* v1 text, NUL, schedule bytes */
 int svz_fuzz_restore(const uint8_t *data, size_t size); /* v1 text, NUL, action bytes */
+/* The parsers alone, no session: many times faster per input. */
+int svz_fuzz_v1parse(const uint8_t *data, size_t size);     /* v1 text */
+int svz_fuzz_importparse(const uint8_t *data, size_t size); /* as import */
 
 struct svz_fuzz_harness {
 	const char *name; /* also the corpus/regressions directory name */
@@ -67,6 +70,11 @@ uint64_t fz_state_hash(int h);
  * with result rc. Replays cost a second session: callers ask for it on a
  * fixed share of inputs (fz_hash_bytes). */
 void fz_check_export(const char *harness, int h, int rc, int replay);
+/* A parsed or imported trace: its v1 export parses back into the same
+ * config, caches and ops, and exporting that changes nothing. */
+struct svz_trace;
+void fz_check_trace_export(const char *harness, const struct svz_trace *t);
+void fz_check_same_ops(const char *harness, const struct svz_trace *a, const struct svz_trace *b);
 uint64_t fz_hash_bytes(const uint8_t *data, size_t size);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "fuzz.h"
 #include "session.h"
+#include "slubviz/import.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
 
@@ -17,6 +18,8 @@ const struct svz_fuzz_harness svz_fuzz_harnesses[] = {
 	{ "import", svz_fuzz_import },
 	{ "sched", svz_fuzz_sched },
 	{ "restore", svz_fuzz_restore },
+	{ "v1parse", svz_fuzz_v1parse },
+	{ "importparse", svz_fuzz_importparse },
 	{ NULL, NULL },
 };
 
@@ -143,7 +146,7 @@ static char *dup_str(const char *s)
 
 /* The export parses back into the same config, caches and ops (line
  * numbers aside): docs/import.md. */
-static void check_same_ops(const char *harness, const struct svz_trace *a, const struct svz_trace *b)
+void fz_check_same_ops(const char *harness, const struct svz_trace *a, const struct svz_trace *b)
 {
 	const char *what = NULL;
 	uint32_t at = 0;
@@ -172,24 +175,35 @@ static void check_same_ops(const char *harness, const struct svz_trace *a, const
 		svz_fuzz_fail(harness, "the v1 export parses back with a different %s (#%u)", what, at);
 }
 
-void fz_check_export(const char *harness, int h, int rc, int replay)
+void fz_check_trace_export(const char *harness, const struct svz_trace *t)
 {
-	char *v1 = dup_str(svz_export_v1(h));
+	size_t len = 0;
+	char *v1 = svz_trace_to_v1(t, &len);
 	if (!v1)
 		return;
 	struct svz_config base;
-	struct svz_trace t;
+	struct svz_trace b;
 	struct svz_error err;
 	svz_config_default(&base);
-	if (svz_trace_parse(v1, strlen(v1), &base, &t, &err))
+	if (svz_trace_parse(v1, len, &base, &b, &err))
 		svz_fuzz_fail(harness, "the v1 export does not parse: %u:%u: %s\n--- export:\n%.3000s",
 			      err.line, err.col, err.msg, v1);
-	check_same_ops(harness, svz_session_trace(h), &t);
-	svz_trace_free(&t);
-	if (!replay) {
-		free(v1);
+	fz_check_same_ops(harness, t, &b);
+	/* exporting the export changes nothing */
+	char *again = svz_trace_to_v1(&b, NULL);
+	if (again && strcmp(again, v1) != 0)
+		svz_fuzz_fail(harness, "exporting the v1 export changes it:\n%.1500s\n---\n%.1500s", v1, again);
+	free(again);
+	svz_trace_free(&b);
+	free(v1);
+}
+
+void fz_check_export(const char *harness, int h, int rc, int replay)
+{
+	fz_check_trace_export(harness, svz_session_trace(h));
+	char *v1 = replay ? dup_str(svz_export_v1(h)) : NULL;
+	if (!v1)
 		return;
-	}
 	int h2 = svz_open(v1, NULL, NULL);
 	if (h2 < 0)
 		svz_fuzz_fail(harness, "the v1 export does not open: %s\n--- export:\n%.3000s",
