@@ -309,7 +309,12 @@ static int next_line(struct parser *P)
 	if (end - start > SVZ_TRACE_MAX_LINE)
 		return fail(P, P->line, SVZ_TRACE_MAX_LINE + 1,
 			    "expected lines of at most %u bytes, got a longer line", SVZ_TRACE_MAX_LINE);
-	for (i = start; i < end; i++) {
+	/* a UTF-8 byte order mark (editors on Windows write one) opens the text,
+	 * not a token */
+	i = start;
+	if (start == 0 && end >= 3 && memcmp(P->text, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	for (; i < end; i++) {
 		unsigned char c = (unsigned char)P->text[i];
 		size_t j;
 

@@ -748,6 +748,17 @@ static void test_errors(void)
 		CHECK_EQ_INT(parse(text, &t, msg, sizeof msg), -1);
 		CHECK_EQ_STR(msg, "t.trace:2:65537: error: expected lines of at most 65536 bytes, got a longer line");
 	}
+	/* a UTF-8 byte order mark may open the text (Notepad writes one), and
+	 * only there */
+	{
+		struct svz_trace t;
+
+		if (parse_ok("\xEF\xBB\xBF" HDR C "c0 alloc x h\n", &t) == 0) {
+			CHECK_EQ_INT(t.nr_ops, 1);
+			svz_trace_free(&t);
+		}
+	}
+	EXPECT_ERR(HDR "\xEF\xBB\xBF" C, "t.trace:2:1: error: expected printable ASCII text, got byte 0xEF");
 	/* 32 nested parentheses are allowed (as documented), 33 are not */
 	{
 		struct svz_trace t;
