@@ -664,14 +664,16 @@ static void test_bom_free_only(void)
 	check_bytewise("ftrace-bom-free-only.txt", &x);
 	imp_free(&x);
 
-	/* a v1 text keeps its BOM for the v1 parser, which refuses it as
+	/* a v1 text keeps its BOM for the v1 parser, which skips it as
 	 * svz_open() does (every entry point reads a file the same way) */
 	static const char bom_v1[] = "\xEF\xBB\xBFslubviz-trace 1\ncache c size=8\nc0 alloc c a\n";
 	x = imp(bom_v1);
-	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_INT(x.rc, 0);
 	CHECK_EQ_INT(x.r.format, SVZ_FMT_V1);
-	CHECK_EQ_INT(svz_open(bom_v1, NULL, NULL), -1);
-	CHECK(strstr(x.r.fatal_msg, svz_last_error()) != NULL);
+	int bom_h = svz_open(bom_v1, NULL, NULL);
+	CHECK(bom_h > 0);
+	if (bom_h > 0)
+		svz_close(bom_h);
 	imp_free(&x);
 	/* the BOM before an event line; only at the start */
 	x = imp("\xEF\xBB\xBF" KF("0000000012345678") "\xEF\xBB\xBF# tracer: nop\n");
