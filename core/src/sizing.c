@@ -3,7 +3,7 @@
  * calculate_sheaf_capacity() and the kmalloc size classes.
  *
  * Written from the behaviour of mm/slub.c and mm/slab_common.c (v5.12 ..
- * v7.0) as summarised in shared/spec/slub-behavior.md section 2; every
+ * v7.0); every
  * function is pure. Sizes are computed in 64 bits so absurd inputs fail
  * cleanly instead of wrapping the way the kernel's unsigned ints would. */
 #include "util.h"

@@ -2,7 +2,8 @@
  *
  * - sb_printf growth (short, long, many appends).
  * - /sys/kernel/slab/bio-256: a model state built by hand to match seed 004's
- *   v7.0-rc2 dump (lines 3469-3521 of /work/shared/seeds/004_1b4526f30475b866.txt,
+ *   v7.0-rc2 dump (in the LKML thread "[Regression] mm:slab/sheaves: severe
+ *   performance regression in cross-CPU slab allocation", March 2026,
  *   copied below verbatim) must print that dump byte for byte: attribute
  *   order (kernfs name hash), " N<node>=" and " C<cpu>=" breakdowns, sums.
  *   The per-CPU stat counts are taken from the dump's C<cpu>= fields; the
