@@ -152,7 +152,7 @@ run() {
 
 # The committed corpus stays small: only inputs up to CMIN_MAX bytes are
 # merged (the working corpus keeps everything).
-CMIN_MAX="${SVZ_FUZZ_CMIN_MAX:-1024}"
+CMIN_MAX="${SVZ_FUZZ_CMIN_MAX:-512}"
 cmin() {
   local t
   for t in "${HARNESSES[@]}"; do
