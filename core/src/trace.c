@@ -1700,7 +1700,8 @@ static int tally_chain(struct parser *P, uint32_t first, int64_t *env, int depth
 {
 	for (uint32_t id = first; id != NONE; id = P->prog.stmts[id].next) {
 		const struct stmt *s = &P->prog.stmts[id];
-		const struct ttok *tt = &P->prog.toks[s->tok0];
+		/* only computed statements keep tokens (toks is NULL without any) */
+		const struct ttok *tt = s->dyn ? &P->prog.toks[s->tok0] : NULL;
 		const struct op_spec *spec;
 		struct tok t;
 		uint64_t count;

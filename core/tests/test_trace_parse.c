@@ -748,6 +748,16 @@ static void test_errors(void)
 		CHECK_EQ_INT(parse(text, &t, msg, sizeof msg), -1);
 		CHECK_EQ_STR(msg, "t.trace:2:65537: error: expected lines of at most 65536 bytes, got a longer line");
 	}
+	/* an empty repeat block with no token recorded at all (fuzz finding:
+	 * clang UBSan, NULL + 0 in tally_chain) */
+	{
+		struct svz_trace t;
+
+		if (parse_ok(HDR "repeat 6 {\n}", &t) == 0) {
+			CHECK_EQ_INT(t.nr_ops, 0);
+			svz_trace_free(&t);
+		}
+	}
 	/* a UTF-8 byte order mark may open the text (Notepad writes one), and
 	 * only there */
 	{
