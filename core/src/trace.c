@@ -1700,8 +1700,6 @@ static int tally_chain(struct parser *P, uint32_t first, int64_t *env, int depth
 {
 	for (uint32_t id = first; id != NONE; id = P->prog.stmts[id].next) {
 		const struct stmt *s = &P->prog.stmts[id];
-		/* only computed statements keep tokens (toks is NULL without any) */
-		const struct ttok *tt = s->dyn ? &P->prog.toks[s->tok0] : NULL;
 		const struct op_spec *spec;
 		struct tok t;
 		uint64_t count;
@@ -1712,6 +1710,10 @@ static int tally_chain(struct parser *P, uint32_t first, int64_t *env, int depth
 			acc->bulk = sat_add(acc->bulk, s->total.bulk);
 			acc->iters = sat_add(acc->iters, s->total.iters);
 		} else if (s->kind == ST_OP) {
+			/* only ops own tokens (toks stays NULL in a trace of repeats
+			 * without ops) */
+			const struct ttok *tt = &P->prog.toks[s->tok0];
+
 			acc->ops = sat_add(acc->ops, 1);
 			if (!eval_token(P, &tt[1], env, &t))
 				return T_UNKNOWN;

@@ -758,6 +758,15 @@ static void test_errors(void)
 			svz_trace_free(&t);
 		}
 	}
+	/* repeats of a computed repeat, with no op anywhere (fuzz finding) */
+	{
+		struct svz_trace t;
+
+		if (parse_ok(HDR "repeat 2 {\nrepeat {$i} {\n}\n}\n", &t) == 0) {
+			CHECK_EQ_INT(t.nr_ops, 0);
+			svz_trace_free(&t);
+		}
+	}
 	/* a UTF-8 byte order mark may open the text (Notepad writes one), and
 	 * only there */
 	{
