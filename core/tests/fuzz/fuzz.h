@@ -44,6 +44,10 @@ char *fz_strndup(const uint8_t *data, size_t size);
 size_t fz_text_len(const uint8_t *data, size_t size);
 /* Ops cap: longer traces are opened but not replayed (bounded time). */
 #define FZ_MAX_OPS 20000
+/* The sched and restore inputs, "trace NUL control bytes": opens the trace
+ * and points *ctl at the control bytes. Returns the handle, or -1 when the
+ * trace does not open or has more than FZ_MAX_OPS ops (not worth stepping). */
+int fz_open_with_controls(const uint8_t *data, size_t size, const uint8_t **ctl, size_t *nctl);
 /* May the validator be asserted on this session? Not under the
  * cpu_partial_free preset, which models a kernel whose free path races
  * (the validator reporting list_del corruption is that model's output). */

@@ -238,3 +238,20 @@ uint64_t fz_hash_bytes(const uint8_t *data, size_t size)
 		h = (h ^ data[i]) * 0x100000001b3ull;
 	return h;
 }
+
+int fz_open_with_controls(const uint8_t *data, size_t size, const uint8_t **ctl, size_t *nctl)
+{
+	size_t tlen = fz_text_len(data, size);
+	char *text = fz_strndup(data, tlen);
+	if (!text)
+		return -1;
+	*ctl = data + tlen + (tlen < size);
+	*nctl = size - tlen - (tlen < size);
+	int h = svz_open(text, NULL, NULL);
+	free(text);
+	if (h >= 0 && svz_ops_total(h) > FZ_MAX_OPS) {
+		svz_close(h);
+		return -1;
+	}
+	return h;
+}

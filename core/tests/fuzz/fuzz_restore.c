@@ -45,22 +45,13 @@ static uint64_t replay_hash(int h, int64_t from)
 int svz_fuzz_restore(const uint8_t *data, size_t size)
 {
 	fz_init();
-	size_t tlen = fz_text_len(data, size);
-	char *text = fz_strndup(data, tlen);
-	if (!text)
-		return 0;
-	const uint8_t *act = data + tlen + (tlen < size);
-	size_t nact = size - tlen - (tlen < size);
-	if (nact > MAX_ACTIONS)
-		nact = MAX_ACTIONS;
-	int h = svz_open(text, NULL, NULL);
-	free(text);
+	const uint8_t *act;
+	size_t nact;
+	int h = fz_open_with_controls(data, size, &act, &nact);
 	if (h < 0)
 		return 0;
-	if (svz_ops_total(h) > FZ_MAX_OPS) {
-		svz_close(h);
-		return 0;
-	}
+	if (nact > MAX_ACTIONS)
+		nact = MAX_ACTIONS;
 	int ncpus = svz_session_trace(h)->config.topo.nr_cpus;
 	struct cp cps[MAX_CPS];
 	int ncp = 0;

@@ -30,20 +30,11 @@ static void check_step(int r, const char *what)
 int svz_fuzz_sched(const uint8_t *data, size_t size)
 {
 	fz_init();
-	size_t tlen = fz_text_len(data, size);
-	char *text = fz_strndup(data, tlen);
-	if (!text)
-		return 0;
-	const uint8_t *sched = data + tlen + (tlen < size);
-	size_t nsched = size - tlen - (tlen < size);
-	int h = svz_open(text, NULL, NULL);
-	free(text);
+	const uint8_t *sched;
+	size_t nsched;
+	int h = fz_open_with_controls(data, size, &sched, &nsched);
 	if (h < 0)
 		return 0;
-	if (svz_ops_total(h) > FZ_MAX_OPS) {
-		svz_close(h);
-		return 0;
-	}
 	int ncpus = svz_session_trace(h)->config.topo.nr_cpus;
 	int cpu = 0, stopped = 0, events = 1;
 	long steps = 0;
