@@ -4,7 +4,7 @@
 // lesson's runs (base, variants, sandbox solution and wrong attempt) and
 // every import sample under every preset, through that build's CLI. In this
 // build every arena allocation moves the arena, so ASan reports any pointer
-// into it kept across one (core/src/types.h, "The arena rule").
+// into it kept across one (core/src/model/types.h, "The arena rule").
 //
 // A run fails on a signal, on any sanitizer report, or on an unexpected exit
 // status (0 for scenarios and lessons; 0 or 2 for import samples, which may

@@ -1,4 +1,4 @@
-// The manifest (svz_manifest_json, core/src/manifest.c) is the one source of
+// The manifest (svz_manifest_json, core/src/api/manifest.c) is the one source of
 // the names the outside world uses: it equals what the CLI prints and what
 // the parser and svz_config_set accept, native and wasm agree byte for byte,
 // and the web app and the lesson checker take their lists from it instead

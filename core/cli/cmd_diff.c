@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "session.h"
+#include "model/engine.h"
+#include "api/session.h"
 
 char *read_file(const char *path);
 void print_stop(int h); /* main.c */

@@ -1,5 +1,5 @@
 /* `slubviz sizes`: cache geometry from the command line, one line per size.
- * A thin driver over core/src/sizing.c; no model state. */
+ * A thin driver over core/src/model/sizing.c; no model state. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
-#include "model.h"
-#include "session.h"
+#include "model/engine.h"
+#include "model/model.h"
+#include "api/session.h"
 #include "slubviz/config.h"
 #include "slubviz/import.h"
 #include "slubviz/slubviz.h"

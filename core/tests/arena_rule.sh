@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The arena rule (core/src/types.h), as far as text can check it: every call
+# The arena rule (core/src/model/types.h), as far as text can check it: every call
 # to a function marked ARENA_MOVES is
 #   - in a coroutine (a function taking `struct frame *f`): made through
 #     MOVES() / MOVES_TO(), which re-fetch f after the arena may have moved;
@@ -13,13 +13,13 @@
 set -euo pipefail
 src="${2:-$(cd "$(dirname "$0")/../.." && pwd)}/core/src"
 
-names="$(grep -hoE 'ARENA_MOVES +[a-z_0-9 ]*[ *]([a-z_0-9]+)\(' "$src"/*.[ch] |
+names="$(grep -hoE 'ARENA_MOVES +[a-z_0-9 ]*[ *]([a-z_0-9]+)\(' "$src"/*/*.[ch] |
 	sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' | sort -u)"
 [ -n "$names" ] || { echo "arena_rule: no ARENA_MOVES function found in $src"; exit 1; }
 re="$(paste -sd'|' <<<"$names")"
 
 bad=0
-for f in "$src"/*.c; do
+for f in "$src"/*/*.c; do
 	out="$(awk -v re="$re" -v file="$(basename "$f")" '
 	# a function header: starts at column 0, has "(", is not a declaration
 	/^[A-Za-z].*\(/ && !/;[[:space:]]*$/ && !/^(if|for|while|switch|return)\b/ { hdr = $0; next }

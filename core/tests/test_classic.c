@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "model/engine.h"
 #include "harness.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/slubviz.h"
 
 #define stat_cpu svz_t_stat_cpu

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/gfp.h"
 #include "slubviz/import.h"
 #include "slubviz/sizing.h"

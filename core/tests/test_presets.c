@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/config.h"
 #include "slubviz/slubviz.h"
 

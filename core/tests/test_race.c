@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/slubviz.h"
 
 static const char *trace =

@@ -22,8 +22,8 @@
 
 #include <stdlib.h>
 
-#include "engine.h"
-#include "model.h"
+#include "model/engine.h"
+#include "model/model.h"
 
 static const char seed004_bio256[] =
 	"./remote_node_defrag_ratio:100\n"

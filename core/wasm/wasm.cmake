@@ -1,6 +1,6 @@
 # WebAssembly targets. Included by the top-level CMakeLists.txt only when
 # configuring with Emscripten (scripts/build.sh wasm -> emcmake cmake), after
-# the slubviz_core static library has been defined from core/src/*.c.
+# the slubviz_core static library has been defined from core/src/*/*.c.
 #
 #   slubviz_node       build-wasm/slubviz_node.js (+ .wasm)
 #                      The CLI (core/cli/*.c) for Node: real filesystem, exit

@@ -1,6 +1,6 @@
 /* Run configuration: machine topology and the allocator's switches.
  *
- * A config is plain data. Presets (core/src/presets.def) and `set KEY=VALUE`
+ * A config is plain data. Presets (core/src/model/presets.def) and `set KEY=VALUE`
  * lines in traces / `--set` on the CLI all go through svz_config_set(), so
  * there is one place that knows the key names. */
 #ifndef SLUBVIZ_CONFIG_H
@@ -64,7 +64,7 @@ struct svz_config {
 /* Defaults: one node with 1 GiB, 4 CPUs, 4 KiB pages, the newest preset. */
 void svz_config_default(struct svz_config *cfg);
 
-/* Set one key (the keys of core/src/switches.def, svz_switch_info below).
+/* Set one key (the keys of core/src/model/switches.def, svz_switch_info below).
  * Returns 0, or -1 with a message ("expected ... got ...") in err. */
 int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		   char *err, size_t errlen);

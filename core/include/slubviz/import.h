@@ -34,7 +34,7 @@ enum svz_import_format {
 	SVZ_FMT__COUNT
 };
 
-/* The table core/src/import_formats.def: "auto", "v1", "ftrace", ... */
+/* The table core/src/import/import_formats.def: "auto", "v1", "ftrace", ... */
 const char *svz_import_format_name(enum svz_import_format f);
 const char *svz_import_format_aliases(enum svz_import_format f); /* space-separated */
 const char *svz_import_format_label(enum svz_import_format f);   /* for a format picker */

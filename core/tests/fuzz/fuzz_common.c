@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/import.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/slubviz.h"
 
 #define MAX_CPS 16

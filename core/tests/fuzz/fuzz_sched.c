@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "session.h"
+#include "api/session.h"
 #include "slubviz/slubviz.h"
 
 #define STEP_BUDGET 200000

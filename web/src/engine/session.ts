@@ -37,7 +37,7 @@ export interface SlubvizModule {
   _svz_import_summary(h: number): number;
   _svz_import_summary_json(h: number): number;
   _svz_export_v1(h: number): number;
-  /** the core's vocabulary as JSON (core/src/manifest.c) */
+  /** the core's vocabulary as JSON (core/src/api/manifest.c) */
   _svz_manifest_json(): number;
   /** bytes allocated on the wasm heap (core/wasm/module.c) */
   _svz_heap_used(): number;

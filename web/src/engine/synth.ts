@@ -1,5 +1,5 @@
 // A synthetic ftrace kmem log, the same shape as the core's import
-// benchmark log (core/src/import_synth.c, `slubviz import --bench N`): a
+// benchmark log (core/src/import/import_synth.c, `slubviz import --bench N`): a
 // `trace` header, then event lines on 4 CPUs in the v6.x TP_printk format:
 // kmem_cache_alloc/free of three named caches, kmalloc/kfree of assorted
 // sizes, a few sched_switch lines; about 1000 objects live. Deterministic

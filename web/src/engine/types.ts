@@ -1,4 +1,4 @@
-// Types of the documents that cross the C API (docs/events.md, core/src/views.c
+// Types of the documents that cross the C API (docs/events.md, core/src/api/views.c
 // view_snapshot_json). Schema 1.
 
 export type Location =
@@ -230,7 +230,7 @@ export interface ImportSummary {
   errors: { line: number; msg: string }[];
 }
 
-/** svz_manifest_json() (core/src/manifest.c): the core's vocabulary. The
+/** svz_manifest_json() (core/src/api/manifest.c): the core's vocabulary. The
  * app's lists of presets, switches, stats and formats come from here. */
 export interface ManifestPreset {
   name: string;

@@ -1,0 +1,286 @@
+/* kmem_cache creation: geometry, per-node and per-CPU structures, barns.
+ *
+ * Differences from Linux (the model's simplifications, on purpose):
+ *  - sheaf structs are not kmalloc'ed from kmalloc caches (no recursion into
+ *    the allocator); SHEAF_ALLOC/SHEAF_FREE are still counted where the
+ *    kernel counts them;
+ *  - kmalloc caches are created on first use, with the boot-time CPU count
+ *    calculate_order() would have seen (topology boot_online);
+ *  - the NUMA distance table is flat (local 10, remote 20); remote nodes are
+ *    visited in ring order from the local node;
+ *  - get_cycles() % 1024 (remote_node_defrag_ratio gate) is a seeded draw;
+ *  - no kfence, memcg, kasan, debug caches, pfmemalloc, RCU grace periods;
+ *  - the page allocator is a per-node page budget without buddy merging. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/engine.h"
+#include "model/model.h"
+
+/* Everything here allocates: the arena rule (types.h) holds, so records are
+ * reached by index after every pool_alloc()/sheaf_new(). */
+static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
+				    uint32_t align, uint32_t flags, bool ctor, uint32_t sheaf_req,
+				    bool is_kmalloc, uint32_t decl, idx_t *out, char *err, size_t errlen)
+{
+	const struct svz_config cfg_copy = WORLD(m)->cfg;
+	const struct svz_config *cfg = &cfg_copy;
+	const int nr_nodes = WORLD(m)->nr_nodes, nr_cpus = WORLD(m)->nr_cpus;
+	struct svz_topology topo = cfg->topo;
+	/* Only caches created during early boot see the boot online count. */
+	if (!is_kmalloc)
+		topo.boot_online = topo.online;
+	struct svz_geom_in in = {
+		.object_size = object_size, .align = align, .flags = flags, .ctor = ctor,
+		.is_kmalloc = is_kmalloc, .sheaf_capacity = sheaf_req,
+		.page_size = topo.page_size, .nr_cpus = svz_order_cpus(&topo, cfg->sw.cpu_source),
+		.form = cfg->sw.order_form, .era = cfg->sw.era,
+	};
+	struct svz_geom g;
+	if (svz_calculate_geometry(&in, &g, err, errlen))
+		return -1;
+	idx_t c = pool_alloc(m, P_CACHE, 1);
+	idx_t cnode = pool_alloc(m, P_CNODE, (uint32_t)nr_nodes);
+	idx_t pcs = pool_alloc(m, P_PCS, (uint32_t)nr_cpus);
+	idx_t stats = pool_alloc(m, P_U64, (uint32_t)nr_cpus * NR_SLUB_STAT_ITEMS);
+	idx_t seq = NIL;
+	if (cfg->sw.freelist_random && g.objects >= 2)
+		seq = pool_alloc(m, P_U32, g.objects);
+	if (c == NIL || cnode == NIL || pcs == NIL || stats == NIL ||
+	    (cfg->sw.freelist_random && g.objects >= 2 && seq == NIL)) {
+		snprintf(err, errlen, "out of memory creating the cache");
+		return -1;
+	}
+	/* v6.19's classic era only gives sheaves to caches that ask for them;
+	 * the classic era runs kmem_cache_cpu paths only (see cpu.c) */
+	if (cfg->sw.era == SVZ_ERA_CLASSIC && !sheaf_req)
+		g.sheaf_capacity = 0;
+	const bool has_sheaves = g.sheaf_capacity != 0 && cfg->sw.era == SVZ_ERA_SHEAVES;
+	struct cache_rec *cr = cache_r(m, c);
+	snprintf(cr->name, sizeof cr->name, "%s", name);
+	cr->alive = true;
+	cr->is_kmalloc = is_kmalloc;
+	cr->flags = flags;
+	cr->ctor = ctor;
+	cr->g = g;
+	cr->has_sheaves = has_sheaves;
+	cr->min_partial = g.min_partial;
+	cr->remote_node_defrag_ratio = 1000;
+	cr->cnode = cnode;
+	cr->pcs = pcs;
+	cr->stats = stats;
+	cr->decl = decl;
+	cr->random = model_rand(m);
+	cr->random_seq = seq;
+	if (seq != NIL) {
+		/* init_cache_random_seq(): Fisher-Yates over 0..objects-1 */
+		for (uint32_t i = 0; i < g.objects; i++)
+			*u32_at(m, seq + i) = i;
+		for (uint32_t i = g.objects - 1; i > 0; i--) {
+			uint32_t j = (uint32_t)(model_rand(m) % (i + 1));
+			uint32_t t = *u32_at(m, seq + i);
+			*u32_at(m, seq + i) = *u32_at(m, seq + j);
+			*u32_at(m, seq + j) = t;
+		}
+	}
+	for (int n = 0; n < nr_nodes; n++) {
+		struct cnode_rec *cn = cnode_r(m, cnode + (idx_t)n);
+		cn->exists = node_has_memory(m, n);
+		cn->node = n;
+		cn->list_lock = -1;
+		cn->partial = cn->full = (struct dlist){ NIL, NIL, 0 };
+		cn->barn = NIL;
+	}
+	if (has_sheaves) {
+		/* v7.0-rc1: a barn per node with memory (slab_nodes = N_MEMORY);
+		 * fix 2: per online node, memoryless ones included. */
+		for (int n = 0; n < nr_nodes; n++) {
+			if (!node_has_memory(m, n) && !cfg->sw.barn_all_nodes)
+				continue;
+			idx_t b = pool_alloc(m, P_BARN, 1);
+			if (b == NIL)
+				goto oom;
+			*barn_r(m, b) = (struct barn_rec){ .lock = -1, .node = n,
+				.sheaves_full = { NIL, NIL, 0 }, .sheaves_empty = { NIL, NIL, 0 } };
+			cnode_r(m, cnode + (idx_t)n)->barn = b;
+		}
+	}
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		idx_t main = NIL;
+		if (has_sheaves) {
+			main = sheaf_new(m, c, g.sheaf_capacity);
+			if (main == NIL)
+				goto oom;
+			sheaf_place(m, main, SH_MAIN, cpu);
+		}
+		struct pcs_rec *p = pcs_r(m, pcs + (idx_t)cpu);
+		p->lock = -1;
+		p->main = main;
+		p->spare = NIL;
+		p->rcu_free = NIL;
+		classic_init_cpu(m, pcs + (idx_t)cpu, cpu);
+	}
+	struct world *w = WORLD(m);
+	w->nr_caches++;
+	if (g.objects > w->max_slab_objects)
+		w->max_slab_objects = g.objects;
+	if (g.sheaf_capacity > w->max_sheaf_capacity)
+		w->max_sheaf_capacity = g.sheaf_capacity;
+	*out = c;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory creating the cache");
+	return -1;
+}
+
+idx_t model_find_cache(struct model *m, const char *name)
+{
+	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++)
+		if (cache_r(m, c)->alive && strcmp(cache_r(m, c)->name, name) == 0)
+			return c;
+	return NIL;
+}
+
+/* kmalloc_slab(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
+ * __GFP_ACCOUNT, KMALLOC_RECLAIM for __GFP_RECLAIMABLE, DMA for __GFP_DMA. */
+static ARENA_MOVES idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t gfp)
+{
+	uint32_t page = WORLD(m)->cfg.topo.page_size;
+	uint32_t bucket = svz_kmalloc_bucket(size, page);
+	if (!bucket)
+		return NIL;
+	int type = (gfp & __GFP_DMA) ? 3 : (gfp & __GFP_RECLAIMABLE) ? 2 : (gfp & __GFP_ACCOUNT) ? 1 : 0;
+	static const char *const prefix[] = { "kmalloc-", "kmalloc-cg-", "kmalloc-rcl-", "dma-kmalloc-" };
+	char name[64];
+	if (bucket >= 1024 && bucket % 1024 == 0)
+		snprintf(name, sizeof name, "%s%uk", prefix[type], bucket / 1024);
+	else
+		snprintf(name, sizeof name, "%s%u", prefix[type], bucket);
+	idx_t c = model_find_cache(m, name);
+	if (c != NIL)
+		return c;
+	uint32_t flags = SLAB_KMALLOC | (type == 1 ? SLAB_ACCOUNT : 0) |
+			 (type == 2 ? SLAB_RECLAIM_ACCOUNT : 0) | (type == 3 ? SLAB_CACHE_DMA : 0);
+	char err[160];
+	if (create_cache(m, name, bucket, 0, flags, false, 0, true, NIL, &c, err, sizeof err))
+		return NIL;
+	return c;
+}
+
+ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size)
+{
+	return kmalloc_cache(m, size, 0);
+}
+
+/* The cache an op works on; creates kmalloc caches lazily. Runs between
+ * micro-steps (op start), where the arena may grow. */
+ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
+{
+	if (op->type == SVZ_OP_KMALLOC)
+		return kmalloc_cache(m, op->size, op->gfp);
+	if (op->type == SVZ_OP_KFREE) {
+		struct handle_rec *h = handle_r(m, op->handle);
+		if (h->obj != NIL)
+			return slab_r(m, obj_r(m, h->obj)->slab)->cache;
+		return NIL;
+	}
+	if (op->cache == SVZ_NO_CACHE)
+		return NIL;
+	/* trace caches are created in declaration order, first in the arena */
+	idx_t c = op->cache;
+	if (c < WORLD(m)->nr_caches && cache_r(m, c)->decl == op->cache)
+		return cache_r(m, c)->alive ? c : NIL;
+	return model_find_cache(m, m->trace->caches[op->cache].name);
+}
+
+ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
+				char *err, size_t errlen)
+{
+	if (svz_topology_check(&cfg->topo, err, errlen))
+		return -1;
+	m->trace = t;
+	m->validate_every = 1;
+	/* SLUBVIZ_VALIDATE_EVERY=N thins the per-op validation of test builds
+	 * (the CLI's shell tests run long traces many times) */
+	{
+		const char *e = getenv("SLUBVIZ_VALIDATE_EVERY");
+		if (e && *e)
+			m->validate_every = (uint32_t)strtoul(e, NULL, 10);
+	}
+	if (arena_init(m, cfg, t->nr_handles)) {
+		snprintf(err, errlen, "out of memory creating the model");
+		return -1;
+	}
+	struct world *w = WORLD(m);
+	w->nr_nodes = cfg->topo.nr_nodes;
+	w->nr_cpus = cfg->topo.nr_cpus;
+	w->rng = cfg->sw.seed * 0x9e3779b97f4a7c15ull + 0x5eed;
+	/* Physical memory starts at 4 GiB; nodes follow each other. */
+	uint64_t pfn = (4ull << 30) / cfg->topo.page_size;
+	for (int n = 0; n < w->nr_nodes; n++) {
+		struct node_rec *nr = &w->nodes[n];
+		nr->mem_pages = cfg->topo.node_mem_bytes[n] / cfg->topo.page_size;
+		nr->start_pfn = nr->next_pfn = pfn;
+		pfn += nr->mem_pages;
+		for (int o = 0; o <= SVZ_MAX_PAGE_ORDER; o++)
+			nr->free_blocks[o] = NIL;
+	}
+	/* The bulk buffer holds a bulk op's objects, and a whole sheaf being
+	 * flushed (sheaf_flush_unused(), an oversize prefilled sheaf): the
+	 * largest bulk count, prefill count or sheaf_capacity asked for (the
+	 * computed default capacities are at most 60). */
+	uint32_t max_bulk = 64;
+	for (uint32_t i = 0; i < t->nr_ops; i++)
+		if ((t->ops[i].type == SVZ_OP_ALLOC_BULK || t->ops[i].type == SVZ_OP_FREE_BULK ||
+		     t->ops[i].type == SVZ_OP_PREFILL) && t->ops[i].count > max_bulk)
+			max_bulk = t->ops[i].count;
+	for (uint32_t i = 0; i < t->nr_caches; i++)
+		if (t->caches[i].sheaf_capacity > max_bulk)
+			max_bulk = t->caches[i].sheaf_capacity;
+	for (int c = 0; c < cfg->topo.nr_cpus; c++) {
+		idx_t bulk = pool_alloc(m, P_U32, 2 * max_bulk); /* + remote area */
+		if (bulk == NIL)
+			goto oom;
+		struct cpu_rec *cr = &WORLD(m)->cpus[c];
+		cr->node = cfg->topo.cpu_node[c];
+		cr->bulk = bulk;
+		cr->bulk_cap = max_bulk;
+		cr->chain_head = cr->chain_tail = NIL;
+		cr->private_list = cr->sheaf_stash = (struct dlist){ NIL, NIL, 0 };
+		cr->pending = NIL;
+	}
+	idx_t started = pool_alloc(m, P_U32, t->nr_ops / 32 + 1);
+	if (started == NIL)
+		goto oom;
+	WORLD(m)->started = started;
+	WORLD(m)->rcu_pending = (struct dlist){ NIL, NIL, 0 };
+	WORLD(m)->rcu_objects = NIL;
+	idx_t h0 = pool_alloc(m, P_HANDLE, t->nr_handles ? t->nr_handles : 1);
+	if (h0 == NIL)
+		goto oom;
+	for (uint32_t h = 0; h < t->nr_handles; h++) {
+		handle_r(m, h0 + h)->obj = NIL;
+		handle_r(m, h0 + h)->large = NIL;
+		handle_r(m, h0 + h)->sheaf = NIL;
+	}
+	for (uint32_t i = 0; i < t->nr_caches; i++) {
+		const struct svz_cache_decl *d = &t->caches[i];
+		idx_t c;
+		char e[200];
+		if (create_cache(m, d->name, d->object_size, d->align, d->flags, d->ctor,
+				 d->sheaf_capacity, false, i, &c, e, sizeof e)) {
+			snprintf(err, errlen, "line %u: cache %s: %s", d->line, d->name, e);
+			return -1;
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory creating the model");
+	return -1;
+}
+
+void model_destroy(struct model *m)
+{
+	arena_free(m);
+}

@@ -1,0 +1,303 @@
+/* The engine: micro-steps, events and the coroutine machinery that lets an
+ * operation pause at every lock acquire/release and every cmpxchg.
+ *
+ * Every kernel function the model runs is a coroutine: a C function
+ * `int co_xxx(struct model *m, int cpu, struct frame *f)` whose state lives
+ * in its frame (arena, per-CPU stack), never in C locals across a pause.
+ * EV() records one event and pauses: one micro-step = the code between two
+ * pauses = exactly one event. CALL() pushes a callee frame; the callee runs
+ * in the same micro-step until its first EV(). */
+#ifndef SVZ_ENGINE_H
+#define SVZ_ENGINE_H
+
+#include "model/types.h"
+
+/* ---- kernel functions, by their mm/slub.c names ---- */
+#define KFN_LIST(X) \
+	X(kmem_cache_alloc) X(kmem_cache_alloc_node) X(kmem_cache_free) \
+	X(__kmalloc) X(__kmalloc_node) X(kfree) X(kmem_cache_alloc_bulk) \
+	X(kmem_cache_free_bulk) X(slab_alloc_node) X(alloc_from_pcs) \
+	X(__pcs_replace_empty_main) X(alloc_full_sheaf) X(alloc_empty_sheaf) \
+	X(free_empty_sheaf) X(refill_sheaf) X(refill_objects) \
+	X(__refill_objects_node) X(__refill_objects_any) X(get_partial_node_bulk) \
+	X(get_freelist_nofreeze) X(alloc_from_new_slab) X(new_slab) \
+	X(allocate_slab) X(discard_slab) X(___slab_alloc) X(get_from_partial) \
+	X(get_from_partial_node) X(get_from_any_partial) X(barn_get_empty_sheaf) \
+	X(barn_put_empty_sheaf) X(barn_put_full_sheaf) X(barn_replace_empty_sheaf) \
+	X(barn_replace_full_sheaf) X(slab_free) X(free_to_pcs) \
+	X(__pcs_replace_full_main) X(__pcs_install_empty_sheaf) X(__slab_free) \
+	X(__kmem_cache_free_bulk) X(build_detached_freelist) X(sheaf_flush_main) \
+	X(sheaf_flush_unused) X(pcs_flush_all) X(flush_all) X(barn_shrink) \
+	X(__kmem_cache_shrink) X(kmem_cache_shrink) X(kmem_cache_destroy) \
+	X(__kmem_cache_shutdown) X(alloc_from_pcs_bulk) X(free_to_pcs_bulk) \
+	X(__kmem_cache_alloc_bulk) X(__kmalloc_large_node) X(free_large_kmalloc) \
+	X(alloc_pages) X(__free_pages) X(flush_cpu_sheaves) \
+	X(__slab_alloc_node) X(get_partial) X(get_partial_node) X(get_any_partial) \
+	X(deactivate_slab) X(do_slab_free) X(put_cpu_partial) X(__put_partials) \
+	X(flush_slab) X(put_partials) X(get_freelist) X(freeze_slab) \
+	X(build_slab_freelist) X(kmem_cache_prefill_sheaf) X(kmem_cache_alloc_from_sheaf) \
+	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
+	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier)
+
+enum kfn {
+#define X(n) KFN_##n,
+	KFN_LIST(X)
+#undef X
+	KFN__COUNT
+};
+extern const char *const kfn_names[KFN__COUNT];
+
+/* ---- what a micro-step did ---- */
+#define EV_KINDS(X) \
+	X(LOCK, "lock") X(UNLOCK, "unlock") X(TRYLOCK_FAIL, "trylock_fail") \
+	X(SPIN, "spin") X(CMPXCHG, "cmpxchg") X(TAKE_OBJECT, "take_object") \
+	X(PUT_OBJECT, "put_object") X(MOVE_SLAB, "move_slab") \
+	X(MOVE_SHEAF, "move_sheaf") X(STAT, "stat") X(NEW_SLAB, "new_slab") \
+	X(DISCARD_SLAB, "discard_slab") X(PAGE_ALLOC, "page_alloc") \
+	X(PAGE_FREE, "page_free") X(PAGE_ALLOC_FAIL, "page_alloc_fail") \
+	X(SHEAF_NEW, "sheaf_alloc") X(SHEAF_FREE, "sheaf_free") \
+	X(CHECK, "check") X(RETURN, "return") X(REPORT, "report")
+
+enum ev_kind {
+#define X(k, s) EV_##k,
+	EV_KINDS(X)
+#undef X
+	EV__COUNT
+};
+extern const char *const ev_kind_names[EV__COUNT];
+
+/* Places objects, slabs and sheaves move between. */
+#define LOCS(X) \
+	X(NONE, "none") X(USER, "user") X(MAIN, "main") X(SPARE, "spare") \
+	X(BARN_FULL, "barn_full") X(BARN_EMPTY, "barn_empty") \
+	X(FREELIST, "freelist") X(PARTIAL, "partial") X(PRIVATE, "private") \
+	X(BULK, "bulk") X(CHAIN, "chain") X(PAGES, "pages") X(SHEAF, "sheaf") \
+	X(CPU_FREELIST, "cpu_freelist") X(CPU_SLAB, "cpu_slab") X(CPU_PARTIAL, "cpu_partial")
+
+enum loc {
+#define X(k, s) LOC_##k,
+	LOCS(X)
+#undef X
+	LOC__COUNT
+};
+extern const char *const loc_names[LOC__COUNT];
+
+/* Decisions a path takes without moving anything (EV_CHECK, .item). */
+#define CHECKS(X) \
+	X(MAIN_EMPTY, "main sheaf is empty") \
+	X(MAIN_FULL, "main sheaf is full") \
+	X(NO_SHEAVES, "cache has no sheaves (bootstrap sheaf)") \
+	X(NO_BARN, "no barn for this CPU's node (memoryless node, get_barn() is NULL)") \
+	X(BARN_NO_FULL, "barn has no full sheaf") \
+	X(BARN_NO_EMPTY, "barn has no empty sheaf") \
+	X(BARN_TOO_MANY_FULL, "barn already holds MAX_FULL_SHEAVES full sheaves (-E2BIG)") \
+	X(NO_BLOCKING, "gfp does not allow blocking: no sheaf refill, fall back to ___slab_alloc") \
+	X(NO_SPINNING, "gfp does not allow spinning") \
+	X(PARTIAL_EMPTY, "node partial list is empty") \
+	X(NODE_MISMATCH, "requested node is not this CPU's memory node") \
+	X(DEFRAG_SKIP, "remote_node_defrag_ratio draw says: do not search remote nodes") \
+	X(NO_NODE, "node has no memory, so no kmem_cache_node") \
+	X(REMOTE_OBJECT, "object's slab is not on this CPU's node: free to the slab") \
+	X(OUT_OF_MEMORY, "out of memory: allocation fails") \
+	X(SHORT_REFILL, "refill got fewer objects than needed") \
+	X(SURPLUS, "slab freelist had more objects than needed") \
+	X(DRAIN_NEEDED, "objects remain in use") \
+	X(SWAP_SPARE, "swap main and spare sheaves") \
+	X(SHEAF_EMPTY, "the prefilled sheaf is empty: no object") \
+	X(RCU_FAIL, "no rcu_free sheaf to be had: classic kfree_rcu batching") \
+	X(CLASSIC_NO_PREFILL, "prefilled sheaves are not modelled in the classic era") \
+	X(KEEP_EMPTY, "empty slab kept: nr_partial < min_partial") \
+	X(ISOLATED, "slab is isolated by a refill in progress: leave it")
+
+enum check_item {
+#define X(k, s) CHK_##k,
+	CHECKS(X)
+#undef X
+	CHK__COUNT
+};
+extern const char *const check_names[CHK__COUNT];
+extern const char *const check_texts[CHK__COUNT];
+#define check_text(e) check_texts[(e)->item]
+#define CHECK_EV(ITEM, ...) EV(.kind = EV_CHECK, .fn = f_kfn(f), .item = (ITEM), __VA_ARGS__)
+
+enum lock_kind { LK_NONE, LK_LIST_LOCK, LK_BARN_LOCK, LK_PCS_LOCK };
+extern const char *const lock_names[4];
+
+struct event {
+	int64_t seq;
+	uint32_t op;         /* op index in the trace */
+	int16_t cpu;
+	uint8_t kind;        /* enum ev_kind */
+	uint8_t fn;          /* enum kfn */
+	uint8_t from, to;    /* enum loc */
+	uint8_t lock;        /* enum lock_kind */
+	uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
+	idx_t cache, slab, obj, sheaf;
+	int32_t node;
+	int32_t count;       /* objects moved, stat delta, page order */
+	int64_t value;       /* a resulting value (counter total, sheaf size...) */
+};
+
+/* events.c */
+void ev_emit(struct model *m, int cpu, struct event ev);
+void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
+void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
+void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Build an event with named fields: EVT(.kind = EV_LOCK, .lock = ...). */
+#define EVT(...) ((struct event){ .cache = f->cache, .slab = NIL, .obj = NIL, \
+	.sheaf = NIL, .node = -1, __VA_ARGS__ })
+
+/* ---- coroutines ---- */
+enum co_result { CO_YIELD, CO_CALL, CO_DONE };
+
+#define CO_FNS(X) \
+	X(OP_ALLOC) X(OP_FREE) X(OP_KMALLOC) X(OP_KFREE) X(OP_ALLOC_BULK) \
+	X(OP_FREE_BULK) X(OP_FLUSH) X(OP_FLUSH_ALL) X(OP_SHRINK) X(OP_DESTROY) \
+	X(SLAB_ALLOC_NODE) X(ALLOC_FROM_PCS) X(PCS_REPLACE_EMPTY_MAIN) \
+	X(ALLOC_FULL_SHEAF) X(REFILL_SHEAF) X(REFILL_OBJECTS) \
+	X(REFILL_OBJECTS_NODE) X(REFILL_OBJECTS_ANY) X(GET_PARTIAL_NODE_BULK) \
+	X(ALLOC_FROM_NEW_SLAB) X(NEW_SLAB) X(SLAB_ALLOC) X(GET_FROM_PARTIAL) \
+	X(GET_FROM_PARTIAL_NODE) X(GET_FROM_ANY_PARTIAL) X(BARN_GET_EMPTY) \
+	X(BARN_PUT_EMPTY) X(BARN_PUT_FULL) X(BARN_REPLACE_EMPTY) \
+	X(BARN_REPLACE_FULL) X(SLAB_FREE) X(FREE_TO_PCS) \
+	X(PCS_REPLACE_FULL_MAIN) X(PCS_INSTALL_EMPTY) X(__SLAB_FREE) \
+	X(FREE_BULK_SLABS) X(SHEAF_FLUSH_MAIN) X(SHEAF_FLUSH_UNUSED) \
+	X(PCS_FLUSH) X(BARN_SHRINK) X(SHRINK_NODES) X(ALLOC_FROM_PCS_BULK) \
+	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK) \
+	X(C_SLAB_ALLOC_NODE) X(C_SLAB_ALLOC) X(C_GET_PARTIAL) X(C_GET_PARTIAL_NODE) \
+	X(C_DEACTIVATE_SLAB) X(C_DO_SLAB_FREE) X(C___SLAB_FREE) \
+	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK) \
+	X(OP_PREFILL) X(OP_ALLOC_FROM_SHEAF) X(OP_RETURN_SHEAF) X(OP_KFREE_RCU) \
+	X(OP_RCU_BARRIER) X(BARN_GET_FULL_OR_EMPTY) X(KFREE_RCU_SHEAF) X(RCU_FREE_SHEAF)
+
+enum co_fn {
+#define X(n) CO_##n,
+	CO_FNS(X)
+#undef X
+	CO__COUNT
+};
+
+typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
+#define X(n) int co_##n(struct model *m, int cpu, struct frame *f);
+CO_FNS(X)
+#undef X
+
+struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+
+#define CO_BEGIN switch (f->pc) { case 0:;
+#define CO_END } f->pc = 0xffff; return CO_DONE
+#define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
+#define CO_YIELD_AT(n) do { f->pc = (n); return CO_YIELD; case (n):; } while (0)
+/* Record one event and pause: the end of a micro-step. */
+#define EV(...) do { ev_emit(m, cpu, EVT(__VA_ARGS__)); CO_YIELD_AT(__COUNTER__ + 1); } while (0)
+/* Call a coroutine; its return value is in f->ret afterwards. `setup` is
+ * statements on `callee` (use ';' between them, not ','). */
+#define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
+	setup; f->pc = (n); return CO_CALL; case (n):; } while (0)
+#define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
+/* A coroutine's frame is in the arena: the arena rule (types.h) applies to
+ * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,
+ * call) also stores its result, in the frame or elsewhere, after the move.
+ * Other record pointers must not be held across either. */
+#define MOVES(CALL_) do { CALL_; f = co_self(m, cpu); } while (0)
+#define MOVES_TO(LHS, CALL_) do { idx_t moved_ = (CALL_); f = co_self(m, cpu); (LHS) = moved_; } while (0)
+/* The running coroutine's frame: the top of `cpu`'s stack. */
+struct frame *co_self(struct model *m, int cpu);
+
+/* ---- locks (node.c) ----
+ * LOCK(kind, record, trylock): co_LOCK takes n->list_lock, barn->lock or the
+ * per-CPU sheaves lock; waiting is a micro-step of its own (EV_SPIN), a
+ * trylock that fails returns 0 (EV_TRYLOCK_FAIL). f->ret = 1 if taken.
+ * UNLOCK releases and is one micro-step (EV_UNLOCK). */
+#define LOCK(KIND, REC, TRY) CALL(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY))
+#define UNLOCK(KIND, REC) do { *lock_owner(m, (KIND), (REC)) = -1; \
+	EV(.kind = EV_UNLOCK, .fn = f_kfn(f), .lock = (KIND), .node = lock_node(m, (KIND), (REC))); \
+	} while (0)
+int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec);
+int lock_node(struct model *m, enum lock_kind kind, idx_t rec);
+
+/* ---- stats.c ---- */
+extern const char *const stat_names[NR_SLUB_STAT_ITEMS];
+extern const char *const node_counter_names[NR_NODE_COUNTERS];
+bool stat_in_era(enum stat_item si, enum svz_era era);
+/* stat(s, item) += delta and report it as this step's event. */
+#define STAT(ITEM, DELTA) STAT_CPU(f->on_cpu, ITEM, DELTA)
+
+/* stat() on another CPU's counters (flush_all runs its work on each CPU). */
+#define STAT_CPU(CPU, ITEM, DELTA) EV(.kind = EV_STAT, .fn = f_kfn(f), .item = (ITEM), .count = (DELTA), \
+	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
+
+/* Which kfn a frame models (for events). */
+enum kfn f_kfn(const struct frame *f);
+
+#define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
+/* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
+#define HAS_CPU_PARTIAL(m, c) (cache_r(m, (c))->g.cpu_partial != 0)
+
+/* ---- helpers shared across files ---- */
+/* slab.c */
+bool slab_alloc_pages(struct model *m, idx_t cache, int node, uint32_t gfp, bool *fallback,
+		      int *got_node, int *order, uint64_t *pfn);
+ARENA_MOVES idx_t slab_create(struct model *m, idx_t cache, int node, int order, uint64_t pfn);
+ARENA_MOVES void slab_destroy(struct model *m, idx_t s); /* page_free() */
+idx_t slab_pop_object(struct model *m, idx_t s);    /* freelist pop: inuse++ */
+void slab_push_chain(struct model *m, idx_t s, idx_t head, idx_t tail, uint32_t cnt);
+uint32_t freelist_len(struct model *m, idx_t s);
+uint64_t freeptr_raw(struct model *m, idx_t o);     /* hardened encoding of o->next */
+void set_freepointer(struct model *m, idx_t o, idx_t next);
+void slab_out_of_memory(struct model *m, idx_t cache, uint32_t gfp, int node);
+
+/* slab->slab_list.next, or NIL past a link the cpu_partial_free race
+ * clobbered (LIST_POISON1 or garbage): list walks stop there */
+static inline idx_t slab_lnext(struct model *m, idx_t s)
+{
+	idx_t n = slab_r(m, s)->lnext;
+	return n < WORLD(m)->pools[P_SLAB].len ? n : NIL;
+}
+static inline idx_t slab_first(struct model *m, idx_t s)
+{
+	return s < WORLD(m)->pools[P_SLAB].len ? s : NIL;
+}
+
+/* cpu.c */
+void classic_init_cpu(struct model *m, idx_t pcs, int cpu);
+
+/* node.c */
+void add_partial(struct model *m, idx_t cache, int node, idx_t s, bool tail);
+void remove_partial(struct model *m, idx_t cache, int node, idx_t s);
+void list_writes(struct model *m, idx_t cache, int node, uint32_t n);
+/* Nodes in zonelist order from `node`: distance, then id distance. */
+int zonelist(struct model *m, int node, int *out);
+bool defrag_skip(struct model *m, idx_t cache);
+int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos);
+
+/* sheaf.c */
+ARENA_MOVES idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity);
+void sheaf_release(struct model *m, idx_t sh);
+void sheaf_place(struct model *m, idx_t sh, enum sheaf_where w, int id);
+void sheaf_push(struct model *m, idx_t sh, idx_t obj);
+idx_t sheaf_pop(struct model *m, idx_t sh);
+static inline uint32_t sheaf_size(struct model *m, idx_t sh) { return sh == NIL ? 0 : sheaf_r(m, sh)->size; }
+static inline uint32_t sheaf_cap(struct model *m, idx_t sh) { return sh == NIL ? 0 : sheaf_r(m, sh)->capacity; }
+/* get_barn(): the barn of this CPU's node (numa_mem_id()); with fix 2 a
+ * memoryless node has one too. NIL if none. */
+idx_t get_barn(struct model *m, idx_t cache, int cpu);
+/* Where allocated objects go: a sheaf being refilled, or (NIL) the CPU's
+ * bulk buffer (bulk allocations and single-object results). */
+void deliver(struct model *m, int cpu, idx_t dest_sheaf, idx_t obj);
+enum loc dest_loc(idx_t dest_sheaf);
+#define E2BIG_ 7
+#define ENOMEM_ 12
+#define EBUSY_ 16
+
+/* ops.c: check that the op on `cpu` may fill handle h (holds nothing, no
+ * other op in flight will fill it) and claim it; -1 after a report. */
+int claim_handle(struct model *m, int cpu, idx_t h);
+
+/* sched.c */
+uint32_t cur_op(struct model *m, int cpu);
+void bulk_push(struct model *m, int cpu, idx_t obj);
+/* The object a single-object allocation returns lands in cpu.bulk[0]. */
+
+#endif

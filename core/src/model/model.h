@@ -1,0 +1,37 @@
+/* Internal interface between the session layer (session.c, the C API) and
+ * the model (everything else in core/src). */
+#ifndef SVZ_MODEL_H
+#define SVZ_MODEL_H
+
+#include "model/types.h"
+
+/* Create the model for a parsed trace: topology, caches, kmalloc caches are
+ * created lazily. Returns 0 or -1 with a message. */
+ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
+	       char *err, size_t errlen);
+void model_destroy(struct model *m);
+
+ARENA_MOVES int model_step(struct model *m);              /* default scheduler */
+ARENA_MOVES int model_step_op(struct model *m);           /* a whole op of it */
+ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
+
+/* Cache an op works on (creating a kmalloc cache on first use); NIL for a
+ * large kmalloc / kfree. */
+ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op);
+ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size);
+idx_t model_find_cache(struct model *m, const char *name);
+
+/* validate.c: 0 if every invariant holds; else reports (also appended to the
+ * model's report log) and returns the number of violations. */
+int model_validate(struct model *m, char *out, size_t outlen);
+
+/* views.c: kernel formats. Write into a growable buffer. */
+struct sbuf { char *s; size_t len, cap; };
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *b);
+void view_slabinfo(struct model *m, struct sbuf *b);
+int view_sysfs(struct model *m, const char *cache, struct sbuf *b);
+void view_stats(struct model *m, struct sbuf *b);
+void view_snapshot_json(struct model *m, struct sbuf *b);
+
+#endif

@@ -1,0 +1,152 @@
+/* kmem_cache_node: partial lists and the locks.
+ *
+ * Lock order (as mm/slub.c): the per-CPU sheaves lock (local_trylock,
+ * pcs->lock) -> n->list_lock (spinlock, irqsave) ; barn->lock is never held
+ * together with list_lock.
+ *   pcs->lock      protects a CPU's main/spare sheaves; only ever trylocked
+ *                  by the owning CPU (fails if it interrupted itself).
+ *   n->list_lock   protects n->partial, nr_partial and SL_partial; taken by
+ *                  refills (get_partial_node_bulk), the fallback slow path
+ *                  (get_from_partial_node, one object per acquisition),
+ *                  __slab_free when a slab becomes empty or was full,
+ *                  alloc_from_new_slab when a fresh slab keeps free objects.
+ *                  Remote nodes are only trylocked by __refill_objects_any.
+ *   barn->lock     protects the barn's full/empty sheaf lists and counts.
+ * Avoided: the alloc/free fast paths (alloc_from_pcs / free_to_pcs) touch no
+ * spinlock at all; __slab_free of a slab that stays partially used only does
+ * a cmpxchg on the slab's freelist.
+ *
+ * List pointer writes are counted per list op as the kernel's list.h does
+ * them: list_add 4 writes, list_del 4 (2 unlink + 2 poison),
+ * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
+#include "model/engine.h"
+
+int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec)
+{
+	switch (kind) {
+	case LK_LIST_LOCK: return &cnode_r(m, rec)->list_lock;
+	case LK_BARN_LOCK: return &barn_r(m, rec)->lock;
+	default: return &pcs_r(m, rec)->lock;
+	}
+}
+
+int lock_node(struct model *m, enum lock_kind kind, idx_t rec)
+{
+	switch (kind) {
+	case LK_LIST_LOCK: return cnode_r(m, rec)->node;
+	case LK_BARN_LOCK: return barn_r(m, rec)->node;
+	default: return -1;
+	}
+}
+
+static uint64_t *lock_counter(struct model *m, struct frame *f, enum node_counter nc)
+{
+	int node = lock_node(m, (enum lock_kind)f->k, f->a);
+	if (node < 0)
+		return NULL;
+	return &cnode_r(m, cnode_idx(m, f->cache, node))->counters[nc];
+}
+
+static void count(struct model *m, struct frame *f, enum node_counter list_nc)
+{
+	enum node_counter nc = list_nc;
+	if (f->k == LK_BARN_LOCK)
+		nc = list_nc + (NC_BARN_LOCK - NC_LIST_LOCK);
+	uint64_t *c = f->k == LK_PCS_LOCK ? NULL : lock_counter(m, f, nc);
+	if (c)
+		(*c)++;
+}
+
+/* args: k = lock kind, a = record, flag1 = trylock. Returns 1 if taken. */
+int co_LOCK(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	for (;;) {
+		if (*lock_owner(m, (enum lock_kind)f->k, f->a) < 0) {
+			*lock_owner(m, (enum lock_kind)f->k, f->a) = cpu;
+			count(m, f, NC_LIST_LOCK);
+			EV(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)f->k,
+			   .node = lock_node(m, (enum lock_kind)f->k, f->a));
+			CO_RETURN(1);
+		}
+		/* Held (by another CPU, or by this one: a nested trylock). */
+		if (f->flag1 || *lock_owner(m, (enum lock_kind)f->k, f->a) == cpu) {
+			count(m, f, NC_LIST_LOCK_TRYFAIL);
+			EV(.kind = EV_TRYLOCK_FAIL, .fn = f_kfn(f), .lock = (uint8_t)f->k,
+			   .node = lock_node(m, (enum lock_kind)f->k, f->a),
+			   .value = *lock_owner(m, (enum lock_kind)f->k, f->a));
+			CO_RETURN(0);
+		}
+		count(m, f, NC_LIST_LOCK_SPIN);
+		EV(.kind = EV_SPIN, .fn = f_kfn(f), .lock = (uint8_t)f->k,
+		   .node = lock_node(m, (enum lock_kind)f->k, f->a),
+		   .value = *lock_owner(m, (enum lock_kind)f->k, f->a));
+	}
+	CO_END;
+}
+
+/* One list operation under n->list_lock doing n pointer writes. */
+void list_writes(struct model *m, idx_t cache, int node, uint32_t n)
+{
+	struct cnode_rec *cn = cnode_r(m, cnode_idx(m, cache, node));
+	cn->counters[NC_LIST_WRITES] += n;
+	cn->counters[NC_LIST_OPS]++;
+}
+
+/* add_partial(): nr_partial++, SL_partial set. */
+void add_partial(struct model *m, idx_t cache, int node, idx_t s, bool tail)
+{
+	struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, node));
+	dlist_add(m, P_SLAB, &n->partial, s, tail);
+	n->nr_partial++;
+	slab_r(m, s)->list = LIST_PARTIAL;
+	list_writes(m, cache, node, 4);
+}
+
+/* remove_partial(): nr_partial--, SL_partial cleared. */
+void remove_partial(struct model *m, idx_t cache, int node, idx_t s)
+{
+	struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, node));
+	dlist_del(m, P_SLAB, &n->partial, s);
+	n->nr_partial--;
+	slab_r(m, s)->list = LIST_NONE;
+	list_writes(m, cache, node, 4);
+}
+
+/* The zonelist of `node`: nodes with memory, nearest first. The model's
+ * distance table is flat (local 10, remote 20), so remote nodes follow in
+ * ring order from `node`. */
+int zonelist(struct model *m, int node, int *out)
+{
+	struct world *w = WORLD(m);
+	int n = 0;
+	for (int d = 0; d < w->nr_nodes; d++) {
+		int x = (node + d) % w->nr_nodes;
+		if (node_has_memory(m, x))
+			out[n++] = x;
+	}
+	return n;
+}
+
+/* The remote_node_defrag_ratio gate of get_any_partial() and friends: skip
+ * if the ratio is 0 or get_cycles() % 1024 > ratio (a seeded draw here). */
+bool defrag_skip(struct model *m, idx_t cache)
+{
+	uint32_t ratio = cache_r(m, cache)->remote_node_defrag_ratio;
+	return ratio == 0 || (model_rand(m) % 1024) > ratio;
+}
+
+/* The next node at or after zonelist position *pos (from the CPU's node)
+ * that has a kmem_cache_node with nr_partial > min_partial; its position in
+ * *pos. -1 when the zonelist is exhausted. */
+int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos)
+{
+	int zl[SVZ_MAX_NODES];
+	int nz = zonelist(m, cpu_node(m, cpu), zl);
+	for (; *pos < nz; (*pos)++) {
+		struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, zl[*pos]));
+		if (n->exists && n->nr_partial > cache_r(m, cache)->min_partial)
+			return zl[*pos];
+	}
+	return -1;
+}

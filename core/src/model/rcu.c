@@ -1,0 +1,420 @@
+/* Prefilled sheaves (v6.18+) and kfree_rcu() sheaves (v7.0).
+ *
+ * kmem_cache_prefill_sheaf() hands the caller a sheaf holding at least
+ * `size` objects (the CPU's spare, a barn sheaf, or a new one, refilled to
+ * capacity; an "oversize" one when size > sheaf_capacity);
+ * kmem_cache_alloc_from_sheaf() pops from it; kmem_cache_return_sheaf()
+ * makes it the CPU's spare, puts it full into the barn, or flushes it.
+ *
+ * kfree_rcu() of an object of a cache with sheaves pushes it onto the
+ * CPU's rcu_free sheaf (__kfree_rcu_sheaf); a full rcu_free sheaf goes to
+ * call_rcu(), and after the grace period rcu_free_sheaf() puts it into the
+ * barn as a full sheaf (objects reusable at once) or flushes it. The model's
+ * grace period ends at an `rcu_barrier` op. Objects that find no sheaf take
+ * the classic kfree_rcu batching: freed with kfree() after the grace period.
+ *
+ *   every sheaf on world.rcu_pending has where == SH_RCU_PENDING
+ *   every object on world.rcu_objects has state OBJ_RCU
+ *
+ * Differences from Linux: the grace period is explicit (rcu_barrier op);
+ * kfree_rcu objects of classic-era caches (or without sheaves) are batched
+ * and kfree()d at the barrier. */
+#include <stdio.h>
+
+#include "model/engine.h"
+#include "model/model.h"
+
+#define PCSI(cpu) pcs_idx(m, f->cache, (cpu))
+#define PCS(cpu) pcs_r(m, PCSI(cpu))
+#define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
+#define SH(s) sheaf_r(m, (s))
+
+/* barn_get_full_or_empty_sheaf(): a = barn. Prefers a full sheaf. */
+int co_BARN_GET_FULL_OR_EMPTY(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (barn_r(m, f->a)->nr_full == 0 && barn_r(m, f->a)->nr_empty == 0)
+		CO_RETURN(-1);
+	LOCK(LK_BARN_LOCK, f->a, false);
+	{
+		struct barn_rec *b = barn_r(m, f->a);
+		struct dlist *l = b->nr_full ? &b->sheaves_full : b->nr_empty ? &b->sheaves_empty : NULL;
+		f->x = NIL;
+		if (l) {
+			f->x = l->first;
+			f->flag1 = b->nr_full != 0;
+			dlist_del(m, P_SHEAF, l, f->x);
+			if (f->flag1)
+				b->nr_full--;
+			else
+				b->nr_empty--;
+			sheaf_place(m, f->x, SH_DETACHED, -1);
+		}
+	}
+	if (f->x != NIL)
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->x,
+		   .from = f->flag1 ? LOC_BARN_FULL : LOC_BARN_EMPTY, .to = LOC_NONE,
+		   .node = barn_r(m, f->a)->node, .value = sheaf_size(m, f->x));
+	UNLOCK(LK_BARN_LOCK, f->a);
+	CO_RETURN(f->x == NIL ? -1 : (int32_t)f->x);
+	CO_END;
+}
+
+/* kmem_cache_prefill_sheaf(): n = size. Returns the sheaf or -1. */
+int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (f->cache == NIL) {
+		model_report(m, "trace:%u: error: cache '%s' does not exist (destroyed?)",
+			     m->trace->ops[cur_op(m, cpu)].line,
+			     m->trace->caches[m->trace->ops[cur_op(m, cpu)].cache].name);
+		CO_RETURN(-1);
+	}
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		if (claim_handle(m, cpu, op->sheaf))
+			CO_RETURN(-1);
+		f->n = (int32_t)op->count;
+	}
+	if (CLASSIC(m)) {
+		/* NULL, as a failed prefill: the handle holds no sheaf */
+		CHECK_EV(CHK_CLASSIC_NO_PREFILL);
+		CO_RETURN(0);
+	}
+	f->x = NIL;
+	if ((uint32_t)f->n > CAPACITY) {
+		/* oversize: kzalloc'ed (no SHEAF_ALLOC), filled by bulk allocation */
+		MOVES_TO(f->x, sheaf_new(m, f->cache, (uint32_t)f->n));
+		sheaf_r(m, f->x)->oversize = true;
+		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .value = f->n);
+		STAT(SHEAF_PREFILL_OVERSIZE, 1);
+		CALL(CO_REFILL_OBJECTS, callee->z = f->x; callee->n = f->n; callee->k = f->n);
+		if (f->ret < f->n) {
+			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
+			sheaf_release(m, f->x);
+			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x);
+			goto fail;
+		}
+		goto done;
+	}
+	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
+	if (PCS(cpu)->spare != NIL) {
+		f->x = PCS(cpu)->spare;
+		PCS(cpu)->spare = NIL;
+		sheaf_place(m, f->x, SH_DETACHED, -1);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .from = LOC_SPARE,
+		   .to = LOC_USER, .value = sheaf_size(m, f->x));
+		STAT(SHEAF_PREFILL_FAST, 1);
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	} else {
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		STAT(SHEAF_PREFILL_SLOW, 1);
+		f->y = get_barn(m, f->cache, cpu);
+		if (f->y != NIL) {
+			CALL(CO_BARN_GET_FULL_OR_EMPTY, callee->a = f->y);
+			if (f->ret >= 0) {
+				f->x = (idx_t)f->ret;
+				if (sheaf_size(m, f->x))
+					STAT(BARN_GET, 1);
+			} else {
+				STAT(BARN_GET_FAIL, 1);
+			}
+		}
+		if (f->x == NIL) {
+			MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
+			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+			STAT(SHEAF_ALLOC, 1);
+		}
+	}
+	if (sheaf_size(m, f->x) < (uint32_t)f->n) {
+		CALL(CO_REFILL_SHEAF, callee->a = f->x);
+		if (f->ret) {
+			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
+			CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+			goto fail;
+		}
+	}
+	goto done;
+fail:
+	/* NULL, as kmalloc() failing: the trace goes on, the handle holds no
+	 * sheaf (f->x is not a returned object) */
+	f->x = NIL;
+	handle_r(m, m->trace->ops[cur_op(m, cpu)].sheaf)->alloc_line = m->trace->ops[cur_op(m, cpu)].line;
+	CO_RETURN(0);
+done:
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		handle_r(m, op->sheaf)->sheaf = f->x;
+		handle_r(m, op->sheaf)->alloc_line = op->line;
+		handle_r(m, op->sheaf)->free_line = 0;
+		sheaf_place(m, f->x, SH_PREFILLED, (int)op->sheaf);
+	}
+	EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .from = LOC_NONE,
+	   .to = LOC_USER, .value = sheaf_size(m, f->x));
+	CO_RETURN(0);
+	CO_END;
+}
+
+static idx_t held_sheaf(struct model *m, int cpu, const char *fn)
+{
+	const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+	idx_t sh = handle_r(m, op->sheaf)->sheaf;
+	if (sh == NIL)
+		model_report(m, "trace:%u: error: %s: handle '%s' holds no prefilled sheaf", op->line, fn,
+			     m->trace->handle_names[op->sheaf]);
+	return sh;
+}
+
+/* kmem_cache_alloc_from_sheaf(): pop one object; none left -> NULL. */
+int co_OP_ALLOC_FROM_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	f->x = held_sheaf(m, cpu, "kmem_cache_alloc_from_sheaf");
+	if (f->x == NIL)
+		CO_RETURN(-1);
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		if (claim_handle(m, cpu, op->handle))
+			CO_RETURN(-1);
+		handle_r(m, op->handle)->alloc_line = op->line;
+		handle_r(m, op->handle)->free_line = 0;
+	}
+	if (sheaf_size(m, f->x) == 0) {
+		CHECK_EV(CHK_SHEAF_EMPTY, .sheaf = f->x);
+		CO_RETURN(0);
+	}
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		idx_t o = sheaf_pop(m, f->x);
+		handle_r(m, op->handle)->obj = o;
+		obj_r(m, o)->state = OBJ_USER;
+		obj_r(m, o)->holder = op->handle;
+		obj_r(m, o)->site = op->site;
+		f->y = o;
+	}
+	EV(.kind = EV_TAKE_OBJECT, .fn = KFN_kmem_cache_alloc_from_sheaf, .sheaf = f->x, .obj = f->y,
+	   .from = LOC_SHEAF, .to = LOC_USER, .count = 1, .value = sheaf_size(m, f->x));
+	f->x = f->y; /* the RETURN event names the object */
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* kmem_cache_return_sheaf(): oversize -> flush and kfree; else the CPU's
+ * spare (SHEAF_RETURN_FAST), or refilled into the barn (SHEAF_RETURN_SLOW,
+ * BARN_PUT) unless the barn is full or the refill fails (flush, free). */
+int co_OP_RETURN_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	f->x = held_sheaf(m, cpu, "kmem_cache_return_sheaf");
+	if (f->x == NIL)
+		CO_RETURN(-1);
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		handle_r(m, op->sheaf)->sheaf = NIL;
+		handle_r(m, op->sheaf)->free_line = op->line;
+		sheaf_place(m, f->x, SH_DETACHED, -1);
+	}
+	if (sheaf_r(m, f->x)->oversize) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
+		sheaf_release(m, f->x);
+		EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_return_sheaf, .sheaf = f->x);
+		CO_RETURN(0);
+	}
+	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
+	if (PCS(cpu)->spare == NIL) {
+		PCS(cpu)->spare = f->x;
+		sheaf_place(m, f->x, SH_SPARE, cpu);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_return_sheaf, .sheaf = f->x, .from = LOC_USER,
+		   .to = LOC_SPARE, .value = sheaf_size(m, f->x));
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		STAT(SHEAF_RETURN_FAST, 1);
+		CO_RETURN(0);
+	}
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	STAT(SHEAF_RETURN_SLOW, 1);
+	f->y = get_barn(m, f->cache, cpu);
+	if (f->y == NIL || barn_r(m, f->y)->nr_full >= MAX_FULL_SHEAVES)
+		goto flush;
+	CALL(CO_REFILL_SHEAF, callee->a = f->x);
+	if (f->ret)
+		goto flush;
+	CALL(CO_BARN_PUT_FULL, callee->a = f->y; callee->b = f->x);
+	STAT(BARN_PUT, 1);
+	CO_RETURN(0);
+flush:
+	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
+	CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* __kfree_rcu_sheaf(): b = object (pending). Returns 1 if it went into the
+ * CPU's rcu_free sheaf. y = barn, x = sheaf. */
+int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	if (!f->ret)
+		goto fail;
+	if (PCS(cpu)->rcu_free == NIL) {
+		if (PCS(cpu)->spare != NIL && sheaf_size(m, PCS(cpu)->spare) == 0) {
+			PCS(cpu)->rcu_free = PCS(cpu)->spare;
+			PCS(cpu)->spare = NIL;
+			sheaf_place(m, PCS(cpu)->rcu_free, SH_RCU_FREE, cpu);
+			EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = PCS(cpu)->rcu_free,
+			   .from = LOC_SPARE, .to = LOC_SHEAF);
+		} else {
+			f->y = get_barn(m, f->cache, cpu);
+			if (f->y == NIL) {
+				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+				goto fail;
+			}
+			CALL(CO_BARN_GET_EMPTY, callee->a = f->y; callee->flag1 = true);
+			if (f->ret >= 0) {
+				f->x = (idx_t)f->ret;
+			} else {
+				/* alloc_empty_sheaf(GFP_NOWAIT) without the lock */
+				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+				MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
+				EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+				STAT(SHEAF_ALLOC, 1);
+				LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+				if (!f->ret) {
+					CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->x);
+					goto fail;
+				}
+				if (PCS(cpu)->rcu_free != NIL) {
+					/* raced: someone installed one meanwhile */
+					CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->x);
+					goto push;
+				}
+			}
+			PCS(cpu)->rcu_free = f->x;
+			sheaf_place(m, f->x, SH_RCU_FREE, cpu);
+		}
+	}
+push:
+	WORLD(m)->cpus[cpu].pending = NIL;
+	sheaf_push(m, PCS(cpu)->rcu_free, f->b);
+	EV(.kind = EV_PUT_OBJECT, .fn = KFN___kfree_rcu_sheaf, .obj = f->b, .sheaf = PCS(cpu)->rcu_free,
+	   .from = LOC_USER, .to = LOC_SHEAF, .count = 1, .value = sheaf_size(m, PCS(cpu)->rcu_free));
+	if (sheaf_size(m, PCS(cpu)->rcu_free) == CAPACITY) {
+		/* full: call_rcu(rcu_free_sheaf), tagged with the node */
+		f->x = PCS(cpu)->rcu_free;
+		PCS(cpu)->rcu_free = NIL;
+		sheaf_r(m, f->x)->node = cpu_node(m, cpu); /* numa_mem_id() == own node on x86 */
+		sheaf_r(m, f->x)->nobarn = false;
+		sheaf_place(m, f->x, SH_RCU_PENDING, -1);
+		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, f->x, true);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = f->x, .from = LOC_SHEAF,
+		   .to = LOC_NONE, .value = sheaf_size(m, f->x));
+	}
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	STAT(FREE_RCU_SHEAF, 1);
+	CO_RETURN(1);
+fail:
+	STAT(FREE_RCU_SHEAF_FAIL, 1);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* rcu_free_sheaf() after the grace period: a = sheaf. Into the barn of
+ * sheaf->node as a full sheaf if it has room (BARN_PUT), else flush it
+ * (BARN_PUT_FAIL) and keep it as an empty barn sheaf if there is room,
+ * else free it. nobarn sheaves (from a flush) are flushed and freed. */
+int co_RCU_FREE_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	f->node = sheaf_r(m, f->a)->node;
+	f->y = NIL;
+	if (!sheaf_r(m, f->a)->nobarn && f->node >= 0) {
+		struct cnode_rec *n = cnode_r(m, cnode_idx(m, f->cache, f->node));
+		if (n->exists || WORLD(m)->cfg.sw.barn_all_nodes)
+			f->y = n->barn;
+	}
+	if (sheaf_r(m, f->a)->nobarn) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->a);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->a);
+		CO_RETURN(0);
+	}
+	if (f->y != NIL && barn_r(m, f->y)->nr_full < MAX_FULL_SHEAVES &&
+	    sheaf_size(m, f->a) == sheaf_cap(m, f->a)) {
+		CALL(CO_BARN_PUT_FULL, callee->a = f->y; callee->b = f->a);
+		STAT(BARN_PUT, 1);
+		CO_RETURN(0);
+	}
+	STAT(BARN_PUT_FAIL, 1);
+	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->a);
+	if (f->y != NIL && barn_r(m, f->y)->nr_empty < MAX_EMPTY_SHEAVES) {
+		CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->a);
+		CO_RETURN(0);
+	}
+	CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->a);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* kfree_rcu(): handle -> an rcu_free sheaf (caches with sheaves) or the
+ * classic batching (freed at the grace period). */
+int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	{
+		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
+		struct handle_rec *h = handle_r(m, op->handle);
+		if (h->obj == NIL) {
+			model_report(m, h->free_line ? "BUG: kfree_rcu of an object already freed\n"
+				     "trace:%u: error: double free of handle '%s'"
+				     : "kfree_rcu: object is not in a slab page\n"
+				       "trace:%u: error: handle '%s' holds no slab object",
+				     op->line, m->trace->handle_names[op->handle]);
+			CO_RETURN(-1);
+		}
+		f->b = h->obj;
+		f->cache = slab_r(m, obj_r(m, f->b)->slab)->cache;
+		h->obj = NIL;
+		h->free_line = op->line;
+		WORLD(m)->cpus[cpu].pending = f->b;
+		obj_r(m, f->b)->state = OBJ_BULK;
+		obj_r(m, f->b)->holder = (idx_t)cpu;
+	}
+	if (cache_r(m, f->cache)->has_sheaves) {
+		CALL(CO_KFREE_RCU_SHEAF, callee->b = f->b);
+		if (f->ret)
+			CO_RETURN(0);
+	}
+	WORLD(m)->cpus[cpu].pending = NIL;
+	obj_r(m, f->b)->state = OBJ_RCU;
+	obj_r(m, f->b)->holder = NIL;
+	obj_r(m, f->b)->next = WORLD(m)->rcu_objects;
+	WORLD(m)->rcu_objects = f->b;
+	CHECK_EV(CHK_RCU_FAIL, .obj = f->b);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* rcu_barrier(): the grace period ends: every call_rcu'd sheaf goes
+ * through rcu_free_sheaf(), every batched object through kfree(). */
+int co_OP_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	while (WORLD(m)->rcu_pending.first != NIL) {
+		f->x = WORLD(m)->rcu_pending.first;
+		dlist_del(m, P_SHEAF, &WORLD(m)->rcu_pending, f->x);
+		sheaf_place(m, f->x, SH_DETACHED, -1);
+		f->cache = sheaf_r(m, f->x)->cache;
+		CALL(CO_RCU_FREE_SHEAF, callee->a = f->x; callee->cache = f->cache);
+	}
+	while (WORLD(m)->rcu_objects != NIL) {
+		f->b = WORLD(m)->rcu_objects;
+		WORLD(m)->rcu_objects = obj_r(m, f->b)->next;
+		obj_r(m, f->b)->next = NIL;
+		obj_r(m, f->b)->state = OBJ_BULK;
+		obj_r(m, f->b)->holder = (idx_t)cpu;
+		WORLD(m)->cpus[cpu].pending = f->b;
+		f->cache = slab_r(m, obj_r(m, f->b)->slab)->cache;
+		CALL(CO_SLAB_FREE, callee->b = f->b; callee->cache = f->cache);
+	}
+	CO_RETURN(0);
+	CO_END;
+}

@@ -1,0 +1,702 @@
+/* Per-CPU sheaves (v7.0): main and spare stacks of object pointers.
+ *
+ *   main != NIL for a cache with sheaves; NIL stands for the static
+ *   bootstrap sheaf (capacity 0) of caches without sheaves, which is both
+ *   "empty" and "full", so the fast paths fall into the replace helpers
+ *   and they back off to the slab paths.
+ *   0 <= size <= capacity for every sheaf
+ *   spare is NIL, empty or full (never partially filled when both are used)
+ * Objects in a sheaf are allocated from the slab's point of view (counted in
+ * the slab's inuse). */
+#include "model/engine.h"
+
+#define PCSI(cpu) pcs_idx(m, f->cache, (cpu))
+#define PCS(cpu) pcs_r(m, PCSI(cpu))
+#define HAS_SHEAVES (cache_r(m, f->cache)->has_sheaves)
+#define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
+#define SW (WORLD(m)->cfg.sw)
+
+ARENA_MOVES idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity)
+{
+	struct world *w = WORLD(m);
+	idx_t prev = NIL, sh = w->sheaf_free;
+	while (sh != NIL && sheaf_r(m, sh)->capacity != capacity) {
+		prev = sh;
+		sh = sheaf_r(m, sh)->next_free;
+	}
+	idx_t slots;
+	if (sh != NIL) {
+		if (prev == NIL)
+			w->sheaf_free = sheaf_r(m, sh)->next_free;
+		else
+			sheaf_r(m, prev)->next_free = sheaf_r(m, sh)->next_free;
+		slots = sheaf_r(m, sh)->slots;
+	} else {
+		sh = pool_alloc(m, P_SHEAF, 1);
+		slots = range_alloc(m, P_U32, capacity ? capacity : 1);
+	}
+	*sheaf_r(m, sh) = (struct sheaf_rec){ .cache = cache, .alive = true, .size = 0,
+		.capacity = capacity, .node = -1, .slots = slots, .lprev = NIL, .lnext = NIL,
+		.where = SH_DETACHED, .where_id = -1, .next_free = NIL };
+	return sh;
+}
+
+void sheaf_release(struct model *m, idx_t sh)
+{
+	struct sheaf_rec *r = sheaf_r(m, sh);
+	r->alive = false;
+	r->where = SH_NONE;
+	r->next_free = WORLD(m)->sheaf_free;
+	WORLD(m)->sheaf_free = sh;
+}
+
+void sheaf_place(struct model *m, idx_t sh, enum sheaf_where w, int id)
+{
+	if (sh == NIL)
+		return;
+	sheaf_r(m, sh)->where = (uint8_t)w;
+	sheaf_r(m, sh)->where_id = id;
+}
+
+void sheaf_push(struct model *m, idx_t sh, idx_t obj)
+{
+	struct sheaf_rec *r = sheaf_r(m, sh);
+	*u32_at(m, r->slots + r->size++) = obj;
+	obj_r(m, obj)->state = OBJ_SHEAF;
+	obj_r(m, obj)->holder = sh;
+}
+
+idx_t sheaf_pop(struct model *m, idx_t sh)
+{
+	struct sheaf_rec *r = sheaf_r(m, sh);
+	return *u32_at(m, r->slots + --r->size);
+}
+
+idx_t get_barn(struct model *m, idx_t cache, int cpu)
+{
+	int node = cpu_node(m, cpu);
+	struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, node));
+	if (!cache_r(m, cache)->has_sheaves)
+		return NIL;
+	/* rc1: get_node(numa_mem_id()) is NULL on a memoryless node (x86). */
+	if (!n->exists && !WORLD(m)->cfg.sw.barn_all_nodes)
+		return NIL;
+	return n->barn;
+}
+
+void deliver(struct model *m, int cpu, idx_t dest, idx_t obj)
+{
+	if (dest != NIL)
+		sheaf_push(m, dest, obj);
+	else
+		bulk_push(m, cpu, obj);
+}
+
+enum loc dest_loc(idx_t dest) { return dest != NIL ? LOC_SHEAF : LOC_BULK; }
+
+static void set_main(struct model *m, idx_t pcs, int cpu, idx_t sh)
+{
+	pcs_r(m, pcs)->main = sh;
+	sheaf_place(m, sh, SH_MAIN, cpu);
+}
+
+static void set_spare(struct model *m, idx_t pcs, int cpu, idx_t sh)
+{
+	pcs_r(m, pcs)->spare = sh;
+	sheaf_place(m, sh, SH_SPARE, cpu);
+}
+
+static void swap_main_spare(struct model *m, idx_t pcs, int cpu)
+{
+	idx_t mn = pcs_r(m, pcs)->main, sp = pcs_r(m, pcs)->spare;
+	set_main(m, pcs, cpu, sp);
+	set_spare(m, pcs, cpu, mn);
+}
+
+/* alloc_from_pcs(s, gfp, node): cache, gfp, node. Returns the object (now in
+ * this CPU's bulk buffer, on its way to the caller) or -1. */
+int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (f->node >= 0 && f->node != cpu_node(m, cpu)) {
+		STAT(ALLOC_NODE_MISMATCH, 1);
+		CO_RETURN(-1);
+	}
+	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	if (!f->ret)
+		CO_RETURN(-1);
+	if (sheaf_size(m, PCS(cpu)->main) == 0) {
+		CALL(CO_PCS_REPLACE_EMPTY_MAIN, (void)callee);
+		if (!f->ret)
+			CO_RETURN(-1);
+	}
+	f->x = *u32_at(m, sheaf_r(m, PCS(cpu)->main)->slots + sheaf_size(m, PCS(cpu)->main) - 1);
+	if (f->node >= 0 && slab_r(m, obj_r(m, f->x)->slab)->node != f->node) {
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		STAT(ALLOC_NODE_MISMATCH, 1);
+		CO_RETURN(-1);
+	}
+	sheaf_pop(m, PCS(cpu)->main);
+	bulk_push(m, cpu, f->x);
+	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = f->x, .sheaf = PCS(cpu)->main,
+	   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	STAT(ALLOC_FASTPATH, 1);
+	CO_RETURN((int32_t)f->x);
+	CO_END;
+}
+
+/* __pcs_replace_empty_main(): entered with the pcs lock held and main
+ * empty. Returns 1 with the lock held and a non-empty main, or 0 unlocked.
+ * x = barn, y = empty sheaf to refill, z = the full sheaf to install. */
+int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (!HAS_SHEAVES) {
+		CHECK_EV(CHK_NO_SHEAVES);
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CO_RETURN(0);
+	}
+	if (sheaf_size(m, PCS(cpu)->spare) > 0) {
+		swap_main_spare(m, PCSI(cpu), cpu);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
+		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
+		CO_RETURN(1);
+	}
+	f->x = get_barn(m, f->cache, cpu);
+	if (f->x == NIL) {
+		CHECK_EV(CHK_NO_BARN, .node = cpu_node(m, cpu));
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CO_RETURN(0);
+	}
+	CALL(CO_BARN_REPLACE_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main;
+	     callee->flag1 = svz_gfp_allow_spinning(f->gfp));
+	if (f->ret >= 0) {
+		set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+		STAT(BARN_GET, 1);
+		CO_RETURN(1);
+	}
+	STAT(BARN_GET_FAIL, 1);
+	/* rc1: refill only if the caller may block; fix 1 (fb1091febd66): if it
+	 * may spin. mempool's first try has neither __GFP_DIRECT_RECLAIM... */
+	f->flag2 = SW.refill_on_spin ? svz_gfp_allow_spinning(f->gfp) : svz_gfp_allow_blocking(f->gfp);
+	f->y = NIL;
+	if (f->flag2) {
+		if (PCS(cpu)->spare != NIL) {
+			f->y = PCS(cpu)->spare;
+			PCS(cpu)->spare = NIL;
+			sheaf_place(m, f->y, SH_DETACHED, -1);
+			EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->y, .from = LOC_SPARE,
+			   .to = LOC_NONE);
+		} else {
+			CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = true);
+			f->y = f->ret >= 0 ? (idx_t)f->ret : NIL;
+		}
+	}
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	if (!f->flag2) {
+		CHECK_EV(CHK_NO_BLOCKING);
+		CO_RETURN(0);
+	}
+	if (f->y != NIL) {
+		CALL(CO_REFILL_SHEAF, callee->a = f->y; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
+		if (f->ret) {
+			/* rc1 frees the partly filled sheaf without flushing it:
+			 * its objects leak (fixed later). */
+			for (uint32_t i = 0; i < sheaf_size(m, f->y); i++)
+				obj_r(m, *u32_at(m, sheaf_r(m, f->y)->slots + i))->state = OBJ_LOST;
+			sheaf_r(m, f->y)->size = 0;
+			CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+			CO_RETURN(0);
+		}
+		f->z = f->y;
+	} else {
+		CALL(CO_ALLOC_FULL_SHEAF, (void)callee);
+		if (f->ret < 0)
+			CO_RETURN(0);
+		f->z = (idx_t)f->ret;
+	}
+	/* rc1 re-takes the lock with local_lock(); fix 1 with local_trylock()
+	 * (the path may now run where blocking is not allowed). */
+	LOCK(LK_PCS_LOCK, PCSI(cpu), SW.refill_on_spin);
+	if (!f->ret) {
+		CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->z);
+		STAT(BARN_PUT, 1);
+		CO_RETURN(0);
+	}
+	if (sheaf_size(m, PCS(cpu)->main) == 0) {
+		if (PCS(cpu)->spare == NIL) {
+			set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
+		} else {
+			CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main);
+		}
+		set_main(m, PCSI(cpu), cpu, f->z);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
+		   .to = LOC_MAIN, .value = sheaf_size(m, f->z));
+	} else if (PCS(cpu)->spare == NIL) {
+		set_spare(m, PCSI(cpu), cpu, f->z);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
+		   .to = LOC_SPARE, .value = sheaf_size(m, f->z));
+	} else if (sheaf_size(m, PCS(cpu)->spare) == 0) {
+		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->spare);
+		set_spare(m, PCSI(cpu), cpu, f->z);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
+		   .to = LOC_SPARE, .value = sheaf_size(m, f->z));
+	} else {
+		CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->z);
+		STAT(BARN_PUT, 1);
+	}
+	CO_RETURN(1);
+	CO_END;
+}
+
+/* alloc_empty_sheaf() + refill_sheaf(). Returns the full sheaf or -1. */
+int co_ALLOC_FULL_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
+	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+	STAT(SHEAF_ALLOC, 1);
+	CALL(CO_REFILL_SHEAF, callee->a = f->x; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
+	if (f->ret) {
+		for (uint32_t i = 0; i < sheaf_size(m, f->x); i++)
+			obj_r(m, *u32_at(m, sheaf_r(m, f->x)->slots + i))->state = OBJ_LOST;
+		sheaf_r(m, f->x)->size = 0;
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+		CO_RETURN(-1);
+	}
+	CO_RETURN((int32_t)f->x);
+	CO_END;
+}
+
+/* free_empty_sheaf(): a = sheaf. */
+int co_FREE_EMPTY_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	sheaf_release(m, f->a);
+	EV(.kind = EV_SHEAF_FREE, .fn = KFN_free_empty_sheaf, .sheaf = f->a);
+	STAT(SHEAF_FREE, 1);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* refill_sheaf(): a = sheaf. 0, or -ENOMEM after a short refill (the
+ * objects it did get stay in the sheaf and are counted). */
+int co_REFILL_SHEAF(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	f->n = (int32_t)(sheaf_r(m, f->a)->capacity - sheaf_r(m, f->a)->size);
+	if (f->n == 0)
+		CO_RETURN(0);
+	CALL(CO_REFILL_OBJECTS, callee->z = f->a; callee->n = f->n; callee->k = f->n);
+	f->i = f->ret;
+	if (f->i > 0)
+		STAT(SHEAF_REFILL, f->i);
+	if (f->i < f->n) {
+		CHECK_EV(CHK_SHORT_REFILL, .count = f->i);
+		CO_RETURN(-ENOMEM_);
+	}
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* free_to_pcs(s, object, allow_spin): b = object (in this CPU's pending
+ * slot), flag1 = allow_spin. Returns 1 if the object went into main. */
+int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	if (!f->ret)
+		CO_RETURN(0);
+	if (sheaf_size(m, PCS(cpu)->main) == sheaf_cap(m, PCS(cpu)->main)) {
+		CALL(CO_PCS_REPLACE_FULL_MAIN, callee->flag1 = f->flag1);
+		if (!f->ret)
+			CO_RETURN(0);
+	}
+	WORLD(m)->cpus[cpu].pending = NIL;
+	sheaf_push(m, PCS(cpu)->main, f->b);
+	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = f->b, .sheaf = PCS(cpu)->main,
+	   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	STAT(FREE_FASTPATH, 1);
+	CO_RETURN(1);
+	CO_END;
+}
+
+/* __pcs_replace_full_main(): lock held, main full. 1 = locked with room in
+ * main, 0 = unlocked (the caller frees to the slab). flag1 = allow_spin,
+ * x = barn, y = empty sheaf, flag2 = put_fail. */
+int co_PCS_REPLACE_FULL_MAIN(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (!HAS_SHEAVES) {
+		CHECK_EV(CHK_NO_SHEAVES);
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CO_RETURN(0);
+	}
+	f->x = get_barn(m, f->cache, cpu);
+	if (f->x == NIL) {
+		CHECK_EV(CHK_NO_BARN, .node = cpu_node(m, cpu));
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CO_RETURN(0);
+	}
+	f->flag2 = false;
+	if (PCS(cpu)->spare == NIL) {
+		CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = f->flag1);
+		if (f->ret >= 0) {
+			set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
+			set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+			EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->spare,
+			   .from = LOC_MAIN, .to = LOC_SPARE, .value = sheaf_size(m, PCS(cpu)->spare));
+			CO_RETURN(1);
+		}
+		goto alloc_empty;
+	}
+	if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+		swap_main_spare(m, PCSI(cpu), cpu);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
+		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
+		CO_RETURN(1);
+	}
+	CALL(CO_BARN_REPLACE_FULL, callee->a = f->x; callee->b = PCS(cpu)->main;
+	     callee->flag1 = f->flag1);
+	if (f->ret >= 0) {
+		set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+		STAT(BARN_PUT, 1);
+		CO_RETURN(1);
+	}
+	if (f->ret == -E2BIG_ && f->flag1) {
+		STAT(BARN_PUT_FAIL, 1);
+		f->y = PCS(cpu)->spare;
+		PCS(cpu)->spare = NIL;
+		sheaf_place(m, f->y, SH_DETACHED, -1);
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
+		goto got_empty;
+	}
+	f->flag2 = true;
+alloc_empty:
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+	if (!f->flag1)
+		CO_RETURN(0);
+	/* alloc_empty_sheaf(s, GFP_NOWAIT): sheaf structs never fail here
+	 * (they are not allocated from kmalloc caches in the model). */
+	MOVES_TO(f->y, sheaf_new(m, f->cache, CAPACITY));
+	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->y, .value = CAPACITY);
+	STAT(SHEAF_ALLOC, 1);
+got_empty:
+	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	if (!f->ret) {
+		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->y);
+		CO_RETURN(0);
+	}
+	CALL(CO_PCS_INSTALL_EMPTY, callee->a = f->y; callee->x = f->x);
+	CO_RETURN(1);
+	CO_END;
+}
+
+/* __pcs_install_empty_sheaf(): lock held; a = empty sheaf, x = barn. */
+int co_PCS_INSTALL_EMPTY(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (PCS(cpu)->spare == NIL) {
+		set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
+		set_main(m, PCSI(cpu), cpu, f->a);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_NONE, .to = LOC_MAIN);
+		CO_RETURN(0);
+	}
+	if (sheaf_size(m, PCS(cpu)->main) < CAPACITY) {
+		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->a);
+		CO_RETURN(0);
+	}
+	if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+		swap_main_spare(m, PCSI(cpu), cpu);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
+		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
+		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->a);
+		CO_RETURN(0);
+	}
+	f->y = PCS(cpu)->main;
+	PCS(cpu)->main = NIL;
+	CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->y);
+	STAT(BARN_PUT, 1);
+	set_main(m, PCSI(cpu), cpu, f->a);
+	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_NONE, .to = LOC_MAIN);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* Move n objects from the top of sheaf sh into the CPU's bulk buffer, in
+ * array order (objects[size-n .. size-1]). */
+static void sheaf_to_bulk(struct model *m, int cpu, idx_t sh, uint32_t n)
+{
+	struct sheaf_rec *r = sheaf_r(m, sh);
+	uint32_t from = r->size - n;
+	for (uint32_t i = 0; i < n; i++)
+		bulk_push(m, cpu, *u32_at(m, sheaf_r(m, sh)->slots + from + i));
+	sheaf_r(m, sh)->size = from;
+}
+
+/* sheaf_flush_unused(): a = sheaf (not installed anywhere). */
+int co_SHEAF_FLUSH_UNUSED(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (sheaf_size(m, f->a) == 0)
+		CO_RETURN(0);
+	f->n = (int32_t)sheaf_size(m, f->a);
+	STAT_CPU(f->on_cpu, SHEAF_FLUSH, f->n);
+	sheaf_to_bulk(m, cpu, f->a, (uint32_t)f->n);
+	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_SHEAF, .to = LOC_BULK,
+	   .count = f->n, .value = 0);
+	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* sheaf_flush_main(): main of CPU on_cpu, in batches of PCS_BATCH_MAX, each
+ * copied out under the trylock and freed unlocked. */
+int co_SHEAF_FLUSH_MAIN(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	do {
+		LOCK(LK_PCS_LOCK, PCSI(f->on_cpu), true);
+		if (!f->ret)
+			CO_RETURN(f->i);
+		f->n = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
+		if (f->n > PCS_BATCH_MAX)
+			f->n = PCS_BATCH_MAX;
+		if (f->n) {
+			sheaf_to_bulk(m, cpu, PCS(f->on_cpu)->main, (uint32_t)f->n);
+			EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = PCS(f->on_cpu)->main,
+			   .from = LOC_MAIN, .to = LOC_BULK, .count = f->n,
+			   .value = sheaf_size(m, PCS(f->on_cpu)->main));
+		}
+		f->k = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
+		UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
+		if (f->n) {
+			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+			STAT_CPU(f->on_cpu, SHEAF_FLUSH, f->n);
+		}
+		f->i = 1;
+	} while (f->k);
+	CO_RETURN(1);
+	CO_END;
+}
+
+/* pcs_flush_all() for CPU on_cpu: spare flushed and freed, main flushed. */
+int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	if (!HAS_SHEAVES)
+		goto partials;
+	LOCK(LK_PCS_LOCK, PCSI(f->on_cpu), false);
+	f->y = PCS(f->on_cpu)->spare;
+	PCS(f->on_cpu)->spare = NIL;
+	sheaf_place(m, f->y, SH_DETACHED, -1);
+	if (PCS(f->on_cpu)->rcu_free != NIL) {
+		/* call_rcu(rcu_free_sheaf_nobarn): flushed after the grace period */
+		idx_t r = PCS(f->on_cpu)->rcu_free;
+		PCS(f->on_cpu)->rcu_free = NIL;
+		sheaf_r(m, r)->nobarn = true;
+		sheaf_place(m, r, SH_RCU_PENDING, -1);
+		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
+	}
+	UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
+	if (f->y != NIL) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+	}
+	CALL(CO_SHEAF_FLUSH_MAIN, (void)callee);
+partials:
+	if (WORLD(m)->cfg.sw.cpu_partial_free) {
+		/* 17c38c88294d still had per-CPU partial lists on the free side */
+		CALL(CO_C_FLUSH_CPU, (void)callee);
+	}
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* barn_shrink(): a = barn. Every sheaf leaves the barn; full ones are
+ * flushed to slabs, all are freed. */
+int co_BARN_SHRINK(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	LOCK(LK_BARN_LOCK, f->a, false);
+	{
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		struct barn_rec *b = barn_r(m, f->a);
+		f->n = (int32_t)(b->nr_full + b->nr_empty);
+		while (b->sheaves_full.first != NIL) {
+			idx_t sh = b->sheaves_full.first;
+			dlist_del(m, P_SHEAF, &b->sheaves_full, sh);
+			dlist_add(m, P_SHEAF, &c->sheaf_stash, sh, true);
+			sheaf_place(m, sh, SH_DETACHED, -1);
+		}
+		while (b->sheaves_empty.first != NIL) {
+			idx_t sh = b->sheaves_empty.first;
+			dlist_del(m, P_SHEAF, &b->sheaves_empty, sh);
+			dlist_add(m, P_SHEAF, &c->sheaf_stash, sh, true);
+			sheaf_place(m, sh, SH_DETACHED, -1);
+		}
+		b->nr_full = b->nr_empty = 0;
+	}
+	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .from = LOC_BARN_FULL, .to = LOC_NONE,
+	   .node = barn_r(m, f->a)->node, .count = f->n);
+	UNLOCK(LK_BARN_LOCK, f->a);
+	while (WORLD(m)->cpus[cpu].sheaf_stash.first != NIL) {
+		f->y = WORLD(m)->cpus[cpu].sheaf_stash.first;
+		dlist_del(m, P_SHEAF, &WORLD(m)->cpus[cpu].sheaf_stash, f->y);
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+	}
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* alloc_from_pcs_bulk(): n = objects wanted. Copies batches from main into
+ * the bulk buffer; swaps in a non-empty spare or a full barn sheaf; never
+ * refills. Returns the number obtained. */
+int co_ALLOC_FROM_PCS_BULK(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	for (;;) {
+		LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+		if (!f->ret)
+			CO_RETURN(f->i);
+		if (sheaf_size(m, PCS(cpu)->main) == 0) {
+			if (!HAS_SHEAVES) {
+				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+				CO_RETURN(f->i);
+			}
+			if (sheaf_size(m, PCS(cpu)->spare) > 0) {
+				swap_main_spare(m, PCSI(cpu), cpu);
+				EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main,
+				   .from = LOC_SPARE, .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
+			} else {
+				f->x = get_barn(m, f->cache, cpu);
+				if (f->x == NIL) {
+					UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+					CO_RETURN(f->i);
+				}
+				CALL(CO_BARN_REPLACE_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main;
+				     callee->flag1 = svz_gfp_allow_spinning(f->gfp));
+				if (f->ret < 0) {
+					STAT(BARN_GET_FAIL, 1);
+					UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+					CO_RETURN(f->i);
+				}
+				set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+				STAT(BARN_GET, 1);
+			}
+		}
+		f->k = (int32_t)sheaf_size(m, PCS(cpu)->main);
+		if (f->k > f->n - f->i)
+			f->k = f->n - f->i;
+		sheaf_to_bulk(m, cpu, PCS(cpu)->main, (uint32_t)f->k);
+		EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_MAIN,
+		   .to = LOC_BULK, .count = f->k, .value = sheaf_size(m, PCS(cpu)->main));
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		STAT(ALLOC_FASTPATH, f->k);
+		f->i += f->k;
+		if (f->i >= f->n)
+			CO_RETURN(f->i);
+	}
+	CO_END;
+}
+
+/* free_to_pcs_bulk(): the objects are in the bulk buffer. Remote-node
+ * objects are set aside and freed to their slabs (FREE_SLOWPATH); local
+ * ones fill main in batches, getting room from the barn (an empty sheaf, a
+ * non-full spare, or barn_replace_full_sheaf); what does not fit goes to the
+ * slabs too. Never allocates a sheaf. */
+int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	{
+		/* swap-with-last scan: remote objects to the remote area */
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		uint32_t size = c->bulk_len, i = 0, nr = 0;
+		while (i < size) {
+			idx_t o = *u32_at(m, c->bulk + i);
+			if (slab_r(m, obj_r(m, o)->slab)->node != cpu_node(m, cpu)) {
+				*u32_at(m, c->bulk + c->bulk_cap + nr++) = o;
+				*u32_at(m, c->bulk + i) = *u32_at(m, c->bulk + --size);
+			} else {
+				i++;
+			}
+		}
+		c->bulk_len = size;
+		f->k = (int32_t)nr;  /* remote objects */
+		f->i = 0;             /* local objects already placed */
+	}
+	while ((uint32_t)f->i < WORLD(m)->cpus[cpu].bulk_len) {
+		LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+		if (!f->ret)
+			goto fallback;
+		if (sheaf_size(m, PCS(cpu)->main) == sheaf_cap(m, PCS(cpu)->main)) {
+			f->x = get_barn(m, f->cache, cpu);
+			if (f->x == NIL)
+				goto no_empty;
+			if (PCS(cpu)->spare == NIL) {
+				CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = true);
+				if (f->ret < 0)
+					goto no_empty;
+				set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
+				set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+			} else if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+				swap_main_spare(m, PCSI(cpu), cpu);
+			} else {
+				CALL(CO_BARN_REPLACE_FULL, callee->a = f->x; callee->b = PCS(cpu)->main;
+				     callee->flag1 = true);
+				if (f->ret < 0) {
+					STAT(BARN_PUT_FAIL, 1);
+					goto no_empty;
+				}
+				set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
+				STAT(BARN_PUT, 1);
+			}
+		}
+		{
+			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+			uint32_t room = CAPACITY - sheaf_size(m, PCS(cpu)->main);
+			uint32_t left = c->bulk_len - (uint32_t)f->i;
+			f->n = (int32_t)(room < left ? room : left);
+			for (int32_t k = 0; k < f->n; k++)
+				sheaf_push(m, PCS(cpu)->main, *u32_at(m, c->bulk + (uint32_t)f->i + (uint32_t)k));
+			f->i += f->n;
+		}
+		EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_BULK,
+		   .to = LOC_MAIN, .count = f->n, .value = sheaf_size(m, PCS(cpu)->main));
+		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		STAT(FREE_FASTPATH, f->n);
+	}
+	goto remote;
+no_empty:
+	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+fallback:
+	{
+		/* the objects not placed move to the front of the buffer */
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		uint32_t left = c->bulk_len - (uint32_t)f->i;
+		for (uint32_t k = 0; k < left; k++)
+			*u32_at(m, c->bulk + k) = *u32_at(m, c->bulk + (uint32_t)f->i + k);
+		c->bulk_len = left;
+		f->n = (int32_t)left;
+	}
+	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+	STAT(FREE_SLOWPATH, f->n);
+remote:
+	WORLD(m)->cpus[cpu].bulk_len = 0;
+	if (f->k) {
+		{
+			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+			for (int32_t k = 0; k < f->k; k++)
+				*u32_at(m, c->bulk + (uint32_t)k) = *u32_at(m, c->bulk + c->bulk_cap + (uint32_t)k);
+			c->bulk_len = (uint32_t)f->k;
+		}
+		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+		STAT(FREE_SLOWPATH, f->k);
+	}
+	CO_RETURN(0);
+	CO_END;
+}
