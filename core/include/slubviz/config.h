@@ -51,6 +51,13 @@ struct svz_switches {
 				   allocation paths, but frees still put a
 				   was-full slab on the per-CPU partial list
 				   (SLUB_CPU_PARTIAL, removed one commit later) */
+	bool cpu_partial_objects; /* before v5.16 (b47291ef02b0): the per-CPU
+				     partial list is bounded by free objects
+				     (cpu_partial 2/6/13/30, pobjects), not slabs */
+	bool frozen_partial;    /* before v6.8 (8cd3fa428b56): slabs on a per-CPU
+				   partial list are frozen */
+	bool try_thisnode;      /* v6.9+ (9198ffbd2b49): ___slab_alloc() for a
+				   preferred node tries that node only first */
 	bool continue_on_error; /* keep going past a bad free in a trace */
 	uint64_t seed;          /* every random draw of the model comes from it */
 };

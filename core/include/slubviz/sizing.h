@@ -59,6 +59,7 @@ struct svz_geom_in {
 	unsigned nr_cpus;        /* the CPU count calculate_order uses (see svz_order_cpus) */
 	enum svz_order_form form;
 	enum svz_era era;        /* classic: cpu_partial counts; sheaves: sheaf_capacity */
+	bool cpu_partial_objects; /* before v5.16: set_cpu_partial()'s object table */
 };
 
 struct svz_geom {
@@ -69,7 +70,8 @@ struct svz_geom {
 	unsigned order, objects;         /* s->oo */
 	unsigned min_order, min_objects; /* s->min (fallback order) */
 	unsigned min_partial;
-	unsigned cpu_partial, cpu_partial_slabs; /* as set_cpu_partial(); classic era semantics */
+	unsigned cpu_partial, cpu_partial_slabs; /* as set_cpu_partial(); classic era semantics;
+						   cpu_partial_slabs is 0 before v5.16 */
 	unsigned sheaf_capacity; /* calculate_sheaf_capacity(); computed in both eras */
 };
 

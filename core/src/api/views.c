@@ -268,25 +268,32 @@ static void show_slab_objects(struct model *m, idx_t ci, unsigned flags, struct 
 			sb_printf(b, " N%d=%" PRIu64, node, nodes[node]);
 }
 
-/* slabs_cpu_partial_show(): objects(slabs) with objects estimated as
- * slabs * objs_per_slab / 2 (half full), then " C<cpu>=objects(slabs)". */
+/* slabs_cpu_partial_show(): objects(slabs), then " C<cpu>=objects(slabs)"
+ * for each CPU with a chain. Since v5.16 objects is an estimate, slabs *
+ * objs_per_slab / 2 (half full); before, the head's pobjects (the free
+ * objects each slab had when it joined) with its page count. */
 static void show_slabs_cpu_partial(struct model *m, idx_t ci, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
+	const bool counted = w->cfg.sw.cpu_partial_objects;
 	uint32_t per = cache_r(m, ci)->g.objects;
-	int slabs = 0;
-	for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
-		idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
-		if (head != NIL)
-			slabs += (int)slab_r(m, head)->slabs;
-	}
-	sb_printf(b, "%d(%d)", (int)((int64_t)slabs * per / 2), slabs);
-	for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
-		idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
-		if (head != NIL) {
-			int n = (int)slab_r(m, head)->slabs;
-			sb_printf(b, " C%d=%d(%d)", cpu, (int)((int64_t)n * per / 2), n);
+	int64_t slabs = 0, objects = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
+			idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
+			if (head == NIL)
+				continue;
+			int64_t n = slab_r(m, head)->slabs;
+			int64_t objs = counted ? slab_r(m, head)->pobjects : n * per / 2;
+			if (pass == 0) {
+				slabs += n;
+				objects += objs;
+			} else {
+				sb_printf(b, " C%d=%d(%d)", cpu, (int)objs, (int)n);
+			}
 		}
+		if (pass == 0)
+			sb_printf(b, "%d(%d)", (int)(counted ? objects : slabs * per / 2), (int)slabs);
 	}
 }
 

@@ -1,6 +1,16 @@
-/* The classic era (v6.8 .. v6.19): struct kmem_cache_cpu, frozen cpu slabs
- * and per-CPU partial chains, with v6.8's delayed freezing (only the cpu
- * slab is frozen; slabs on c->partial are not).
+/* The classic era (v5.10 .. v6.19): struct kmem_cache_cpu, frozen cpu slabs
+ * and per-CPU partial chains. One code path; where the kernel changed a
+ * branch, a switch of the preset picks the version (docs/presets.md):
+ *   cpu_partial_objects  before v5.16 (b47291ef02b0): the chain is bounded
+ *                        by free objects (head->pobjects > cpu_partial),
+ *                        get_partial_node() by available > cpu_partial / 2
+ *   frozen_partial       before v6.8 (8cd3fa428b56): slabs on c->partial are
+ *                        frozen, frees to them count FREE_FROZEN, taking one
+ *                        as c->slab goes through get_freelist (ALLOC_REFILL)
+ *                        and unfreeze_partials() unfreezes each; since v6.8
+ *                        only the cpu slab is frozen
+ *   try_thisnode         v6.9+ (9198ffbd2b49): a preferred node is tried
+ *                        alone first, then get_partial() may use any node
  *
  * Per CPU (pcs_rec): c->freelist (objects of c->slab that only this CPU
  * takes, lockless with tid + this_cpu_cmpxchg), c->slab (frozen), c->partial
@@ -95,11 +105,12 @@ int co_C_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
-/* ___slab_alloc() of v6.8: x = slab, y = freelist, c = flush slab. */
+/* ___slab_alloc(): x = slab, y = freelist, c = flush slab. */
 int co_C_SLAB_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	STAT(ALLOC_SLOWPATH, 1);
+	f->flag1 = true;
 reread_slab:
 	f->x = C->c_slab;
 	if (f->x == NIL) {
@@ -169,6 +180,18 @@ new_slab:
 		}
 		C->c_partial = SL(f->x)->next_partial;
 		SL(f->x)->next_partial = NIL;
+		if (WORLD(m)->cfg.sw.frozen_partial) {
+			/* before v6.8: the slab is already frozen; it becomes c->slab
+			 * and ___slab_alloc starts over at redo (node check, then
+			 * get_freelist: ALLOC_REFILL) */
+			C->c_slab = f->x;
+			SL(f->x)->list = LIST_CPU_SLAB;
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = f->x, .node = SL(f->x)->node,
+			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(f->x)->inuse);
+			UNLOCK(LK_PCS_LOCK, CI);
+			STAT(CPU_PARTIAL_ALLOC, 1);
+			goto reread_slab;
+		}
 		if (f->node < 0 || SL(f->x)->node == f->node) {
 			C->c_slab = f->x;
 			SL(f->x)->list = LIST_CPU_SLAB;
@@ -182,8 +205,13 @@ new_slab:
 		SL(f->x)->list = LIST_PRIVATE;
 		CALL(CO_C_PUT_PARTIALS, callee->b = f->x);
 	}
-	/* new_objects */
-	CALL(CO_C_GET_PARTIAL, (void)callee);
+	/* new_objects (v6.9+: try_thisnode first asks the preferred node alone,
+	 * GFP_NOWAIT | __GFP_THISNODE; k = pc.flags, flag1 = try_thisnode) */
+new_objects:
+	f->k = (int32_t)f->gfp;
+	if (f->node >= 0 && !(f->gfp & __GFP_THISNODE) && f->flag1 && WORLD(m)->cfg.sw.try_thisnode)
+		f->k = (int32_t)(GFP_NOWAIT | __GFP_THISNODE);
+	CALL(CO_C_GET_PARTIAL, callee->gfp = (uint32_t)f->k);
 	if (f->ret >= 0) {
 		f->x = (idx_t)f->ret;
 		f->y = take_slab_freelist(m, f->x, cpu);
@@ -191,8 +219,12 @@ new_slab:
 		   .count = (int32_t)own_freelist(m, f->y, cpu), .value = SL(f->x)->inuse);
 		goto retry_load_slab;
 	}
-	CALL(CO_NEW_SLAB, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
+	CALL(CO_NEW_SLAB, callee->gfp = (uint32_t)f->k; callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
 	if (f->ret < 0) {
+		if (f->flag1 && (uint32_t)f->k != f->gfp) {
+			f->flag1 = false;
+			goto new_objects;
+		}
 		slab_out_of_memory(m, f->cache, f->gfp, f->node);
 		CHECK_EV(CHK_OUT_OF_MEMORY);
 		CO_RETURN(-1);
@@ -235,12 +267,15 @@ retry_load_slab:
 }
 
 /* get_partial(): the requested node (or numa_mem_id()), then any node
- * unless a node was requested (v6.8). Returns an unfrozen slab or -1. */
+ * unless a node was requested: before v6.9 any requested node, since
+ * (9198ffbd2b49) only one requested with __GFP_THISNODE in pc.flags (gfp).
+ * Returns an unfrozen slab or -1. */
 int co_C_GET_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	CALL(CO_C_GET_PARTIAL_NODE, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
-	if (f->ret >= 0 || f->node >= 0)
+	if (f->ret >= 0 ||
+	    (f->node >= 0 && (!WORLD(m)->cfg.sw.try_thisnode || (f->gfp & __GFP_THISNODE))))
 		CO_RETURN(f->ret);
 	CALL(CO_GET_FROM_ANY_PARTIAL, callee->k_fn = KFN_get_any_partial);
 	CO_RETURN(f->ret);
@@ -250,8 +285,9 @@ int co_C_GET_PARTIAL(struct model *m, int cpu, struct frame *f)
 /* get_partial_node(): under list_lock take the first slab (the result,
  * ALLOC_FROM_PARTIAL) and move more to this CPU's partial chain
  * (put_cpu_partial(drain = 0), CPU_PARTIAL_NODE) until more than
- * cpu_partial_slabs / 2 were moved. x = slab, y = result, c = next,
- * i = partial_slabs. */
+ * cpu_partial_slabs / 2 were moved; before v5.16 until the free objects
+ * taken, the result's included, exceed cpu_partial / 2. x = slab, y =
+ * result, c = next, i = partial_slabs (or available objects). */
 int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -264,6 +300,8 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	while (f->x != NIL) {
 		f->c = slab_lnext(m, f->x);
 		remove_partial(m, f->cache, f->node, f->x);
+		if (WORLD(m)->cfg.sw.cpu_partial_objects)
+			f->i += (int32_t)(SL(f->x)->objects - SL(f->x)->inuse);
 		if (f->y == NIL) {
 			f->y = f->x;
 			/* the result: frozen and installed as c->slab by ___slab_alloc */
@@ -273,10 +311,13 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 		} else {
 			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->x; callee->flag1 = false; callee->flag2 = true);
 			STAT(CPU_PARTIAL_NODE, 1);
-			f->i++;
+			if (!WORLD(m)->cfg.sw.cpu_partial_objects)
+				f->i++;
 		}
 		if (!HAS_CPU_PARTIAL(m, f->cache) ||
-		    (uint32_t)f->i > cache_r(m, f->cache)->g.cpu_partial_slabs / 2)
+		    (uint32_t)f->i > (WORLD(m)->cfg.sw.cpu_partial_objects
+				      ? cache_r(m, f->cache)->g.cpu_partial
+				      : cache_r(m, f->cache)->g.cpu_partial_slabs) / 2)
 			break;
 		f->x = f->c;
 	}
@@ -420,8 +461,11 @@ retry:
 
 /* put_cpu_partial(s, slab, drain): b = slab, flag1 = drain, flag2 = the slab
  * comes from the node partial list (get_partial_node). With drain and
- * a chain already cpu_partial_slabs long, the old chain is detached and
- * put back to the nodes (CPU_PARTIAL_DRAIN). x = chain to drain. */
+ * a chain already cpu_partial_slabs long (before v5.16: whose pobjects
+ * exceed cpu_partial), the old chain is detached and put back to the
+ * nodes (CPU_PARTIAL_DRAIN). x = chain to drain. The head carries the
+ * chain's slabs and, before v5.16, pobjects: the free objects each slab
+ * had when it was added. Before v6.8 the slab is frozen here. */
 int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -429,18 +473,24 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 	{
 		struct pcs_rec *c = C;
 		idx_t old = c->c_partial;
-		uint32_t slabs = 0;
+		const struct svz_switches *sw = &WORLD(m)->cfg.sw;
+		const struct svz_geom *g = &cache_r(m, f->cache)->g;
+		uint32_t slabs = 0, pobjects = 0;
 		f->x = NIL;
 		if (old != NIL) {
-			if (f->flag1 && SL(old)->slabs >= cache_r(m, f->cache)->g.cpu_partial_slabs) {
+			if (f->flag1 && (sw->cpu_partial_objects ? SL(old)->pobjects > g->cpu_partial
+							     : SL(old)->slabs >= g->cpu_partial_slabs)) {
 				f->x = old;
 				old = NIL;
 			} else {
 				slabs = SL(old)->slabs;
+				pobjects = SL(old)->pobjects;
 			}
 		}
 		struct slab_rec *sr = SL(f->b);
 		sr->slabs = slabs + 1;
+		sr->pobjects = sw->cpu_partial_objects ? pobjects + sr->objects - sr->inuse : 0;
+		sr->frozen = sw->frozen_partial;
 		sr->next_partial = old;
 		sr->list = LIST_CPU_PARTIAL;
 		c->c_partial = f->b;
@@ -465,9 +515,10 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
-/* __put_partials(): every slab of the chain b to its node's partial tail
- * (FREE_ADD_PARTIAL), switching node locks as needed; empty ones beyond
- * min_partial are discarded after (DEACTIVATE_EMPTY, FREE_SLAB).
+/* __put_partials() (before v6.8 unfreeze_partials(), which first unfreezes
+ * each slab with a cmpxchg): every slab of the chain b to its node's
+ * partial tail (FREE_ADD_PARTIAL), switching node locks as needed; empty
+ * ones beyond min_partial are discarded after (DEACTIVATE_EMPTY, FREE_SLAB).
  * x = slab, y = next, j = node locked (-1), z = discard chain. */
 int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 {
@@ -497,6 +548,11 @@ int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 				UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j));
 			f->j = SL(f->x)->node;
 			LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j), false);
+		}
+		if (SL(f->x)->frozen) {
+			SL(f->x)->frozen = false;
+			EV(.kind = EV_CMPXCHG, .fn = KFN___put_partials, .slab = f->x, .node = f->j,
+			   .value = SL(f->x)->inuse);
 		}
 		if (SL(f->x)->inuse == 0 && CNODE(f->j)->nr_partial >= MIN_PARTIAL) {
 			SL(f->x)->next_partial = f->z;

@@ -438,25 +438,30 @@ static unsigned calculate_sheaf_capacity(uint32_t size, uint32_t flags,
 	return capacity > requested ? capacity : requested;
 }
 
-/* set_cpu_partial() (classic era): cpu_partial objects by size, 6/24/52/120,
- * 0 for debug caches; cpu_partial_slabs = DIV_ROUND_UP(cpu_partial * 2,
- * objects) assuming slabs on the per-CPU list are half full. */
-static void set_cpu_partial(struct svz_geom *g, uint32_t flags, uint32_t page_size)
+/* set_cpu_partial() (classic era): cpu_partial objects by size, 0 for debug
+ * caches. Since v5.16 (b47291ef02b0 with 23e98ad1ce89 "increase default cpu
+ * partial list sizes") 6/24/52/120, and the list is bounded in slabs:
+ * cpu_partial_slabs = DIV_ROUND_UP(cpu_partial * 2, objects), assuming half
+ * full slabs. Before, 2/6/13/30 bounded the free objects themselves
+ * (put_cpu_partial()'s pobjects) and there is no cpu_partial_slabs. */
+static void set_cpu_partial(struct svz_geom *g, uint32_t flags, uint32_t page_size, bool objects)
 {
+	static const unsigned by_size[2][4] = { { 6, 24, 52, 120 }, { 2, 6, 13, 30 } };
+	const unsigned *t = by_size[objects];
 	unsigned nr_objects;
 
 	if (flags & SLAB_DEBUG_FLAGS)
 		nr_objects = 0;
 	else if (g->size >= page_size)
-		nr_objects = 6;
+		nr_objects = t[0];
 	else if (g->size >= 1024)
-		nr_objects = 24;
+		nr_objects = t[1];
 	else if (g->size >= 256)
-		nr_objects = 52;
+		nr_objects = t[2];
 	else
-		nr_objects = 120;
+		nr_objects = t[3];
 	g->cpu_partial = nr_objects;
-	g->cpu_partial_slabs = g->objects ? DIV_ROUND_UP(nr_objects * 2, g->objects) : 0;
+	g->cpu_partial_slabs = objects || !g->objects ? 0 : DIV_ROUND_UP(nr_objects * 2, g->objects);
 }
 
 static int check_common(const struct svz_geom_in *in, char *err, size_t errlen)
@@ -498,7 +503,7 @@ static int finish_geometry(uint32_t size, const struct svz_geom_in *in,
 	mp = ilog2_32(size) / 2;
 	g->min_partial = mp < SVZ_MIN_PARTIAL ? SVZ_MIN_PARTIAL :
 			 mp > SVZ_MAX_PARTIAL ? SVZ_MAX_PARTIAL : mp;
-	set_cpu_partial(g, in->flags, in->page_size);
+	set_cpu_partial(g, in->flags, in->page_size, in->cpu_partial_objects);
 	g->sheaf_capacity = calculate_sheaf_capacity(size, in->flags, in->sheaf_capacity,
 						     in->page_size);
 	return 0;

@@ -191,6 +191,8 @@ struct slab_rec {
 	idx_t lprev, lnext;      /* slab_list */
 	idx_t next_partial;      /* slab->next on a CPU partial chain (classic) */
 	uint32_t slabs;          /* slab->slabs: chain length, valid at the head */
+	uint32_t pobjects;       /* before v5.16, slab->pobjects at the head: free
+				    objects of the chain as each slab joined */
 	bool deferred;           /* freelist not yet built (seed 000) */
 	idx_t next_free;
 };

@@ -36,7 +36,8 @@
  *             its local lock is held (___slab_alloc() clears it there); every
  *             o on c->freelist is an object of c->slab with state
  *             CPU_FREELIST, holder == cpu; c->partial chain: alive,
- *             unfrozen (delayed freezing), list CPU_PARTIAL,
+ *             frozen iff frozen_partial (before v6.8; delayed
+ *             freezing since), list CPU_PARTIAL,
  *             |chain| == head->slabs; quiescent: every slab marked
  *             CPU_SLAB / CPU_PARTIAL is on exactly one CPU
  *
@@ -671,9 +672,13 @@ static void check_kmem_cache_cpu(struct vctx *v)
 				}
 				if (owned[s]++)
 					violation(v, "BUG %s (Not tainted): slab %016llx on two CPU partial chains", cn, saddr(m, s));
-				if (VSLAB(v, s)->frozen || VSLAB(v, s)->list != LIST_CPU_PARTIAL)
+				/* frozen before v6.8, not since (delayed freezing) */
+				if (VSLAB(v, s)->frozen != WORLD(m)->cfg.sw.frozen_partial ||
+				    VSLAB(v, s)->list != LIST_CPU_PARTIAL)
 					violation(v, "BUG %s (Not tainted): slab %016llx on cpu %d partial chain is %s",
-						  cn, saddr(m, s), cpu, VSLAB(v, s)->frozen ? "frozen" : "not marked cpu partial");
+						  cn, saddr(m, s), cpu,
+						  VSLAB(v, s)->list != LIST_CPU_PARTIAL ? "not marked cpu partial"
+						  : VSLAB(v, s)->frozen ? "frozen" : "not frozen");
 			}
 			if (n != head_slabs)
 				violation(v, "BUG %s (Not tainted): cpu %d partial chain has %u slabs but head->slabs is %u",

@@ -573,7 +573,7 @@ static int set_key(struct parser *P, const struct tok *at, const char *key, size
 		   const char *value, size_t valuelen)
 {
 	static const char *const count_keys[3] = { "possible", "present", "online" };
-	char k[64], v[128], msg[256];
+	char k[64], v[128], msg[sizeof P->err->msg];
 
 	if (keylen >= sizeof k || valuelen >= sizeof v) {
 		if (keylen >= sizeof k)

@@ -1,0 +1,233 @@
+/* Per-version classic paths (issue 10 item 1): the same small traces under
+ * presets of kernels that changed one branch, with every expected counter
+ * derived by hand from that kernel's mm/slub.c (the derivation is the
+ * comment above each check).
+ *
+ * Geometry shared by the traces: cache t, size=256, no flags, 4 KiB pages,
+ * three CPUs on one node. s->size = 256 (free pointer inside the object),
+ * calculate_order(): min_objects = 4 * (fls(3) + 1) = 12, and order 0 holds
+ * 4096 / 256 = 16 objects with no waste, so both the loop form (v5.10,
+ * v6.6) and the fraction form (v6.8+) pick order 0: 16 objects per slab.
+ * set_cpu_partial(): size >= 256, so
+ *   before v5.16 (b47291ef02b0): cpu_partial = 13 objects;
+ *   since:                        cpu_partial = 52, cpu_partial_slabs =
+ *                                 DIV_ROUND_UP(52 * 2, 16) = 7. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "slubviz/slubviz.h"
+
+#define stat_cpu svz_t_stat_cpu
+#define stat_total svz_t_stat_total
+
+/* Phase 1: c0 allocates 15 full slabs and one object of a 16th (h0..h240;
+ * h[16k .. 16k+15] are the objects of slab k+1, as each slab is used up
+ * before the next is made).
+ * Phase 2: c1 frees h0, h16, .., h224: one object of each full slab 1..15,
+ * so each free finds a full slab (prior == NULL): __slab_free() puts it on
+ * c1's partial list, put_cpu_partial(s, slab, drain = 1), CPU_PARTIAL_FREE.
+ * Phase 3: c1 frees h225, a second object of slab 15, the head of c1's
+ * partial list.
+ * Phase 4: c2 allocates y0 and y1 with nothing of its own. */
+static char *trace(void)
+{
+	size_t cap = 16384, len = 0;
+	char *t = malloc(cap);
+	len += (size_t)snprintf(t + len, cap - len,
+				"slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\n"
+				"seed 1\ncache t size=256\n");
+	for (int i = 0; i <= 240; i++)
+		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t h%d\n", i);
+	for (int k = 0; k < 15; k++)
+		len += (size_t)snprintf(t + len, cap - len, "c1 free t h%d\n", 16 * k);
+	len += (size_t)snprintf(t + len, cap - len, "c1 free t h225\nc2 alloc t y0\nc2 alloc t y1\n");
+	return t;
+}
+
+static const char *attr_line(const char *sysfs, const char *attr, char *buf, size_t len)
+{
+	char key[64];
+	snprintf(key, sizeof key, "./%s:", attr);
+	const char *l = strstr(sysfs, key);
+	if (!l)
+		return "(missing)";
+	l += strlen(key);
+	size_t n = strcspn(l, "\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), l);
+	return buf;
+}
+
+/* v5.10 (before v5.16, and before v6.8):
+ * Phase 2, put_cpu_partial() of v5.10: drain when the head's pobjects >
+ * cpu_partial (13). Each slab joins with objects - inuse = 1 free object,
+ * so before free k the head holds pobjects = k - 1: frees 1..14 build a
+ * chain of 14 (pobjects 14), free 15 sees 14 > 13 and unfreeze_partials()
+ * moves all 14 to the node list (FREE_ADD_PARTIAL 14, CPU_PARTIAL_DRAIN 1);
+ * slab 15 starts a new chain: pages 1, pobjects 1.
+ * Phase 3: slab 15 is frozen on c1's list (frozen_partial), so the free
+ * needs no list: was_frozen, FREE_FROZEN 1.
+ * Phase 4, y0: no cpu slab, no partial of its own: get_partial_node() on
+ * node 0's 14 slabs (1 free object each): the first becomes the cpu slab
+ * (ALLOC_FROM_PARTIAL), available = 1; more go to c2's list
+ * (CPU_PARTIAL_NODE) until available > 13 / 2 = 6, i.e. 6 more (available
+ * 7). y1: c->freelist empty, get_freelist() of the exhausted cpu slab is
+ * NULL (DEACTIVATE_BYPASS), the head of c2's list becomes c->slab
+ * (CPU_PARTIAL_ALLOC) and, frozen already, goes through redo:
+ * get_freelist() (ALLOC_REFILL).
+ * slabs_cpu_partial (v5.10 slabs_cpu_partial_show: the heads' pobjects and
+ * pages): c1 1(1); c2's list after popping its head (pobjects 6, pages 6)
+ * is headed by the slab that joined fifth: 5(5). Total 6(6). */
+static void test_v510(void)
+{
+	char *t = trace();
+	int h = svz_t_run(t, "v5.10", NULL);
+	CHECK(h >= 0);
+	if (h < 0) {
+		free(t);
+		return;
+	}
+	const char *s = svz_sysfs(h, "t");
+	char buf[256];
+	CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), "13");
+	CHECK_EQ_STR(attr_line(s, "objs_per_slab", buf, sizeof buf), "16");
+	CHECK_EQ_INT(stat_total(s, "free_slowpath"), 16);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 1), 15);
+	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 1);
+	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
+	CHECK_EQ_INT(stat_total(s, "free_frozen"), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 6);
+	CHECK_EQ_INT(stat_cpu(s, "deactivate_bypass", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 2), 2);
+	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "6(6) C1=1(1) C2=5(5)");
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	free(t);
+}
+
+/* v6.6 (since v5.16, before v6.8): slabs are counted, and still frozen.
+ * Phase 2: drain when the head's slabs >= cpu_partial_slabs (7): frees
+ * 1..7 build 7, free 8 drains 7 and starts a new chain, frees 9..14 grow
+ * it to 7, free 15 drains 7 again: CPU_PARTIAL_DRAIN 2, FREE_ADD_PARTIAL
+ * 14, c1's chain is slab 15 alone.
+ * Phase 3: frozen: FREE_FROZEN 1.
+ * Phase 4, y0: get_partial_node() stops when partial_slabs (the slabs put
+ * on c2's list, the cpu slab not counted) > 7 / 2 = 3: CPU_PARTIAL_NODE 4.
+ * y1 as in v5.10: DEACTIVATE_BYPASS 1, CPU_PARTIAL_ALLOC 1, ALLOC_REFILL 1.
+ * slabs_cpu_partial (since v5.16: objects = slabs * 16 / 2): c1 1 slab ->
+ * 8(1); c2 4 - 1 = 3 slabs -> 24(3); total 4 slabs -> 32(4). */
+static void test_v66(void)
+{
+	char *t = trace();
+	int h = svz_t_run(t, "v6.6", NULL);
+	CHECK(h >= 0);
+	if (h < 0) {
+		free(t);
+		return;
+	}
+	const char *s = svz_sysfs(h, "t");
+	char buf[256];
+	CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), "52");
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 1), 15);
+	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 2);
+	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
+	CHECK_EQ_INT(stat_total(s, "free_frozen"), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 4);
+	CHECK_EQ_INT(stat_cpu(s, "deactivate_bypass", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
+	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "32(4) C1=8(1) C2=24(3)");
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	free(t);
+}
+
+/* v6.8 (delayed freezing, 8cd3fa428b56): as v6.6 except where frozen
+ * mattered. Phase 3: slab 15 on c1's list is not frozen and keeps free
+ * objects (prior != NULL, inuse 14): no list work, nothing counted but
+ * FREE_SLOWPATH: FREE_FROZEN 0. Phase 4, y1: the slab taken from c2's list
+ * is frozen by get_freelist() and goes straight to load_freelist: no
+ * ALLOC_REFILL. */
+static void test_v68(void)
+{
+	char *t = trace();
+	int h = svz_t_run(t, "v6.8", NULL);
+	CHECK(h >= 0);
+	if (h < 0) {
+		free(t);
+		return;
+	}
+	const char *s = svz_sysfs(h, "t");
+	char buf[256];
+	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 2);
+	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
+	CHECK_EQ_INT(stat_total(s, "free_frozen"), 0);
+	CHECK_EQ_INT(stat_total(s, "free_slowpath"), 16);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 4);
+	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
+	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 0);
+	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "32(4) C1=8(1) C2=24(3)");
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	free(t);
+}
+
+/* try_thisnode (9198ffbd2b49, v6.9): node 0 has one page of memory, node 1
+ * plenty. c1 (node 1) fills 7 slabs (112 objects), frees one object of
+ * each of the first 6 (full slabs: to its partial list) and flushes: 6
+ * slabs with 15 objects in use on node 1's partial list, above min_partial
+ * (ilog2(256) / 2 = 4, clamped to 5). c0 (node 0) allocates 17 objects
+ * with node=0: the first makes a slab on node 0 (its one page), the next
+ * 15 are fast, the 17th finds node 0 full.
+ *   v6.8: get_partial(node 0): node 0's list is empty and a node was
+ *   requested, so no other node is searched; new_slab(node 0) without
+ *   __GFP_THISNODE falls back to node 1 in the page allocator: ALLOC_SLAB 2
+ *   on c0, ALLOC_FROM_PARTIAL 0.
+ *   v6.19: first pass with GFP_NOWAIT | __GFP_THISNODE: node 0 only, no
+ *   partial, new_slab fails (no ORDER_FALLBACK: the min order fails too);
+ *   second pass with the caller's gfp: get_partial() may now use any node
+ *   (get_any_partial: node 1 has 6 > 5 partial slabs): ALLOC_SLAB 1 and
+ *   ALLOC_FROM_PARTIAL 1 on c0. */
+static void test_try_thisnode(void)
+{
+	size_t cap = 16384, len = 0;
+	char *t = malloc(cap);
+	len += (size_t)snprintf(t + len, cap - len,
+				"slubviz-trace 1\npage_size 4096\nnode 0 mem=4K\nnode 1 mem=64M\n"
+				"cpus 0 node=0\ncpus 1 node=1\nseed 1\ncache t size=256\n");
+	for (int i = 0; i < 112; i++)
+		len += (size_t)snprintf(t + len, cap - len, "c1 alloc t h%d\n", i);
+	for (int k = 0; k < 6; k++)
+		len += (size_t)snprintf(t + len, cap - len, "c1 free t h%d\n", 16 * k);
+	len += (size_t)snprintf(t + len, cap - len, "c1 flush t\n");
+	for (int i = 0; i < 17; i++)
+		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t z%d node=0\n", i);
+	const char *presets[2] = { "v6.8", "v6.19" };
+	for (int p = 0; p < 2; p++) {
+		int h = svz_t_run(t, presets[p], NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *s = svz_sysfs(h, "t");
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), p == 0 ? 2 : 1);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 0), p == 0 ? 0 : 1);
+		CHECK_EQ_INT(stat_cpu(s, "order_fallback", 0), 0);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	free(t);
+}
+
+int main(void)
+{
+	test_v510();
+	test_v66();
+	test_v68();
+	test_try_thisnode();
+	return svz_t_done();
+}
