@@ -12,6 +12,7 @@
  *   before v5.16 (b47291ef02b0): cpu_partial = 13 objects;
  *   since:                        cpu_partial = 52, cpu_partial_slabs =
  *                                 DIV_ROUND_UP(52 * 2, 16) = 7. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,10 @@ static void test_v510(void)
 	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
 	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 2), 2);
 	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "6(6) C1=1(1) C2=5(5)");
+	/* cpu_slabs, show_slab_objects(SO_CPU): c0's cpu slab 1; c1 has a
+	 * partial list but no cpu slab, so it is skipped; c2's cpu slab 1 plus
+	 * its chain's head->pages 5: 7, all on node 0 */
+	CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), "7 N0=7");
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
 	free(t);
@@ -142,6 +147,8 @@ static void test_v66(void)
 	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
 	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
 	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "32(4) C1=8(1) C2=24(3)");
+	/* cpu_slabs: c0 1, c1 skipped (no cpu slab), c2 1 + 3 */
+	CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), "5 N0=5");
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
 	free(t);
@@ -223,8 +230,40 @@ static void test_try_thisnode(void)
 	free(t);
 }
 
+/* Each preset lists the sysfs files of its kernel: v5.10's slab_attrs[]
+ * has no sheaf_capacity, no sheaf or barn counters (v6.18, 2d517aa09bbc)
+ * and no skip_kfence (SLAB_SKIP_KFENCE, v6.0); v6.19 has all three kinds
+ * (seed 004's v6.19 dump of bio-256 lists them); v7.0 drops the classic
+ * counters (cpu_partial_alloc). */
+static void test_sysfs_files(void)
+{
+	static const struct {
+		const char *preset;
+		bool sheaf_capacity, barn_get, alloc_cpu_sheaf, skip_kfence, cpu_partial_alloc;
+	} want[] = {
+		{ "v5.10", false, false, false, false, true },
+		{ "v6.8", false, false, false, true, true },
+		{ "v6.19", true, true, true, true, true },
+		{ "v7.0-rc1", true, true, false, true, false },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h = svz_t_run("slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\ncache t size=256\nc0 alloc t a\n", want[i].preset, NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *s = svz_sysfs(h, "t");
+		CHECK_EQ_INT(strstr(s, "./sheaf_capacity:") != NULL, want[i].sheaf_capacity);
+		CHECK_EQ_INT(strstr(s, "./barn_get:") != NULL, want[i].barn_get);
+		CHECK_EQ_INT(strstr(s, "./alloc_cpu_sheaf:") != NULL, want[i].alloc_cpu_sheaf);
+		CHECK_EQ_INT(strstr(s, "./skip_kfence:") != NULL, want[i].skip_kfence);
+		CHECK_EQ_INT(strstr(s, "./cpu_partial_alloc:") != NULL, want[i].cpu_partial_alloc);
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
+	test_sysfs_files();
 	test_v510();
 	test_v66();
 	test_v68();

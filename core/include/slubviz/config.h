@@ -38,6 +38,8 @@ struct svz_topology {
 };
 
 struct svz_switches {
+	uint16_t kernel;        /* the release modelled, major * 100 + minor
+				   (6.19 -> 619): which sysfs files exist */
 	enum svz_era era;
 	enum svz_cpu_source cpu_source;
 	enum svz_order_form order_form;

@@ -226,14 +226,16 @@ static void show_slab_objects(struct model *m, idx_t ci, unsigned flags, struct 
 	struct world *w = WORLD(m);
 	uint64_t total = 0, nodes[SVZ_MAX_NODES] = {0};
 
-	/* SO_CPU (classic era): each cpu slab counts 1, each partial chain its
-	 * head's slab->slabs. In v7.0 there are no cpu slabs: always 0. */
+	/* SO_CPU (classic era): each cpu slab counts 1 and then its CPU's partial
+	 * chain its head's slab->slabs, under the head's node; a CPU without a
+	 * cpu slab is skipped, its chain included (the kernel's `continue`).
+	 * In v7.0 there are no cpu slabs: always 0. */
 	for (int cpu = 0; cpu < w->nr_cpus && (flags & SO_CPU) && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
 		struct pcs_rec *p = pcs_r(m, pcs_idx(m, ci, cpu));
-		if (p->c_slab != NIL) {
-			total++;
-			nodes[slab_r(m, p->c_slab)->node]++;
-		}
+		if (p->c_slab == NIL)
+			continue;
+		total++;
+		nodes[slab_r(m, p->c_slab)->node]++;
 		if (p->c_partial != NIL) {
 			total += slab_r(m, p->c_partial)->slabs;
 			nodes[slab_r(m, p->c_partial)->node] += slab_r(m, p->c_partial)->slabs;
@@ -376,16 +378,39 @@ static int sysfs_file_cmp(const void *pa, const void *pb)
 
 #define NR_SYSFS_FILES (A__COUNT - 1 + NR_SLUB_STAT_ITEMS)
 
-/* The directory's files in `find` order; the stat files of the era. */
-static int sysfs_files(struct sysfs_file *out, enum svz_era era)
+/* The counters v6.18 added with opt-in sheaves (2d517aa09bbc and the
+ * kfree_rcu sheaf after it): before, a classic kernel has no such files. */
+static bool sheaf_stat(enum stat_item si)
+{
+	return si == ALLOC_PCS || si == FREE_PCS || si == FREE_RCU_SHEAF ||
+	       si == FREE_RCU_SHEAF_FAIL || (si >= SHEAF_FLUSH && si <= SHEAF_RETURN_SLOW);
+}
+
+/* Whether the kernel the config models has the file: sheaf_capacity and
+ * the sheaf counters since v6.18, skip_kfence since v6.0 (SLAB_SKIP_KFENCE);
+ * the counters of the era (stat_in_era()). */
+static bool file_exists(const struct svz_switches *sw, int attr, int si)
+{
+	const bool since_618 = sw->era == SVZ_ERA_SHEAVES || sw->kernel >= 618;
+	if (attr == A_stat)
+		return stat_in_era((enum stat_item)si, sw->era) && (since_618 || !sheaf_stat((enum stat_item)si));
+	if (attr == A_sheaf_capacity)
+		return since_618;
+	if (attr == A_skip_kfence)
+		return sw->kernel >= 600;
+	return true;
+}
+
+/* The directory's files in `find` order: those of the kernel modelled. */
+static int sysfs_files(struct sysfs_file *out, const struct svz_switches *sw)
 {
 	int k = 0;
 	for (int a = 0; a < A__COUNT; a++) {
 		if (a == A_stat) {
 			for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++)
-				if (stat_in_era((enum stat_item)si, era))
+				if (file_exists(sw, A_stat, si))
 					out[k++] = (struct sysfs_file){ stat_names[si], A_stat, si, 0 };
-		} else {
+		} else if (file_exists(sw, a, -1)) {
 			out[k++] = (struct sysfs_file){ attr_names[a], a, -1, 0 };
 		}
 	}
@@ -477,7 +502,7 @@ int view_sysfs(struct model *m, const char *cache, struct sbuf *b)
 
 	struct sysfs_file files[NR_SYSFS_FILES];
 	struct sbuf val = {0};
-	int nfiles = sysfs_files(files, w->cfg.sw.era);
+	int nfiles = sysfs_files(files, &w->cfg.sw);
 	sb_puts(b, "");
 	for (int i = 0; i < nfiles; i++) {
 		val.len = 0;

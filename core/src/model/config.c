@@ -247,6 +247,19 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		}
 		return apply_preset_row(cfg, idx, err, errlen);
 	}
+	if (strcmp(key, "kernel") == 0) {
+		unsigned major, minor;
+		char end;
+
+		if (sscanf(value, "%u.%u%c", &major, &minor, &end) != 2 || major < 2 || major > 99 ||
+		    minor > 99) {
+			seterr(err, errlen, "expected kernel=MAJOR.MINOR like 6.19, got '%s'",
+			       shown(value, sv, sizeof sv));
+			return -1;
+		}
+		cfg->sw.kernel = (uint16_t)(major * 100 + minor);
+		return 0;
+	}
 	if (strcmp(key, "era") == 0) {
 		int v = pick("era", value);
 
