@@ -47,6 +47,10 @@ want ninja-build ninja
 want build-essential cc make
 want emscripten emcc emcmake
 want clang clang
+# slabtop (procps) and unshare (util-linux) read the model's /proc/slabinfo in
+# a private mount namespace (core/tests/cli_kernel_tools.sh).
+want procps slabtop
+want util-linux unshare
 # A node from elsewhere (NodeSource, nvm) is fine; only install Debian's when
 # there is none. npm comes with NodeSource's nodejs, not with Debian's.
 want nodejs node

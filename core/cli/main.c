@@ -31,6 +31,7 @@
 
 int svz_cmd_sizes(int argc, char **argv);
 int svz_cmd_diff(int argc, char **argv);
+int cli_write_sysfs_tree(const char *dir, const char *tree, char *err, size_t errlen);
 
 /* The help text; its lists (formats, setting keys) are printed from the
  * core's tables by print_usage(), where the @FORMATS@ and @KEYS@ lines are. */
@@ -38,10 +39,12 @@ static const char usage[] =
 "usage: slubviz <command> [arguments]\n"
 "\n"
 "  slubviz run TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--stats]\n"
-"                    [--slabinfo] [--sysfs CACHE] [--json]\n"
+"                    [--slabinfo] [--sysfs CACHE] [--sysfs-tree DIR] [--json]\n"
 "      Run a trace (v1, or any format 'slubviz import' reads) to the end and\n"
 "      print 'ops DONE/TOTAL steps N', any kernel-style reports, then the views\n"
-"      asked for:\n"
+"      asked for. With one view (--stats, --slabinfo or --sysfs) and no\n"
+"      --events, stdout holds that view alone and the rest goes to stderr,\n"
+"      so 'slubviz run T --slabinfo > F' is a /proc/slabinfo for slabtop:\n"
 "@FORMATS@\n"
 "        --preset NAME     kernel preset, overriding the trace's (slubviz presets)\n"
 "@KEYS@\n"
@@ -49,6 +52,8 @@ static const char usage[] =
 "        --stats           SLUB_STATS counters and the model's own, per cache\n"
 "        --slabinfo        /proc/slabinfo\n"
 "        --sysfs CACHE     /sys/kernel/slab/CACHE as 'find . -exec grep -aH . {} +'\n"
+"        --sysfs-tree DIR  write /sys/kernel/slab as a directory (new or empty):\n"
+"                          one folder per cache, one file per attribute\n"
 "        --json            everything as one JSON document (schema 1)\n"
 "        --stats-only-raw, --slabinfo-only-raw\n"
 "                          print exactly that view and nothing else\n"
@@ -192,7 +197,7 @@ struct opts {
 	const char *preset;
 	struct sbuf sets;
 	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw;
-	const char *sysfs;
+	const char *sysfs, *sysfs_tree;
 	long repeat;
 };
 
@@ -253,6 +258,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			o->stats = true;
 		} else if (!bench && strcmp(a, "--slabinfo") == 0) {
 			o->slabinfo = true;
+		} else if (!bench && ((v = opt_value(argc, argv, &i, "--sysfs-tree", &m)) || m)) {
+			if (!v || !*v)
+				return fail(cmd, "--sysfs-tree needs a directory");
+			o->sysfs_tree = v;
 		} else if (!bench && ((v = opt_value(argc, argv, &i, "--sysfs", &m)) || m)) {
 			if (!v || !*v)
 				return fail(cmd, "--sysfs needs a cache name");
@@ -536,6 +545,17 @@ static int cmd_run(int argc, char **argv)
 		sysfs = strdup(sysfs);
 	}
 
+	if (o.sysfs_tree) {
+		char err[512];
+		if (cli_write_sysfs_tree(o.sysfs_tree, svz_sysfs_tree(h), err, sizeof err)) {
+			fflush(stdout);
+			rc = fail("run", "--sysfs-tree: %s", err);
+			if (o.sysfs && !raw)
+				free((char *)sysfs);
+			sb_free(&events);
+			goto close;
+		}
+	}
 	if (raw) {
 		if (o.stats_raw)
 			fputs(svz_stats_text(h), stdout);
@@ -559,9 +579,14 @@ static int cmd_run(int argc, char **argv)
 		json_str(stdout, svz_reports(h));
 		fputs("}\n", stdout);
 	} else {
-		printf("ops %d/%d steps %lld\n", svz_ops_done(h), svz_ops_total(h), (long long)svz_seq(h));
+		/* one view asked for: stdout is that view alone (what the kernel
+		 * file holds, for slabtop and the like); the summary goes to stderr */
+		FILE *status = (int)o.stats + (int)o.slabinfo + (o.sysfs != NULL) == 1 && !o.events
+			       ? stderr : stdout;
+		fprintf(status, "ops %d/%d steps %lld\n", svz_ops_done(h), svz_ops_total(h),
+			(long long)svz_seq(h));
 		if (!stopped)
-			fputs(svz_reports(h), stdout);
+			fputs(svz_reports(h), status);
 		if (o.stats)
 			fputs(svz_stats_text(h), stdout);
 		if (o.slabinfo)

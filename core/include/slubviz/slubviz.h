@@ -61,6 +61,9 @@ const char *svz_events_json(int h, int64_t from_seq, int max); /* retained event
 const char *svz_events_text(int h, int64_t from_seq, int max);
 const char *svz_slabinfo(int h);                   /* /proc/slabinfo */
 const char *svz_sysfs(int h, const char *cache);   /* find ... -exec grep -aH . */
+/* All of /sys/kernel/slab: "cache NAME" lines, each followed by its files
+ * as "FILE<TAB>VALUE" (VALUE without the trailing newline, maybe empty). */
+const char *svz_sysfs_tree(int h);
 const char *svz_stats_text(int h);                 /* per-cache SLUB_STATS + model counters */
 const char *svz_validate(int h);                   /* "" if all invariants hold, else reports */
 

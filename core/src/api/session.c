@@ -644,6 +644,16 @@ const char *svz_sysfs(int h, const char *cache)
 	return out_text(s);
 }
 
+const char *svz_sysfs_tree(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	view_sysfs_tree(&s->m, &s->out);
+	return out_text(s);
+}
+
 const char *svz_stats_text(int h)
 {
 	struct session *s = get(h);

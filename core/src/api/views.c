@@ -516,6 +516,34 @@ int view_sysfs(struct model *m, const char *cache, struct sbuf *b)
 	return 0;
 }
 
+/* The whole of /sys/kernel/slab as text, for a writer that makes the
+ * directory (slubviz run --sysfs-tree): every live cache in /proc/slabinfo
+ * order, "cache <name>" then one "<file>\t<value>" line per file of the
+ * kernel modelled, the value being what show() prints without its "\n"
+ * (empty for a file that reads back empty). */
+void view_sysfs_tree(struct model *m, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	struct sysfs_file files[NR_SYSFS_FILES];
+	struct sbuf val = {0};
+	int nfiles = sysfs_files(files, &w->cfg.sw);
+
+	sb_puts(b, "");
+	for (uint32_t ci = w->nr_caches; ci-- > 0;) {
+		if (!cache_r(m, ci)->alive)
+			continue;
+		sb_printf(b, "cache %s\n", cache_r(m, ci)->name);
+		for (int i = 0; i < nfiles; i++) {
+			val.len = 0;
+			if (val.s)
+				val.s[0] = 0;
+			show_attr(m, ci, &files[i], &val);
+			sb_printf(b, "%s\t%s\n", files[i].name, val.s ? val.s : "");
+		}
+	}
+	sb_free(&val);
+}
+
 /* ---- stats dump ------------------------------------------------------------ */
 
 /* Plain text, one cache per block in creation order, every stat item (even

@@ -31,6 +31,7 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 void sb_free(struct sbuf *b);
 void view_slabinfo(struct model *m, struct sbuf *b);
 int view_sysfs(struct model *m, const char *cache, struct sbuf *b);
+void view_sysfs_tree(struct model *m, struct sbuf *b);
 void view_stats(struct model *m, struct sbuf *b);
 void view_snapshot_json(struct model *m, struct sbuf *b);
 
