@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "slubviz/sizing.h"
 #include "slubviz/slubviz.h"
 
 #define stat_cpu svz_t_stat_cpu
@@ -261,8 +262,62 @@ static void test_sysfs_files(void)
 	}
 }
 
+/* calculate_sizes() with debug metadata, by hand (64-bit, 4 KiB pages, two
+ * CPUs: min_objects = 4 * (fls(2) + 1) = 12).
+ * t, object 64, flags RED_ZONE,POISON,STORE_USER,CONSISTENCY_CHECKS
+ * (slub_debug=FZPU), align 8:
+ *   v6.19: 64 is a whole number of words, so a word of right red zone: 72
+ *   (inuse); POISON puts the free pointer after it: offset 72, 80; two
+ *   struct track of 32 bytes: 144; RED_ZONE padding word: 152; red_left_pad
+ *   ALIGN(8, 8) = 8: 160. Order: get_order(12 * 160) = 0, 4096 / 160 = 25
+ *   objects, 96 bytes left <= 4096 / 16: order 0, 25 objects.
+ *   v5.10: struct track is 152 bytes (16 return addresses): 80 + 304 + 8 +
+ *   8 = 400. Loop form: get_order(12 * 400) = 1, 8192 % 400 = 192 <= 512:
+ *   order 1, 20 objects.
+ * u, object 60, RED_ZONE only: ALIGN(60, 8) = 64 leaves 4 bytes of slack (no
+ *   extra word); free pointer in the middle, ALIGN_DOWN(30, 8) = 24; + 8
+ *   padding + 8 left pad = 80; 4096 / 80 = 51 objects (16 left). */
+static void test_debug_geometry(void)
+{
+	const char *text = "slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+			   "cache t size=64 flags=RED_ZONE,POISON,STORE_USER,CONSISTENCY_CHECKS\n"
+			   "cache u size=60 flags=RED_ZONE\nc0 alloc t a\nc0 alloc u b\n";
+	static const struct { const char *preset, *cache, *slab_size, *objs, *order; } want[] = {
+		{ "v6.19", "t", "160", "25", "0" },
+		{ "v5.10", "t", "400", "20", "1" },
+		{ "v6.19", "u", "80", "51", "0" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h = svz_t_run(text, want[i].preset, NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *s = svz_sysfs(h, want[i].cache);
+		char buf[64];
+		CHECK_EQ_STR(attr_line(s, "slab_size", buf, sizeof buf), want[i].slab_size);
+		CHECK_EQ_STR(attr_line(s, "objs_per_slab", buf, sizeof buf), want[i].objs);
+		CHECK_EQ_STR(attr_line(s, "order", buf, sizeof buf), want[i].order);
+		CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), "0");
+		svz_close(h);
+	}
+	/* a kmalloc cache with STORE_USER keeps orig_size (v6.1+,
+	 * slub_debug_orig_size()): kmalloc-64 is naturally aligned to 64; 64 +
+	 * 2 * 32 + 4 = 132 -> ALIGN(132, 64) = 192; before v6.1, 128. */
+	struct svz_geom_in in = { .object_size = 64, .flags = SLAB_STORE_USER, .is_kmalloc = true,
+				  .page_size = 4096, .nr_cpus = 2, .era = SVZ_ERA_CLASSIC, .kernel = 619 };
+	struct svz_geom g;
+	char err[128];
+	CHECK_EQ_INT(svz_calculate_geometry(&in, &g, err, sizeof err), 0);
+	CHECK_EQ_INT(g.size, 192);
+	CHECK_EQ_INT(g.offset, 32);
+	in.kernel = 600;
+	CHECK_EQ_INT(svz_calculate_geometry(&in, &g, err, sizeof err), 0);
+	CHECK_EQ_INT(g.size, 128);
+}
+
 int main(void)
 {
+	test_debug_geometry();
 	test_sysfs_files();
 	test_v510();
 	test_v66();

@@ -60,6 +60,8 @@ struct svz_geom_in {
 	enum svz_order_form form;
 	enum svz_era era;        /* classic: cpu_partial counts; sheaves: sheaf_capacity */
 	bool cpu_partial_objects; /* before v5.16: set_cpu_partial()'s object table */
+	unsigned kernel;         /* release modelled (619 = v6.19; 0 = newest): the
+				    size of struct track, whether orig_size is kept */
 };
 
 struct svz_geom {
@@ -67,6 +69,7 @@ struct svz_geom {
 	uint32_t inuse;          /* offset where metadata begins */
 	uint32_t offset;         /* free pointer offset within the object stride */
 	bool fp_outside;         /* free pointer stored after the object */
+	uint32_t red_left_pad;   /* left red zone before each object (RED_ZONE) */
 	unsigned order, objects;         /* s->oo */
 	unsigned min_order, min_objects; /* s->min (fallback order) */
 	unsigned min_partial;

@@ -289,9 +289,12 @@ uint64_t slab_addr(struct model *m, idx_t s)
 	return VMEMMAP_BASE + slab_r(m, s)->pfn * 64; /* sizeof(struct page) */
 }
 
+/* The object pointer: its stride in the slab, past the left red zone of a
+ * RED_ZONE cache (fixup_red_left()). */
 uint64_t obj_addr(struct model *m, idx_t o)
 {
 	struct obj_rec *or = obj_r(m, o);
 	struct slab_rec *sr = slab_r(m, or->slab);
-	return slab_base(m, or->slab) + (uint64_t)or->index * cache_r(m, sr->cache)->g.size;
+	const struct svz_geom *g = &cache_r(m, sr->cache)->g;
+	return slab_base(m, or->slab) + (uint64_t)or->index * g->size + g->red_left_pad;
 }

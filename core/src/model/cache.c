@@ -36,7 +36,7 @@ static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t 
 		.is_kmalloc = is_kmalloc, .sheaf_capacity = sheaf_req,
 		.page_size = topo.page_size, .nr_cpus = svz_order_cpus(&topo, cfg->sw.cpu_source),
 		.form = cfg->sw.order_form, .era = cfg->sw.era,
-		.cpu_partial_objects = cfg->sw.cpu_partial_objects,
+		.cpu_partial_objects = cfg->sw.cpu_partial_objects, .kernel = cfg->sw.kernel,
 	};
 	struct svz_geom g;
 	if (svz_calculate_geometry(&in, &g, err, errlen))

@@ -480,8 +480,7 @@ static int check_common(const struct svz_geom_in *in, char *err, size_t errlen)
 
 /* Everything after s->size is known: order (s->oo), the get_order(size)
  * fallback (s->min), min_partial = clamp(ilog2(size) / 2, 5, 10),
- * cpu_partial and sheaf_capacity. Debug metadata is not modelled: debug
- * flags only switch off cpu partial slabs and sheaves. */
+ * cpu_partial and sheaf_capacity (none for debug caches). */
 static int finish_geometry(uint32_t size, const struct svz_geom_in *in,
 			   struct svz_geom *g, char *err, size_t errlen)
 {
@@ -509,10 +508,31 @@ static int finish_geometry(uint32_t size, const struct svz_geom_in *in,
 	return 0;
 }
 
-/* calculate_sizes(): size = ALIGN(object_size, 8); inuse = size; the free
- * pointer goes after the object (offset = size, size += 8) when the object
- * must stay intact while free (TYPESAFE_BY_RCU, a constructor), else in the
- * middle at ALIGN_DOWN(object_size / 2, 8); finally size = ALIGN(size, align).
+/* sizeof(struct track) on 64-bit: since v5.17 (788691464c29, stack depot)
+ * addr, a depot handle, cpu, pid and when: 8 + 4 + 4 + 4 (+ 4 padding) + 8
+ * = 32; before, addr, TRACK_ADDRS_COUNT (16) return addresses, cpu, pid,
+ * when: 8 + 16 * 8 + 4 + 4 + 8 = 152 (CONFIG_STACKTRACE, as distributions
+ * build). kernel 0 means the newest. */
+static unsigned track_size(unsigned kernel)
+{
+	return kernel && kernel < 517 ? 152 : 32;
+}
+
+/* slub_debug_orig_size() (v6.1+): kmalloc caches with SLAB_STORE_USER keep
+ * each request's size after the tracks. */
+static bool debug_orig_size(const struct svz_geom_in *in)
+{
+	return (in->flags & SLAB_STORE_USER) && in->is_kmalloc && (!in->kernel || in->kernel >= 601);
+}
+
+/* calculate_sizes(): size = ALIGN(object_size, 8), plus a word of right red
+ * zone if RED_ZONE left no slack; inuse = size; the free pointer goes after
+ * that (offset = size, size += 8) when the object must stay intact while
+ * free (TYPESAFE_BY_RCU, POISON, a constructor, or a red zone around an
+ * object smaller than a word or followed by orig_size), else in the middle
+ * at ALIGN_DOWN(object_size / 2, 8); STORE_USER adds two struct track (and
+ * orig_size); RED_ZONE adds a word of padding and red_left_pad = ALIGN(8,
+ * align) in front; finally size = ALIGN(size, align).
  * kmalloc caches (create_boot_cache) start from ARCH_KMALLOC_MINALIGN and
  * power-of-two sizes are naturally aligned. */
 int svz_calculate_geometry(const struct svz_geom_in *in, struct svz_geom *out,
@@ -543,13 +563,28 @@ int svz_calculate_geometry(const struct svz_geom_in *in, struct svz_geom *out,
 	g.align = svz_calculate_alignment(in->flags, align, in->object_size);
 
 	size = ALIGN_UP((uint64_t)in->object_size, WORD);
+	/* a right red zone needs at least a word after the object */
+	if ((in->flags & SLAB_RED_ZONE) && size == in->object_size)
+		size += WORD;
 	g.inuse = (uint32_t)size;
-	if ((in->flags & SLAB_TYPESAFE_BY_RCU) || in->ctor) {
+	const bool orig_size = debug_orig_size(in);
+	if ((in->flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || in->ctor ||
+	    ((in->flags & SLAB_RED_ZONE) && (in->object_size < WORD || orig_size))) {
 		g.offset = (uint32_t)size;
 		g.fp_outside = true;
 		size += WORD;
 	} else {
 		g.offset = ALIGN_DOWN(in->object_size / 2, WORD);
+	}
+	if (in->flags & SLAB_STORE_USER) {
+		size += 2 * (uint64_t)track_size(in->kernel);
+		if (orig_size)
+			size += 4; /* unsigned int orig_size */
+	}
+	if (in->flags & SLAB_RED_ZONE) {
+		size += WORD; /* padding that catches overwrites from the object before */
+		g.red_left_pad = (uint32_t)ALIGN_UP((uint64_t)WORD, (uint64_t)g.align);
+		size += g.red_left_pad;
 	}
 	size = ALIGN_UP(size, (uint64_t)g.align);
 	if (size > ((uint64_t)in->page_size << SVZ_MAX_PAGE_ORDER)) {
