@@ -9,7 +9,7 @@ import { act, Store } from '../state/store';
 import { decodeShare } from '../state/url';
 import { Backend } from './backend';
 import type { ImportOk } from './protocol';
-import { Session, type SlubvizModule } from './session';
+import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { MemoryStorage } from './storage';
 import { synthFtrace, synthFtraceBlob } from './synth';
 import { LocalEngine, loadModule, ROOT, scenario } from './testing';
@@ -35,7 +35,7 @@ describe('Backend: streaming import', () => {
     const r = await b.importBlob(new Blob([text]), file, '', true, (done) => progress.push(done));
     expect(r.ok, r.ok ? '' : r.error).toBe(true);
     const ok = r as ImportOk;
-    const direct = Session.openAny(mod, text);
+    const direct = SlubvizSession.openAny(mod, text);
     const summary = JSON.parse(direct.importSummaryJson());
     expect(ok.meta.summary).toEqual(summary);
     expect(ok.meta.summaryText).toBe(direct.importSummary());

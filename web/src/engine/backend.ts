@@ -10,7 +10,7 @@
 // is seen between two chunks.
 import { Engine } from './engine';
 import type { Held, ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
-import { lastError, readManifest, StreamImport, type SlubvizModule } from './session';
+import { lastError, manifest, SlubvizImport, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
 
@@ -72,7 +72,7 @@ export class Backend {
       case 'init':
         return null;
       case 'manifest':
-        return readManifest(this.mod);
+        return manifest(this.mod);
       case 'open': {
         let text = req.trace;
         if (req.ref) {
@@ -163,9 +163,9 @@ export class Backend {
     this.importing = state;
     const size = source.size;
     const t0 = this.now();
-    let si: StreamImport | null = null;
+    let si: SlubvizImport | null = null;
     try {
-      si = new StreamImport(this.mod, format);
+      si = new SlubvizImport(this.mod, format);
       let last = 0;
       const CH = this.chunk;
       for (let o = 0; o < size; o += CH) {
@@ -185,7 +185,7 @@ export class Backend {
       }
       let session;
       try {
-        session = si.end('', null);
+        session = si.end();
       } catch (err) {
         return { ok: false, cancelled: false, error: message(err) || lastError(this.mod), name, bytes: size, lines };
       }

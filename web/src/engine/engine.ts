@@ -16,7 +16,7 @@
 // is within the first checkpoint interval. Stepping forward from the
 // current position needs no restore.
 import type { Breakpoint, EndHandle, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
-import { Session, type SlubvizModule } from './session';
+import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { Snapshot, SvzEvent } from './types';
 
 interface Checkpoint {
@@ -124,7 +124,7 @@ export function objectWhere(snap: Snapshot, obj: number): string {
 }
 
 export class Engine {
-  private s: Session | null = null;
+  private s: SlubvizSession | null = null;
   private ckpts: Checkpoint[] = [];
   /** bytes of the checkpoints kept */
   private ckptBytes = 0;
@@ -146,7 +146,7 @@ export class Engine {
     this.budget = opts.budget ?? CHECKPOINT_BUDGET;
   }
 
-  get session(): Session {
+  get session(): SlubvizSession {
     if (!this.s) throw new Error('no trace is open');
     return this.s;
   }
@@ -165,7 +165,7 @@ export class Engine {
 
   open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress): OpenResult {
     this.close();
-    const s = Session.open(this.mod, trace, preset, sets || null);
+    const s = SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
     return this.prepass(s, trace, checkpointEvery, progress);
   }
 
@@ -174,7 +174,7 @@ export class Engine {
     return this.session.exportV1();
   }
 
-  private prepass(s: Session, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
+  private prepass(s: SlubvizSession, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
     this.s = s;
     const total = s.opsTotal();
     this.every = Math.max(

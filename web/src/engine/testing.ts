@@ -7,7 +7,7 @@ import { Backend } from './backend';
 import type { EngineApi, ProgressFn } from './client';
 import { Engine } from './engine';
 import type { RequestBody, ReplyPayload } from './protocol';
-import type { SlubvizModule } from './session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { MemoryStorage } from './storage';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -6,7 +6,7 @@
 import { Backend } from './backend';
 import type { Request } from './protocol';
 import { serve } from './serve';
-import type { SlubvizModule } from './session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { IdbStorage } from './storage';
 
 declare const self: DedicatedWorkerGlobalScope;

@@ -5,7 +5,7 @@
 // `reveal`, the events between) and evaluates the checks with the shared
 // predicate engine, runs sandbox attempts (check.mjs runSandbox) and fills
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
-import { Session, type SlubvizModule } from '../engine/session';
+import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import {
   check, lessonFormat, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
   type Probe, type ProbeResult, type Question, type SandboxRun,
@@ -65,8 +65,8 @@ export class LessonBackend {
 
   constructor(readonly mod: SlubvizModule) {}
 
-  /** Sessions for the shared runner (web Session has the methods it drives). */
-  readonly open: OpenFn = (trace, { preset, sets }) => Session.open(this.mod, trace, preset, sets);
+  /** Sessions for the shared runner. */
+  readonly open: OpenFn = (trace, opts) => SlubvizSession.open(this.mod, trace, opts);
 
   private readScenario = (file: string): string => {
     const t = this.texts.get(file);
@@ -93,11 +93,11 @@ export class LessonBackend {
     return l;
   }
 
-  private opener(lesson: Lesson, variant: string): () => Session {
+  private opener(lesson: Lesson, variant: string): () => SlubvizSession {
     const cfg = runOf(lesson, variant);
     const text = 'inline' in cfg.scenario ? cfg.scenario.inline : this.readScenario(cfg.scenario.file);
     const sets = lessonFormat.setsText(cfg.sets) || null;
-    return () => Session.open(this.mod, text, cfg.preset, sets);
+    return () => SlubvizSession.open(this.mod, text, { preset: cfg.preset, sets });
   }
 
   /** Resolve every stop and question position of one run (a variant) and

@@ -3,7 +3,7 @@
 // (positions, question windows, sandbox attempts, data tables), so the
 // visualizer's engine worker keeps its single session.
 import { isTrap } from '../engine/backend';
-import type { SlubvizModule } from '../engine/session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { LessonBackend } from './backend';
 import type { LessonReply, LessonRequest } from './protocol';
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Engine } from '../engine/engine';
-import type { SlubvizModule } from '../engine/session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { EngineCrash, type EngineApi } from '../engine/client';
-import { readManifest } from '../engine/session';
+import { manifest as readManifest } from '../../../core/wasm/slubviz-api';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import type { Manifest } from '../engine/types';
 import { act, configSets, parseSets, SPEEDS, Store } from './store';
