@@ -9,7 +9,7 @@
 // the engine requests (they interleave at the chunk reads), and a cancel
 // is seen between two chunks.
 import { Engine } from './engine';
-import type { Held, ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
+import type { Held, ImportResult, ReplyPayload, RequestBody } from './protocol';
 import { lastError, manifest, SlubvizImport, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
@@ -21,13 +21,6 @@ export type BackendProgress = (done: number, total: number, what: string, lines?
 let seqId = 0;
 function newId(now: number): string {
   return `${now.toString(36)}-${(seqId++).toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-/** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
- * stack overflow): the instance may be corrupt and is not used again. */
-export function isTrap(e: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
 function message(e: unknown): string {
@@ -57,7 +50,7 @@ export class Backend {
   }
 
   /** Requests that may run beside the engine's (not queued behind them). */
-  static concurrent(type: Request['type']): boolean {
+  static concurrent(type: RequestBody['type']): boolean {
     return type === 'import' || type === 'importCancel' || type === 'held' || type === 'manifest';
   }
 

@@ -6,9 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { Store } from '../state/store';
-import { Backend, isTrap } from './backend';
+import { isTrap } from '../rpc/server';
+import type { Message, Reply } from '../rpc/protocol';
+import { Backend } from './backend';
 import { EngineClient, EngineCrash, MAX_RESTARTS, type WorkerLike } from './client';
-import type { Reply, Request } from './protocol';
+import type { RequestBody } from './protocol';
 import { serve } from './serve';
 import { MemoryStorage } from './storage';
 import { loadModule, ROOT, scenario } from './testing';
@@ -20,7 +22,7 @@ class FakeWorker implements WorkerLike {
   onerror: ((ev: ErrorEvent) => unknown) | null = null;
   terminated = false;
   readonly got: string[] = [];
-  private readonly onRequest: (req: Request) => void;
+  private readonly onRequest: (req: Message<RequestBody>) => void;
   constructor(storage: MemoryStorage) {
     const reply = (r: Reply) => {
       if (!this.terminated) setTimeout(() => !this.terminated && this.onmessage?.({ data: structuredClone(r) } as MessageEvent), 0);
@@ -43,7 +45,7 @@ class FakeWorker implements WorkerLike {
   }
   postMessage(msg: unknown): void {
     if (this.terminated) return;
-    const req = msg as Request;
+    const req = msg as Message<RequestBody>;
     this.got.push(req.type);
     setTimeout(() => this.onRequest(req), 0);
   }

@@ -6,6 +6,7 @@
 // predicate engine, runs sandbox attempts (check.mjs runSandbox) and fills
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
 import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import type { LessonReplyPayload, LessonRequestBody } from './protocol';
 import {
   check, lessonFormat, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
   type Probe, type ProbeResult, type Question, type SandboxRun,
@@ -73,6 +74,33 @@ export class LessonBackend {
     if (t === undefined) throw new Error(`scenario ${file} was not loaded`);
     return t;
   };
+
+  /** One request of the lesson worker (protocol.ts). */
+  handle<T extends LessonRequestBody>(req: T): LessonReplyPayload[T['type']] {
+    const body = req as LessonRequestBody;
+    const r = ((): unknown => {
+      switch (body.type) {
+        case 'init':
+          return null;
+        case 'load':
+          this.load(body.lesson, body.scenarios);
+          return null;
+        case 'prepare':
+          return this.prepare(body.lessonId, body.variant);
+        case 'choices':
+          return this.choices(body.lessonId, body.qid);
+        case 'click':
+          return this.click(body.lessonId, body.qid, body.target);
+        case 'candidates':
+          return this.candidates(body.lessonId, body.qid);
+        case 'sandbox':
+          return this.sandbox(body.lessonId, body.lines);
+        case 'extras':
+          return this.extras(body.lessonId);
+      }
+    })();
+    return r as LessonReplyPayload[T['type']];
+  }
 
   /** Register a lesson with the scenario files it uses (path -> text). */
   load(lesson: Lesson, scenarios: Record<string, string>): void {
