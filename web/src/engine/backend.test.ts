@@ -89,7 +89,8 @@ describe('Backend: streaming import', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen[seen.length - 1].lines).toBe(20_000);
 
-    const p = b.importBlob(blob, 'synth.txt', '', true, () => void b.handle({ type: 'importCancel' }));
+    const cancel = new AbortController();
+    const p = b.importBlob(blob, 'synth.txt', '', true, () => cancel.abort(), cancel.signal);
     const c = await p;
     expect(c.ok).toBe(false);
     expect(!c.ok && c.cancelled).toBe(true);

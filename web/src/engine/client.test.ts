@@ -13,6 +13,7 @@ import { EngineClient, EngineCrash, MAX_RESTARTS, type WorkerLike } from './clie
 import type { RequestBody } from './protocol';
 import { serve } from './serve';
 import { MemoryStorage } from './storage';
+import { synthFtraceBlob } from './synth';
 import { loadModule, ROOT, scenario } from './testing';
 
 const SAMPLE = readFileSync(join(ROOT, 'core/tests/data/ftrace/ftrace-kmem-v6.12-rostedt-node-accounted-name.txt'), 'utf8');
@@ -140,6 +141,34 @@ describe('engine restart after a trap', () => {
     await client.call({ type: 'open', trace: scenario('basics'), preset: '', sets: '' });
     expect(workers[0].got).not.toContain('held');
     expect(client.restarts).toBe(1);
+  });
+
+  test('a signal cancels a request in the worker (the import stops between chunks)', async () => {
+    const { client, workers } = makeClient();
+    const cancel = new AbortController();
+    const seen: string[] = [];
+    // a browser reads a Blob's slice in a task, so messages (the cancel) get
+    // in between two chunks; Node's in-memory Blob never yields: wait a timer
+    const big = synthFtraceBlob(50_000);
+    const source = {
+      size: big.size,
+      slice: (a?: number, b?: number) => ({
+        arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => setTimeout(() => resolve(big.slice(a, b).arrayBuffer()), 1)),
+      }),
+    } as Blob;
+    const r = await client.call(
+      { type: 'import', source, name: 'big.txt', format: '', store: false },
+      (_d, _t, what) => {
+        seen.push(what);
+        cancel.abort();
+      },
+      cancel.signal,
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(r).toMatchObject({ ok: false, cancelled: true });
+    expect(workers).toHaveLength(1);
+    // the worker goes on serving
+    expect((await client.call({ type: 'import', source: new Blob([SAMPLE]), name: 's.txt', format: '', store: false })).ok).toBe(true);
   });
 
   test(`gives up after ${MAX_RESTARTS} crashes in a row`, async () => {

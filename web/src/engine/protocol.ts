@@ -120,10 +120,9 @@ export type RequestBody =
   | { type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
   | { type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
   | { type: 'frame' }
-  /** stream `source` through svz_import_* in chunks (progress: bytes, lines) */
+  /** stream `source` through svz_import_* in chunks (progress: bytes,
+   * lines); cancelled through the call's signal */
   | { type: 'import'; source: Blob; name: string; format: string; store: boolean }
-  /** cancels the import in flight (answered at once, out of order) */
-  | { type: 'importCancel' }
   /** svz_export_v1 of the open session */
   | { type: 'export' }
   | { type: 'storedList' }
@@ -166,7 +165,6 @@ export type ReplyPayload = {
   text: string;
   frame: Frame;
   import: ImportResult;
-  importCancel: boolean;
   export: { text: string; bytes: number };
   storedList: StoredMeta[];
   storedOpen: { ref: string; meta: StoredMeta };

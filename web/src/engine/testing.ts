@@ -38,8 +38,8 @@ export class LocalEngine implements EngineApi {
   get engine(): Engine {
     return this.backend.engine;
   }
-  async call<T extends RequestBody>(body: T, onProgress?: ProgressFn): Promise<ReplyPayload[T['type']]> {
-    const r = await this.backend.handle(body, onProgress);
+  async call<T extends RequestBody>(body: T, onProgress?: ProgressFn, signal?: AbortSignal): Promise<ReplyPayload[T['type']]> {
+    const r = await this.backend.handle(body, onProgress, signal);
     // a structured clone, as postMessage would make
     return structuredClone(r) as ReplyPayload[T['type']];
   }

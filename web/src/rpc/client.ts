@@ -11,7 +11,7 @@
 // gets `successor`'s requests first, then the calls. After `maxRestarts`
 // crashes without a good reply in between the client gives up (every call
 // fails).
-import { EngineCrash, type Api, type Body, type InitBody, type Payloads, type ProgressFn, type Reply } from './protocol';
+import { EngineCrash, type Api, type Body, type Cancel, type InitBody, type Payloads, type ProgressFn, type Reply } from './protocol';
 
 /** What the client needs of a Worker (a fake one in tests). */
 export interface WorkerLike {
@@ -153,18 +153,27 @@ export class RpcClient<B extends Body, P extends Payloads<B>> implements Api<B, 
       }
   }
 
-  private post(w: WorkerLike, body: Any<B>, onProgress?: ProgressFn): Promise<unknown> {
+  private post(w: WorkerLike, body: Any<B>, onProgress?: ProgressFn, signal?: AbortSignal): Promise<unknown> {
     const id = this.next++;
-    return new Promise((resolve, reject) => {
+    const p = new Promise((resolve, reject) => {
       this.pending.set(id, { worker: w, type: body.type, resolve, reject, progress: onProgress });
       w.postMessage({ ...body, id });
     });
+    if (signal) {
+      const cancel = () => {
+        if (this.pending.get(id)?.worker === w) w.postMessage({ id, cancel: true } satisfies Cancel);
+      };
+      if (signal.aborted) cancel();
+      else signal.addEventListener('abort', cancel, { once: true });
+      void p.finally(() => signal.removeEventListener('abort', cancel)).catch(() => undefined);
+    }
+    return p;
   }
 
-  async call<T extends B>(body: T, onProgress?: ProgressFn): Promise<P[T['type']]> {
+  async call<T extends B>(body: T, onProgress?: ProgressFn, signal?: AbortSignal): Promise<P[T['type']]> {
     while (this.restarting) await this.restarting;
     if (this.dead) throw new Error(this.dead);
-    return this.post(await this.ensure(), body, onProgress) as Promise<P[T['type']]>;
+    return this.post(await this.ensure(), body, onProgress, signal) as Promise<P[T['type']]>;
   }
 
   /** Ends the worker; its requests fail with EngineCrash. */

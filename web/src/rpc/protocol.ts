@@ -2,6 +2,8 @@
 // worker, engine/, and the lesson worker, lessons/): typed {id, type}
 // requests; every request gets exactly one reply with its id ('ok' or
 // 'error'); a long one may send 'progress' messages with that id first.
+// A caller cancels a request by sending {id, cancel: true}: the handler
+// sees its AbortSignal fire and answers early (its one reply, as ever).
 // Each worker names its requests in a union of bodies ({type, ...fields})
 // and its replies in a map from type to payload; client.ts and server.ts
 // carry them.
@@ -20,6 +22,12 @@ export interface InitBody {
 /** A request on the wire. */
 export type Message<B extends Body> = B & { id: number };
 
+/** Cancels request `id` (not answered itself). */
+export interface Cancel {
+  id: number;
+  cancel: true;
+}
+
 /** The replies' payloads by request type. */
 export type Payloads<B extends Body> = { [T in B['type']]: unknown };
 
@@ -33,7 +41,8 @@ export type ProgressFn = (done: number, total: number, what: string, lines?: num
 
 /** What a caller holds: a worker behind a client, or a backend in process (tests). */
 export interface Api<B extends Body, P extends Payloads<B>> {
-  call<T extends B>(body: T, onProgress?: ProgressFn): Promise<P[T['type']]>;
+  /** `signal` cancels the request (a handler that can stop early does) */
+  call<T extends B>(body: T, onProgress?: ProgressFn, signal?: AbortSignal): Promise<P[T['type']]>;
 }
 
 /** A request lost to a worker crash (the client replaces the worker). */

@@ -9,11 +9,12 @@
 // except those `afterTrap` allows (plain JS state the client fetches for
 // the worker it starts instead, client.ts).
 import type { SlubvizModule, SlubvizModuleFactory } from '../../../core/wasm/slubviz-api';
-import type { Body, InitBody, Message, ProgressFn, Reply } from './protocol';
+import type { Body, Cancel, InitBody, Message, ProgressFn, Reply } from './protocol';
 
 /** What a worker does with each request but 'init'. */
 export interface Handler<B extends Body> {
-  handle(body: B, progress: ProgressFn): unknown;
+  /** `signal` fires when the caller cancels the request */
+  handle(body: B, progress: ProgressFn, signal: AbortSignal): unknown;
 }
 
 export interface ServeOptions<B extends Body> {
@@ -38,12 +39,14 @@ export function serve<B extends Body>(
   post: (r: Reply) => void,
   wasmBase: string,
   opts: ServeOptions<B> = {},
-): (req: Message<B | InitBody>) => void {
+): (req: Message<B | InitBody> | Cancel) => void {
   let handler: Promise<Handler<B>> | null = null;
   /** the trap that broke the instance */
   let broken: string | null = null;
+  /** the requests running or queued, by id */
+  const running = new Map<number, AbortController>();
 
-  async function handle(req: Message<B | InitBody>): Promise<unknown> {
+  async function handle(req: Message<B | InitBody>, signal: AbortSignal): Promise<unknown> {
     const init = req.type === 'init';
     if (init) wasmBase = (req as Message<InitBody>).wasmBase;
     handler ??= load(wasmBase);
@@ -52,13 +55,13 @@ export function serve<B extends Body>(
     const { id, ...rest } = req as Message<B>;
     const body = rest as unknown as B;
     if (broken !== null && !opts.afterTrap?.(body.type)) throw new Broken(`the engine is restarting after: ${broken}`);
-    return h.handle(body, (done, total, what, lines) => post({ id, type: 'progress', done, total, what, lines }));
+    return h.handle(body, (done, total, what, lines) => post({ id, type: 'progress', done, total, what, lines }), signal);
   }
 
-  async function answer(req: Message<B | InitBody>): Promise<void> {
+  async function answer(req: Message<B | InitBody>, signal: AbortSignal): Promise<void> {
     const t0 = performance.now();
     try {
-      const result = await handle(req);
+      const result = await handle(req, signal);
       post({ id: req.id, type: 'ok', result, ms: performance.now() - t0 });
     } catch (err) {
       const trapped = isTrap(err);
@@ -66,16 +69,25 @@ export function serve<B extends Body>(
       const message = err instanceof Error ? (trapped ? `${err.name}: ${err.message}` : err.message) : String(err);
       if (trapped && broken === null) broken = message;
       post({ id: req.id, type: 'error', message, trap: trapped || err instanceof Broken });
+    } finally {
+      running.delete(req.id);
     }
   }
 
   let chain: Promise<void> = Promise.resolve();
-  return (req) => {
-    if (req.type !== 'init' && opts.concurrent?.(req.type as B['type'])) {
-      void answer(req);
+  return (msg) => {
+    if ('cancel' in msg) {
+      running.get(msg.id)?.abort();
       return;
     }
-    chain = chain.then(() => answer(req));
+    const req = msg;
+    const ac = new AbortController();
+    running.set(req.id, ac);
+    if (req.type !== 'init' && opts.concurrent?.(req.type as B['type'])) {
+      void answer(req, ac.signal);
+      return;
+    }
+    chain = chain.then(() => answer(req, ac.signal));
   };
 }
 

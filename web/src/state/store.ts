@@ -217,6 +217,8 @@ export class Store {
   private recovering = false;
   /** a share link's trace being inflated: set to cancel it */
   private linkInflate: { cancelled: boolean } | null = null;
+  /** cancels the import in flight (its request's signal) */
+  private importAbort: AbortController | null = null;
 
   constructor(
     readonly engine: EngineApi,
@@ -684,13 +686,17 @@ export class Store {
     if (this.state.importing) throw new Error('an import is already running');
     this.set({ importing: { name, done: 0, total: source.size, lines: 0, what: 'import', updates: 0 }, importView: null });
     let r: ImportResult;
+    const abort = (this.importAbort = new AbortController());
     try {
-      r = await this.engine.call({ type: 'import', source, name, format, store: true }, (done, total, what, lines) => {
+      const progress = (done: number, total: number, what: string, lines?: number) => {
         const cur = this.state.importing;
         this.set({ importing: { name, done, total, lines: lines ?? cur?.lines ?? 0, what, updates: (cur?.updates ?? 0) + 1 } });
-      });
+      };
+      r = await this.engine.call({ type: 'import', source, name, format, store: true }, progress, abort.signal);
     } catch (e) {
       r = { ok: false, cancelled: false, error: e instanceof Error ? e.message : String(e), name, bytes: source.size, lines: 0 } satisfies ImportFail;
+    } finally {
+      if (this.importAbort === abort) this.importAbort = null;
     }
     this.set({ importing: null, importView: { result: r, open: false } });
     if (r.ok) await this.refreshStored();
@@ -709,7 +715,7 @@ export class Store {
 
   cancelImport = async (): Promise<void> => {
     if (this.linkInflate) this.linkInflate.cancelled = true;
-    else if (this.state.importing) await this.engine.call({ type: 'importCancel' });
+    else this.importAbort?.abort();
   };
 
   /** Replay the import shown in the summary. */
