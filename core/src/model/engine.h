@@ -120,8 +120,18 @@ extern const char *const check_texts[CHK__COUNT];
 #define check_text(e) check_texts[(e)->item]
 #define CHECK_EV(ITEM, ...) EV(.kind = EV_CHECK, .fn = f_kfn(f), .item = (ITEM), __VA_ARGS__)
 
-enum lock_kind { LK_NONE, LK_LIST_LOCK, LK_BARN_LOCK, LK_PCS_LOCK };
-extern const char *const lock_names[4];
+/* The locks a micro-step takes: LOCK_KIND(enum name, name in events). */
+#define LOCK_KINDS(X) \
+	X(LK_NONE, "none") X(LK_LIST_LOCK, "list_lock") X(LK_BARN_LOCK, "barn_lock") \
+	X(LK_PCS_LOCK, "cpu_sheaves_lock")
+
+enum lock_kind {
+#define X(lk, name) lk,
+	LOCK_KINDS(X)
+#undef X
+	LK__COUNT
+};
+extern const char *const lock_names[LK__COUNT];
 
 struct event {
 	int64_t seq;
@@ -151,35 +161,58 @@ void model_report(struct model *m, const char *fmt, ...) __attribute__((format(p
 /* ---- coroutines ---- */
 enum co_result { CO_YIELD, CO_CALL, CO_DONE };
 
+/* Every coroutine, CO_FN(name, the mm/slub.c function its events name).
+ * A root op's kfn is its kmem_cache_* entry point (op_start() picks the
+ * _node variant when the op names a node). */
 #define CO_FNS(X) \
-	X(OP_ALLOC) X(OP_FREE) X(OP_KMALLOC) X(OP_KFREE) X(OP_ALLOC_BULK) \
-	X(OP_FREE_BULK) X(OP_FLUSH) X(OP_FLUSH_ALL) X(OP_SHRINK) X(OP_DESTROY) \
-	X(SLAB_ALLOC_NODE) X(ALLOC_FROM_PCS) X(PCS_REPLACE_EMPTY_MAIN) \
-	X(ALLOC_FULL_SHEAF) X(REFILL_SHEAF) X(REFILL_OBJECTS) \
-	X(REFILL_OBJECTS_NODE) X(REFILL_OBJECTS_ANY) X(GET_PARTIAL_NODE_BULK) \
-	X(ALLOC_FROM_NEW_SLAB) X(NEW_SLAB) X(SLAB_ALLOC) X(GET_FROM_PARTIAL) \
-	X(GET_FROM_PARTIAL_NODE) X(GET_FROM_ANY_PARTIAL) X(BARN_GET_EMPTY) \
-	X(BARN_PUT_EMPTY) X(BARN_PUT_FULL) X(BARN_REPLACE_EMPTY) \
-	X(BARN_REPLACE_FULL) X(SLAB_FREE) X(FREE_TO_PCS) \
-	X(PCS_REPLACE_FULL_MAIN) X(PCS_INSTALL_EMPTY) X(__SLAB_FREE) \
-	X(FREE_BULK_SLABS) X(SHEAF_FLUSH_MAIN) X(SHEAF_FLUSH_UNUSED) \
-	X(PCS_FLUSH) X(BARN_SHRINK) X(SHRINK_NODES) X(ALLOC_FROM_PCS_BULK) \
-	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK) \
-	X(C_SLAB_ALLOC_NODE) X(C_SLAB_ALLOC) X(C_GET_PARTIAL) X(C_GET_PARTIAL_NODE) \
-	X(C_DEACTIVATE_SLAB) X(C_DO_SLAB_FREE) X(C___SLAB_FREE) \
-	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK) \
-	X(OP_PREFILL) X(OP_ALLOC_FROM_SHEAF) X(OP_RETURN_SHEAF) X(OP_KFREE_RCU) \
-	X(OP_RCU_BARRIER) X(BARN_GET_FULL_OR_EMPTY) X(KFREE_RCU_SHEAF) X(RCU_FREE_SHEAF)
+	X(OP_ALLOC, kmem_cache_alloc) X(OP_FREE, kmem_cache_free) X(OP_KMALLOC, __kmalloc) \
+	X(OP_KFREE, kfree) X(OP_ALLOC_BULK, kmem_cache_alloc_bulk) \
+	X(OP_FREE_BULK, kmem_cache_free_bulk) X(OP_FLUSH, flush_cpu_sheaves) \
+	X(OP_FLUSH_ALL, flush_all) X(OP_SHRINK, kmem_cache_shrink) \
+	X(OP_DESTROY, kmem_cache_destroy) X(SLAB_ALLOC_NODE, slab_alloc_node) \
+	X(ALLOC_FROM_PCS, alloc_from_pcs) \
+	X(PCS_REPLACE_EMPTY_MAIN, __pcs_replace_empty_main) \
+	X(ALLOC_FULL_SHEAF, alloc_full_sheaf) X(REFILL_SHEAF, refill_sheaf) \
+	X(REFILL_OBJECTS, refill_objects) X(REFILL_OBJECTS_NODE, __refill_objects_node) \
+	X(REFILL_OBJECTS_ANY, __refill_objects_any) \
+	X(GET_PARTIAL_NODE_BULK, get_partial_node_bulk) \
+	X(ALLOC_FROM_NEW_SLAB, alloc_from_new_slab) X(NEW_SLAB, new_slab) \
+	X(SLAB_ALLOC, ___slab_alloc) X(GET_FROM_PARTIAL, get_from_partial) \
+	X(GET_FROM_PARTIAL_NODE, get_from_partial_node) \
+	X(GET_FROM_ANY_PARTIAL, get_from_any_partial) \
+	X(BARN_GET_EMPTY, barn_get_empty_sheaf) X(BARN_PUT_EMPTY, barn_put_empty_sheaf) \
+	X(BARN_PUT_FULL, barn_put_full_sheaf) \
+	X(BARN_REPLACE_EMPTY, barn_replace_empty_sheaf) \
+	X(BARN_REPLACE_FULL, barn_replace_full_sheaf) X(SLAB_FREE, slab_free) \
+	X(FREE_TO_PCS, free_to_pcs) X(PCS_REPLACE_FULL_MAIN, __pcs_replace_full_main) \
+	X(PCS_INSTALL_EMPTY, __pcs_install_empty_sheaf) X(__SLAB_FREE, __slab_free) \
+	X(FREE_BULK_SLABS, __kmem_cache_free_bulk) X(SHEAF_FLUSH_MAIN, sheaf_flush_main) \
+	X(SHEAF_FLUSH_UNUSED, sheaf_flush_unused) X(PCS_FLUSH, pcs_flush_all) \
+	X(BARN_SHRINK, barn_shrink) X(SHRINK_NODES, __kmem_cache_shrink) \
+	X(ALLOC_FROM_PCS_BULK, alloc_from_pcs_bulk) X(FREE_TO_PCS_BULK, free_to_pcs_bulk) \
+	X(DISCARD_SLAB, discard_slab) X(FREE_EMPTY_SHEAF, free_empty_sheaf) \
+	X(LOCK, get_from_partial_node) /* co_push(): reports its caller's kfn */ \
+	X(C_SLAB_ALLOC_NODE, slab_alloc_node) X(C_SLAB_ALLOC, ___slab_alloc) \
+	X(C_GET_PARTIAL, get_partial) X(C_GET_PARTIAL_NODE, get_partial_node) \
+	X(C_DEACTIVATE_SLAB, deactivate_slab) X(C_DO_SLAB_FREE, do_slab_free) \
+	X(C___SLAB_FREE, __slab_free) X(C_PUT_CPU_PARTIAL, put_cpu_partial) \
+	X(C_PUT_PARTIALS, __put_partials) X(C_FLUSH_CPU, flush_slab) \
+	X(C_ALLOC_BULK, kmem_cache_alloc_bulk) X(OP_PREFILL, kmem_cache_prefill_sheaf) \
+	X(OP_ALLOC_FROM_SHEAF, kmem_cache_alloc_from_sheaf) \
+	X(OP_RETURN_SHEAF, kmem_cache_return_sheaf) X(OP_KFREE_RCU, kvfree_call_rcu) \
+	X(OP_RCU_BARRIER, rcu_barrier) \
+	X(BARN_GET_FULL_OR_EMPTY, barn_get_full_or_empty_sheaf) \
+	X(KFREE_RCU_SHEAF, __kfree_rcu_sheaf) X(RCU_FREE_SHEAF, rcu_free_sheaf)
 
 enum co_fn {
-#define X(n) CO_##n,
+#define X(n, kfn) CO_##n,
 	CO_FNS(X)
 #undef X
 	CO__COUNT
 };
 
 typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
-#define X(n) int co_##n(struct model *m, int cpu, struct frame *f);
+#define X(n, kfn) int co_##n(struct model *m, int cpu, struct frame *f);
 CO_FNS(X)
 #undef X
 
