@@ -5,10 +5,10 @@
 // `reveal`, the events between) and evaluates the checks with the shared
 // predicate engine, runs sandbox attempts (check.mjs runSandbox) and fills
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
-import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import { manifest, SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { LessonReplyPayload, LessonRequestBody } from './protocol';
 import {
-  check, lessonFormat, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
+  check, lessonFormat, lessonVocabulary, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
   type Probe, type ProbeResult, type Question, type SandboxRun,
 } from './format';
 
@@ -64,7 +64,10 @@ export class LessonBackend {
   private prepared = new Map<string, PreparedVariant>();
   private contexts = new Map<string, PredicateContext>();
 
-  constructor(readonly mod: SlubvizModule) {}
+  /** the lesson engine checks and reads with the core's names (its manifest) */
+  constructor(readonly mod: SlubvizModule) {
+    lessonVocabulary.useManifest(manifest(mod));
+  }
 
   /** Sessions for the shared runner. */
   readonly open: OpenFn = (trace, opts) => SlubvizSession.open(this.mod, trace, opts);
@@ -143,7 +146,8 @@ export class LessonBackend {
         id: `stop:${s.id}`,
         at: s.at,
         need: {
-          snapshot: false,
+          // counters are read from the snapshot
+          snapshot: s.highlight.some((h) => 'stat' in h),
           stats: s.highlight.some((h) => 'stat' in h),
           slabinfo: s.highlight.some((h) => 'slabinfo' in h),
           sysfs: s.highlight.some((h) => 'sysfs' in h) ? [cache] : [],
@@ -152,11 +156,12 @@ export class LessonBackend {
     }
     for (const q of lesson.questions.filter((x) => mine(x.variant))) {
       const preds = q.kind === 'choice' ? q.choices.map((c) => c.check) : [q.check];
-      const need = { snapshot: q.kind === 'click', stats: false, slabinfo: false, sysfs: [] as string[], events: false, before: true };
+      const need = { snapshot: q.kind === 'click', stats: false, pageAlloc: false, slabinfo: false, sysfs: [] as string[], events: false, before: true };
       for (const p of preds) {
         const r = predicates.requirements(p);
         need.snapshot ||= r.snapshot;
         need.stats ||= r.stats;
+        need.pageAlloc ||= !!r.pageAlloc;
         need.slabinfo ||= r.slabinfo;
         need.events ||= r.events;
         for (const c of r.sysfs) if (!need.sysfs.includes(c)) need.sysfs.push(c);

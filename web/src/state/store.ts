@@ -327,16 +327,32 @@ export class Store {
   /** The presets, switches, import formats and skip reasons the core has
    * (its manifest, via the worker). */
   async loadManifest(): Promise<void> {
+    await this.manifest();
+  }
+
+  private manifestP: Promise<Manifest | null> | null = null;
+
+  /** The core's manifest, asked once (null when it could not be read:
+   * `error` says why, and the next call asks again). */
+  manifest = (): Promise<Manifest | null> => {
+    this.manifestP ??= this.fetchManifest().then((m) => {
+      if (!m) this.manifestP = null;
+      return m;
+    });
+    return this.manifestP;
+  };
+
+  private async fetchManifest(): Promise<Manifest | null> {
     for (let tries = 0; ; tries++) {
       try {
         const m = await this.engine.call({ type: 'manifest' });
         this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats, skipReasons: m.import_skip_reasons });
-        return;
+        return m;
       } catch (e) {
         // a crash while starting: the client restarts the engine; ask the new one once
         if (e instanceof EngineCrash && tries === 0) continue;
         this.set({ error: `The engine's presets and switches could not be read: ${e instanceof Error ? e.message : String(e)}` });
-        return;
+        return null;
       }
     }
   }
