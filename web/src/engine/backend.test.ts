@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { act, Store } from '../state/store';
+import { act } from '../state/actions';
+import { Store } from '../state/store';
 import { decodeShare } from '../state/url';
 import { Backend } from './backend';
 import type { ImportOk } from './protocol';

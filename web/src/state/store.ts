@@ -783,29 +783,3 @@ export class Store {
 
   setSiteFilter = (site: string): void => this.set({ siteFilter: site });
 }
-
-/** The actions, by name: what buttons, shortcuts and tests call. */
-export type ActionName =
-  | 'stepForward' | 'stepBack' | 'stepOp' | 'opBack' | 'jumpToOp' | 'seekSeq' | 'toStart' | 'toEnd'
-  | 'play' | 'pause' | 'togglePlay' | 'faster' | 'slower' | 'setSpeed' | 'runToBreakpoint' | 'setBreakpoint'
-  | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
-  | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace' | 'openRef'
-  | 'importFile' | 'importText' | 'importSample' | 'cancelImport' | 'replayImport' | 'dismissImport'
-  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter' | 'dismissNotice' | 'openLink';
-
-export const ACTIONS: readonly ActionName[] = [
-  'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
-  'play', 'pause', 'togglePlay', 'faster', 'slower', 'setSpeed', 'runToBreakpoint', 'setBreakpoint',
-  'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
-  'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace', 'openRef',
-  'importFile', 'importText', 'importSample', 'cancelImport', 'replayImport', 'dismissImport',
-  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter', 'dismissNotice', 'openLink',
-];
-
-export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {
-  const fn = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[name];
-  if (typeof fn !== 'function') throw new Error(`no action ${name}`);
-  const r = await fn.apply(store, args);
-  await store.idle();
-  return r;
-}

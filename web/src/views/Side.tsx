@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type TextTab } from '../state/store';
 import { renderSparkline } from '../viz/sparkline';
+import { ActionButton } from './ActionButton';
 import { Panel } from './Panels';
 import { exportV1 } from './Traces';
 import { useAppState, useD3, useStore } from './hooks';
@@ -256,9 +257,7 @@ export function FreePlayPanel() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => void store.freeAlloc()} disabled={!f || !st.fp.cache} title="Allocate (A)">
-          Allocate
-        </button>
+        <ActionButton name="freeAlloc" />
         <label>
           handle
           <select aria-label="Handle to free" value={handle} onChange={(e) => setHandle(e.target.value)}>
@@ -270,9 +269,7 @@ export function FreePlayPanel() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => void store.freeFree(handle || undefined)} disabled={!f || live.length === 0} title="Free (F)">
-          Free
-        </button>
+        <ActionButton name="freeFree" args={[handle || undefined]} disabled={live.length === 0} />
       </div>
       <p className="small" data-testid="live-handles" data-count={live.length + more}>
         {live.length + more} handle(s) live at the end of the trace{live.length > 500 || more ? ' (the last 500 listed)' : ''}
