@@ -216,6 +216,7 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 CO_FNS(X)
 #undef X
 
+/* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 
 #define CO_BEGIN switch (f->pc) { case 0:;
@@ -235,7 +236,7 @@ struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn
  * Other record pointers must not be held across either. */
 #define MOVES(CALL_) do { CALL_; f = co_self(m, cpu); } while (0)
 #define MOVES_TO(LHS, CALL_) do { idx_t moved_ = (CALL_); f = co_self(m, cpu); (LHS) = moved_; } while (0)
-/* The running coroutine's frame: the top of `cpu`'s stack. */
+/* The running coroutine's frame: the top of `cpu`'s stack (coroutine.c). */
 struct frame *co_self(struct model *m, int cpu);
 
 /* ---- locks (node.c) ----
@@ -262,7 +263,7 @@ bool stat_in_era(enum stat_item si, enum svz_era era);
 	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
 
 /* Which kfn a frame models (for events). */
-enum kfn f_kfn(const struct frame *f);
+static inline enum kfn f_kfn(const struct frame *f) { return (enum kfn)f->k_fn; }
 
 #define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
 /* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
@@ -328,9 +329,17 @@ enum loc dest_loc(idx_t dest_sheaf);
  * other op in flight will fill it) and claim it; -1 after a report. */
 int claim_handle(struct model *m, int cpu, idx_t h);
 
-/* sched.c */
-uint32_t cur_op(struct model *m, int cpu);
-void bulk_push(struct model *m, int cpu, idx_t obj);
-/* The object a single-object allocation returns lands in cpu.bulk[0]. */
+/* The op `cpu` is running (op_start() in sched.c sets it). */
+static inline uint32_t cur_op(struct model *m, int cpu) { return WORLD(m)->cpus[cpu].op; }
+/* Hand an object to the CPU's bulk buffer (op_start() empties it): the
+ * object a single-object allocation returns lands in cpu.bulk[0]. */
+static inline void bulk_push(struct model *m, int cpu, idx_t obj)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	*u32_at(m, c->bulk + c->bulk_len++) = obj;
+	struct obj_rec *o = obj_r(m, obj);
+	o->state = OBJ_BULK;
+	o->holder = (idx_t)cpu;
+}
 
 #endif

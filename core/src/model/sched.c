@@ -5,8 +5,6 @@
  * step_cpu() lets a caller advance one chosen CPU, which is what interleaving
  * schedulers build on. A step ends at the first EV() (one event) or when the
  * op's root frame returns (then the step's event is the op's RETURN). */
-#include <string.h>
-
 #include "model/engine.h"
 #include "model/model.h"
 
@@ -15,55 +13,6 @@ static const co_func co_table[CO__COUNT] = {
 	CO_FNS(X)
 #undef X
 };
-
-static const uint8_t co_kfn[CO__COUNT] = {
-#define X(n, kfn) [CO_##n] = KFN_##kfn,
-	CO_FNS(X)
-#undef X
-};
-
-static idx_t frame_idx(struct model *m, int cpu, int depth)
-{
-	(void)m;
-	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
-}
-
-struct frame *co_self(struct model *m, int cpu)
-{
-	return frame_r(m, frame_idx(m, cpu, WORLD(m)->cpus[cpu].depth - 1));
-}
-
-enum kfn f_kfn(const struct frame *f)
-{
-	return (enum kfn)f->k_fn; /* co_LOCK reports its caller's function */
-}
-
-struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn)
-{
-	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	if (c->depth >= FRAME_DEPTH)
-		return NULL; /* cannot happen: call depth is static, < FRAME_DEPTH */
-	struct frame *f = frame_r(m, frame_idx(m, cpu, c->depth++));
-	memset(f, 0, sizeof *f);
-	f->fn = (uint16_t)fn;
-	f->k_fn = co_kfn[fn];
-	f->a = f->b = f->c = f->x = f->y = f->z = NIL;
-	f->on_cpu = (int16_t)cpu;
-	if (parent) {
-		f->on_cpu = parent->on_cpu;
-		f->cache = parent->cache;
-		f->gfp = parent->gfp;
-		f->node = parent->node;
-		if (fn == CO_LOCK)
-			f->k_fn = parent->k_fn;
-	}
-	return f;
-}
-
-uint32_t cur_op(struct model *m, int cpu)
-{
-	return WORLD(m)->cpus[cpu].op;
-}
 
 static bool op_started(struct model *m, uint32_t op)
 {
@@ -235,13 +184,4 @@ ARENA_MOVES int model_step_op(struct model *m)
 	if (r < 0)
 		return -1;
 	return WORLD(m)->stopped ? -1 : 1;
-}
-
-void bulk_push(struct model *m, int cpu, idx_t obj)
-{
-	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	*u32_at(m, c->bulk + c->bulk_len++) = obj;
-	struct obj_rec *o = obj_r(m, obj);
-	o->state = OBJ_BULK;
-	o->holder = (idx_t)cpu;
 }
