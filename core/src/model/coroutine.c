@@ -8,9 +8,9 @@
 #include "model/engine.h"
 
 static const uint8_t co_kfn[CO__COUNT] = {
-#define X(n, kfn) [CO_##n] = KFN_##kfn,
-	CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) [CO_##n] = KFN_##kfn,
+#include "model/coroutines.def"
+#undef CO_FN
 };
 
 static idx_t frame_idx(int cpu, int depth)

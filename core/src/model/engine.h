@@ -158,63 +158,20 @@ void model_report(struct model *m, const char *fmt, ...) __attribute__((format(p
 #define EVT(...) ((struct event){ .cache = f->cache, .slab = NIL, .obj = NIL, \
 	.sheaf = NIL, .node = -1, __VA_ARGS__ })
 
-/* ---- coroutines ---- */
+/* ---- coroutines: one row each in coroutines.def ---- */
 enum co_result { CO_YIELD, CO_CALL, CO_DONE };
 
-/* Every coroutine, CO_FN(name, the mm/slub.c function its events name).
- * A root op's kfn is its kmem_cache_* entry point (op_start() picks the
- * _node variant when the op names a node). */
-#define CO_FNS(X) \
-	X(OP_ALLOC, kmem_cache_alloc) X(OP_FREE, kmem_cache_free) X(OP_KMALLOC, __kmalloc) \
-	X(OP_KFREE, kfree) X(OP_ALLOC_BULK, kmem_cache_alloc_bulk) \
-	X(OP_FREE_BULK, kmem_cache_free_bulk) X(OP_FLUSH, flush_cpu_sheaves) \
-	X(OP_FLUSH_ALL, flush_all) X(OP_SHRINK, kmem_cache_shrink) \
-	X(OP_DESTROY, kmem_cache_destroy) X(SLAB_ALLOC_NODE, slab_alloc_node) \
-	X(ALLOC_FROM_PCS, alloc_from_pcs) \
-	X(PCS_REPLACE_EMPTY_MAIN, __pcs_replace_empty_main) \
-	X(ALLOC_FULL_SHEAF, alloc_full_sheaf) X(REFILL_SHEAF, refill_sheaf) \
-	X(REFILL_OBJECTS, refill_objects) X(REFILL_OBJECTS_NODE, __refill_objects_node) \
-	X(REFILL_OBJECTS_ANY, __refill_objects_any) \
-	X(GET_PARTIAL_NODE_BULK, get_partial_node_bulk) \
-	X(ALLOC_FROM_NEW_SLAB, alloc_from_new_slab) X(NEW_SLAB, new_slab) \
-	X(SLAB_ALLOC, ___slab_alloc) X(GET_FROM_PARTIAL, get_from_partial) \
-	X(GET_FROM_PARTIAL_NODE, get_from_partial_node) \
-	X(GET_FROM_ANY_PARTIAL, get_from_any_partial) \
-	X(BARN_GET_EMPTY, barn_get_empty_sheaf) X(BARN_PUT_EMPTY, barn_put_empty_sheaf) \
-	X(BARN_PUT_FULL, barn_put_full_sheaf) \
-	X(BARN_REPLACE_EMPTY, barn_replace_empty_sheaf) \
-	X(BARN_REPLACE_FULL, barn_replace_full_sheaf) X(SLAB_FREE, slab_free) \
-	X(FREE_TO_PCS, free_to_pcs) X(PCS_REPLACE_FULL_MAIN, __pcs_replace_full_main) \
-	X(PCS_INSTALL_EMPTY, __pcs_install_empty_sheaf) X(__SLAB_FREE, __slab_free) \
-	X(FREE_BULK_SLABS, __kmem_cache_free_bulk) X(SHEAF_FLUSH_MAIN, sheaf_flush_main) \
-	X(SHEAF_FLUSH_UNUSED, sheaf_flush_unused) X(PCS_FLUSH, pcs_flush_all) \
-	X(BARN_SHRINK, barn_shrink) X(SHRINK_NODES, __kmem_cache_shrink) \
-	X(ALLOC_FROM_PCS_BULK, alloc_from_pcs_bulk) X(FREE_TO_PCS_BULK, free_to_pcs_bulk) \
-	X(DISCARD_SLAB, discard_slab) X(FREE_EMPTY_SHEAF, free_empty_sheaf) \
-	X(LOCK, get_from_partial_node) /* co_push(): reports its caller's kfn */ \
-	X(C_SLAB_ALLOC_NODE, slab_alloc_node) X(C_SLAB_ALLOC, ___slab_alloc) \
-	X(C_GET_PARTIAL, get_partial) X(C_GET_PARTIAL_NODE, get_partial_node) \
-	X(C_DEACTIVATE_SLAB, deactivate_slab) X(C_DO_SLAB_FREE, do_slab_free) \
-	X(C___SLAB_FREE, __slab_free) X(C_PUT_CPU_PARTIAL, put_cpu_partial) \
-	X(C_PUT_PARTIALS, __put_partials) X(C_FLUSH_CPU, flush_slab) \
-	X(C_ALLOC_BULK, kmem_cache_alloc_bulk) X(OP_PREFILL, kmem_cache_prefill_sheaf) \
-	X(OP_ALLOC_FROM_SHEAF, kmem_cache_alloc_from_sheaf) \
-	X(OP_RETURN_SHEAF, kmem_cache_return_sheaf) X(OP_KFREE_RCU, kvfree_call_rcu) \
-	X(OP_RCU_BARRIER, rcu_barrier) \
-	X(BARN_GET_FULL_OR_EMPTY, barn_get_full_or_empty_sheaf) \
-	X(KFREE_RCU_SHEAF, __kfree_rcu_sheaf) X(RCU_FREE_SHEAF, rcu_free_sheaf)
-
 enum co_fn {
-#define X(n, kfn) CO_##n,
-	CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) CO_##n,
+#include "model/coroutines.def"
+#undef CO_FN
 	CO__COUNT
 };
 
 typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
-#define X(n, kfn) int co_##n(struct model *m, int cpu, struct frame *f);
-CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) int co_##n(struct model *m, int cpu, struct frame *f);
+#include "model/coroutines.def"
+#undef CO_FN
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);

@@ -9,9 +9,9 @@
 #include "model/model.h"
 
 static const co_func co_table[CO__COUNT] = {
-#define X(n, kfn) [CO_##n] = co_##n,
-	CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) [CO_##n] = co_##n,
+#include "model/coroutines.def"
+#undef CO_FN
 };
 
 static bool op_started(struct model *m, uint32_t op)
