@@ -1,16 +1,15 @@
 // End-to-end tests of the slubviz web app (system Chromium, animations off).
 // They read state through window.__slubviz and data-* attributes, not pixels.
-import AxeBuilder from '@axe-core/playwright';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { expect, SlubvizPage, test } from './fixtures';
+import { AppPage, axeClean, expect, test, type ViewsArea } from './fixtures';
 
-async function drawnSheaf(app: SlubvizPage) {
-  const m = app.mainSheaf(0);
+async function drawnSheaf(views: ViewsArea) {
+  const m = views.mainSheaf(0);
   return { id: await m.getAttribute('data-sheaf-id'), size: await m.getAttribute('data-size') };
 }
 
-async function objectStates(app: SlubvizPage): Promise<Record<string, string>> {
+async function objectStates(app: AppPage): Promise<Record<string, string>> {
   return app.page.evaluate(() => {
     const out: Record<string, string> = {};
     document.querySelectorAll('[data-panel=slab] [data-object-id]').forEach((e) => {
@@ -20,7 +19,7 @@ async function objectStates(app: SlubvizPage): Promise<Record<string, string>> {
   });
 }
 
-test('loads the default scenario', async ({ app }) => {
+test('loads the default scenario', async ({ app, views }) => {
   await app.open();
   const st = await app.state();
   expect(st.scenario).toBe('basics');
@@ -29,30 +28,30 @@ test('loads the default scenario', async ({ app }) => {
   expect(st.checkpoints).toBeGreaterThan(1);
   await expect(app.page.locator('[data-panel=topology] [data-node]')).not.toHaveCount(0);
   await expect(app.page.locator('[data-panel=topology] [data-cpu]')).not.toHaveCount(0);
-  await expect(app.mainSheaf(0)).toHaveCount(1);
+  await expect(views.mainSheaf(0)).toHaveCount(1);
   await expect(app.page.locator('[data-panel=barns] [data-barn-node]')).not.toHaveCount(0);
   await expect(app.page.getByTestId('text-slabinfo')).toContainText('slabinfo - version: 2.1');
 });
 
-test('Step and Step back move a sheaf and an object, and undo it', async ({ app }) => {
+test('Step and Step back move a sheaf and an object, and undo it', async ({ app, controls, views }) => {
   await app.open();
   let sheafMoved = false;
   let objectMoved = false;
   for (let i = 0; i < 60 && !(sheafMoved && objectMoved); i++) {
-    const sheaf0 = await drawnSheaf(app);
+    const sheaf0 = await drawnSheaf(views);
     const objs0 = await objectStates(app);
-    await app.click(app.step);
-    const sheaf1 = await drawnSheaf(app);
+    await app.click(controls.step);
+    const sheaf1 = await drawnSheaf(views);
     const objs1 = await objectStates(app);
     const changedObj = Object.keys(objs1).find((k) => objs0[k] !== undefined && objs0[k] !== objs1[k]);
     const changedSheaf = sheaf0.id !== sheaf1.id || sheaf0.size !== sheaf1.size;
     if (changedSheaf || changedObj) {
       // Step back restores exactly what was drawn before
-      await app.click(app.stepBack);
-      expect(await drawnSheaf(app)).toEqual(sheaf0);
+      await app.click(controls.stepBack);
+      expect(await drawnSheaf(views)).toEqual(sheaf0);
       if (changedObj) expect((await objectStates(app))[changedObj]).toBe(objs0[changedObj]);
-      await app.click(app.step);
-      expect(await drawnSheaf(app)).toEqual(sheaf1);
+      await app.click(controls.step);
+      expect(await drawnSheaf(views)).toEqual(sheaf1);
       if (changedObj) expect((await objectStates(app))[changedObj]).toBe(objs1[changedObj]);
       sheafMoved ||= changedSheaf;
       objectMoved ||= !!changedObj;
@@ -62,25 +61,25 @@ test('Step and Step back move a sheaf and an object, and undo it', async ({ app 
   expect(objectMoved, 'an object changed state within 60 steps').toBe(true);
 });
 
-test('N steps forward then N back restore the exact drawn state', async ({ app }) => {
+test('N steps forward then N back restore the exact drawn state', async ({ app, controls }) => {
   await app.open();
   await app.act('seekSeq', 9);
   await app.waitSeq(9);
   const before = await app.dump();
   const N = 15;
-  await app.click(app.step, N);
+  await app.click(controls.step, N);
   expect((await app.state()).seq).toBe(9 + N);
   const forward = await app.dump();
   expect(forward).not.toEqual(before);
-  await app.click(app.stepBack, N);
+  await app.click(controls.stepBack, N);
   expect((await app.state()).seq).toBe(9);
   expect(await app.dump()).toEqual(before);
 });
 
-test('scrub the timeline and jump to an op', async ({ app }) => {
+test('scrub the timeline and jump to an op', async ({ app, controls }) => {
   await app.open();
   const total = (await app.state()).opsTotal;
-  await app.timeline.focus();
+  await controls.timeline.focus();
   await app.page.keyboard.press('End');
   await expect.poll(async () => (await app.state()).op).toBe(total);
   await app.page.keyboard.press('Home');
@@ -88,36 +87,36 @@ test('scrub the timeline and jump to an op', async ({ app }) => {
   for (let i = 0; i < 3; i++) await app.page.keyboard.press('ArrowRight');
   await expect.poll(async () => (await app.state()).op).toBe(3);
 
-  await app.jumpInput.fill('5');
-  await app.click(app.jumpButton);
+  await controls.jumpInput.fill('5');
+  await app.click(controls.jumpButton);
   let st = await app.state();
   expect(st.op).toBe(5);
   expect(st.inflight).toBe(0);
   // back to an earlier op: a restore from a checkpoint, same drawn state as
   // getting there by stepping
-  await app.jumpInput.fill('2');
-  await app.click(app.jumpButton);
+  await controls.jumpInput.fill('2');
+  await app.click(controls.jumpButton);
   const viaJump = await app.dump();
   await app.act('toStart');
-  await app.click(app.stepOp, 2);
+  await app.click(controls.stepOp, 2);
   st = await app.state();
   expect(st.op).toBe(2);
   expect(await app.dump()).toEqual(viaJump);
-  await app.click(app.opBack);
+  await app.click(controls.opBack);
   expect((await app.state()).op).toBe(1);
 });
 
-test('breakpoints stop on the next new slab and the next discard', async ({ app }) => {
+test('breakpoints stop on the next new slab and the next discard', async ({ app, controls }) => {
   await app.open();
-  await app.breakpoint.selectOption('new_slab');
-  await app.click(app.runToBreakpoint);
+  await controls.breakpoint.selectOption('new_slab');
+  await app.click(controls.runToBreakpoint);
   let st = await app.state();
   expect(st.event?.kind).toBe('new_slab');
   await expect(app.page.locator('.hit')).toHaveAttribute('data-hit', 'true');
   await expect(app.page.getByTestId('callpath')).toHaveAttribute('data-kind', 'new_slab');
 
-  await app.breakpoint.selectOption('discard');
-  await app.click(app.runToBreakpoint);
+  await controls.breakpoint.selectOption('discard');
+  await app.click(controls.runToBreakpoint);
   st = await app.state();
   expect(st.event?.kind).toBe('discard_slab');
 
@@ -148,12 +147,12 @@ test('keyboard shortcuts step and play', async ({ app }) => {
   await expect.poll(async () => (await app.state()).playing).toBe(false);
 });
 
-test('free play: allocate and free on a chosen CPU, download the trace', async ({ app }) => {
+test('free play: allocate and free on a chosen CPU, download the trace', async ({ app, views }) => {
   await app.open('#s=sheaf-cycle');
   const st0 = await app.state();
   expect(st0.scenario).toBe('sheaf-cycle');
   await app.page.getByRole('combobox', { name: 'Free play CPU' }).selectOption('1');
-  await app.click(app.allocate);
+  await app.click(views.allocate);
   await expect.poll(async () => (await app.state()).freeOps).toBe(1);
   let st = await app.state();
   expect(st.opsTotal).toBe(st0.opsTotal + 1);
@@ -163,7 +162,7 @@ test('free play: allocate and free on a chosen CPU, download the trace', async (
   const trace = await app.page.evaluate(() => window.__slubviz!.trace());
   expect(trace).toMatch(/c1 alloc pair-64 fp0\n$/);
 
-  await app.click(app.free);
+  await app.click(views.free);
   await expect.poll(async () => (await app.state()).freeOps).toBe(2);
   st = await app.state();
   expect(st.opsTotal).toBe(st0.opsTotal + 2);
@@ -177,20 +176,20 @@ test('free play: allocate and free on a chosen CPU, download the trace', async (
   expect(d.suggestedFilename()).toBe('sheaf-cycle-freeplay.trace');
 });
 
-test('the preset picker offers the core\'s presets; the race preset opens with cpu_partial_free on', async ({ app }) => {
+test('the preset picker offers the core\'s presets; the race preset opens with cpu_partial_free on', async ({ app, views }) => {
   await app.open();
   // the list is the core's (svz_manifest_json), the same as slubviz presets
   const cli = spawnSync(join(__dirname, '..', 'build', 'slubviz'), ['presets'], { encoding: 'utf8' });
   expect(cli.status).toBe(0);
   const names = cli.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/)[0]);
-  await expect.poll(() => app.presetOptions()).toEqual(names);
+  await expect.poll(() => views.presetOptions()).toEqual(names);
   expect(names).toContain('v7.0-17c38c88294d');
-  await app.preset.selectOption('v7.0-17c38c88294d');
+  await views.preset.selectOption('v7.0-17c38c88294d');
   await app.ready();
   await expect(app.page.locator('header .status')).toContainText('v7.0-17c38c88294d');
   expect((await app.state()).error).toBeNull();
-  await expect(app.switchBox('cpu_partial_free')).toBeChecked();
-  await expect(app.switchBox('fix1')).not.toBeChecked();
+  await expect(views.switchBox('cpu_partial_free')).toBeChecked();
+  await expect(views.switchBox('fix1')).not.toBeChecked();
   // the import panel's formats are the core's too
   const manifest = spawnSync(join(__dirname, '..', 'build', 'slubviz'), ['manifest'], { encoding: 'utf8' });
   const labels = (JSON.parse(manifest.stdout) as { import_formats: { label: string }[] }).import_formats.map((f) => f.label);
@@ -198,22 +197,22 @@ test('the preset picker offers the core\'s presets; the race preset opens with c
   expect(await picker.locator('option').allTextContents()).toEqual(labels);
 });
 
-test('share link round trip: scenario, config and position', async ({ app, context }) => {
+test('share link round trip: scenario, config and position', async ({ app, context, controls, views }) => {
   await app.open();
-  await app.preset.selectOption('v7.0-rc1');
+  await views.preset.selectOption('v7.0-rc1');
   await app.ready();
   await app.act('jumpToOp', 3);
-  await app.click(app.step, 2);
+  await app.click(controls.step, 2);
   const st = await app.state();
   const drawn = await app.dump();
-  await app.share.click();
-  await expect(app.shareLink).toHaveValue(/#s=basics&preset=v7.0-rc1&seq=\d+/);
-  const url = await app.shareLink.inputValue();
+  await views.share.click();
+  await expect(views.shareLink).toHaveValue(/#s=basics&preset=v7.0-rc1&seq=\d+/);
+  const url = await views.shareLink.inputValue();
 
   const other = await context.newPage();
   const errors: string[] = [];
   other.on('pageerror', (e) => errors.push(e.message));
-  const app2 = new SlubvizPage(other);
+  const app2 = new AppPage(other);
   await other.goto(url);
   await app2.ready();
   await expect.poll(async () => (await app2.state()).seq).toBe(st.seq);
@@ -223,23 +222,23 @@ test('share link round trip: scenario, config and position', async ({ app, conte
   expect(errors).toEqual([]);
 });
 
-test('share link round trip: a free-play trace travels compressed', async ({ app, context }) => {
+test('share link round trip: a free-play trace travels compressed', async ({ app, context, views }) => {
   await app.open();
-  await app.click(app.allocate);
+  await app.click(views.allocate);
   await expect.poll(async () => (await app.state()).freeOps).toBe(1);
   const trace = await app.page.evaluate(() => window.__slubviz!.trace());
   const st = await app.state();
-  await app.share.click();
-  await expect(app.shareLink).toHaveValue(/#t=/);
+  await views.share.click();
+  await expect(views.shareLink).toHaveValue(/#t=/);
   const other = await context.newPage();
-  await other.goto(await app.shareLink.inputValue());
-  const app2 = new SlubvizPage(other);
+  await other.goto(await views.shareLink.inputValue());
+  const app2 = new AppPage(other);
   await app2.ready();
   await expect.poll(async () => (await app2.state()).seq).toBe(st.seq);
   expect(await other.evaluate(() => window.__slubviz!.trace())).toBe(trace);
 });
 
-test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', async ({ app }) => {
+test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', async ({ app, controls }) => {
   await app.open('#s=ublk-bio256');
   const st = await app.state();
   expect(st.opsTotal).toBeGreaterThan(100_000);
@@ -251,10 +250,10 @@ test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', 
   await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(8);
   await expect(app.page.locator('[data-panel=topology] [data-node="5"]')).toHaveAttribute('data-focus', 'true');
   await expect(app.page.getByTestId('node-counters')).toContainText('list_lock');
-  await app.jumpInput.fill('150000');
-  await app.click(app.jumpButton);
+  await controls.jumpInput.fill('150000');
+  await app.click(controls.jumpButton);
   expect((await app.state()).op).toBe(150000);
-  await app.click(app.stepBack);
+  await app.click(controls.stepBack);
   expect((await app.state()).op).toBe(149999);
 });
 
@@ -262,11 +261,7 @@ test('no serious or critical accessibility violations (axe)', async ({ app, page
   await app.open();
   await app.act('seekSeq', 30);
   await app.idle();
-  const scan = async () => {
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  };
+  const scan = () => axeClean(page);
   await scan();
   // the lessons page (its list; e2e/lessons.spec.ts scans the player too)
   await page.getByRole('button', { name: 'Lessons', exact: true }).click();

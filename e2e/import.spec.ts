@@ -3,22 +3,16 @@
 // stored traces across a reload; a large log streamed with a progress bar.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type SlubvizPage } from './fixtures';
+import { expect, test } from './fixtures';
 
 const DATA = join(__dirname, '../core/tests/data/ftrace');
 const V54 = 'ftrace-kmem-v5.4-changbin-pS-mixed.txt';
 const V612 = 'ftrace-kmem-v6.12-rostedt-node-accounted-name.txt';
 
-async function summary(app: SlubvizPage) {
-  const s = app.page.getByTestId('import-summary');
-  await expect(s).toBeVisible();
-  return s;
-}
-
-test('upload a sample file: the summary first, then the replay; call sites in the slab detail', async ({ app, page }) => {
+test('upload a sample file: the summary first, then the replay; call sites in the slab detail', async ({ app, page, views, importer }) => {
   await app.open();
-  await page.getByLabel('Trace file').setInputFiles(join(DATA, V612));
-  const s = await summary(app);
+  await importer.file.setInputFiles(join(DATA, V612));
+  const s = await importer.summary();
   // 8 events, all kept; 4 allocations never freed; names_cache named by its frees
   await expect(s).toHaveAttribute('data-ok', 'true');
   await expect(s).toHaveAttribute('data-format', 'ftrace');
@@ -40,7 +34,7 @@ test('upload a sample file: the summary first, then the replay; call sites in th
   expect(st.traceRef).toMatch(/^stored:/);
   expect(st.opsTotal).toBe(8);
   await expect(s).toHaveAttribute('data-open', 'true');
-  await expect(page.locator('header .status').first()).toContainText(V612);
+  await expect(app.status).toContainText(V612);
 
   // replay it: step to the end, the live objects carry their call sites
   await app.act('toEnd');
@@ -57,17 +51,17 @@ test('upload a sample file: the summary first, then the replay; call sites in th
   }, withSite.obj);
   await app.act('selectCache', cache.cache);
   await app.act('selectSlab', cache.slab);
-  const cell = page.locator(`[data-panel=slab] g.obj[data-object-id="${withSite.obj}"]`);
+  const cell = views.slabObjects(`[data-object-id="${withSite.obj}"]`);
   await expect(cell).toHaveAttribute('data-site', withSite.site);
   await expect(cell).toHaveAttribute('data-owner', withSite.handle);
-  await expect(page.getByTestId('owners').locator(`tr[data-owner-obj="${withSite.obj}"]`)).toContainText(withSite.site);
+  await expect(views.owners.locator(`tr[data-owner-obj="${withSite.obj}"]`)).toContainText(withSite.site);
   // filter by call site: the matching object stays, the others are dimmed
-  await page.getByLabel('Call site filter').fill(withSite.site);
+  await views.siteFilter.fill(withSite.site);
   await expect(cell).toHaveAttribute('data-site-match', 'true');
-  await expect(page.locator('[data-panel=slab] g.obj[data-site-match=false]').first()).toBeVisible();
-  await page.getByLabel('Call site filter').fill('no-such-site');
-  await expect(page.locator('[data-panel=slab] g.obj[data-site-match=true]')).toHaveCount(0);
-  await expect(page.getByTestId('owners').locator('tbody tr')).toHaveCount(0);
+  await expect(views.slabObjects('[data-site-match=false]').first()).toBeVisible();
+  await views.siteFilter.fill('no-such-site');
+  await expect(views.slabObjects('[data-site-match=true]')).toHaveCount(0);
+  await expect(views.owners.locator('tbody tr')).toHaveCount(0);
 
   // export as native v1
   const dl = page.waitForEvent('download');
@@ -86,25 +80,25 @@ test('upload a sample file: the summary first, then the replay; call sites in th
   expect(text).toContain(`at=${withSite.site}`);
 });
 
-test('the sample menu, the paste box and drag and drop import too', async ({ app, page }) => {
+test('the sample menu, the paste box and drag and drop import too', async ({ app, page, importer }) => {
   await app.open();
-  const samples = page.getByRole('combobox', { name: 'Sample trace' });
+  const samples = importer.samples;
   // "choose…" + every sample (vite.config.ts copies core/tests/data/ftrace/*.{txt,rep})
   const nSamples = readdirSync(DATA).filter((f) => /\.(txt|rep)$/.test(f)).length;
   await expect(samples.locator('option')).toHaveCount(nSamples + 1);
   await samples.selectOption('trace-cmd-report.txt');
-  await page.getByRole('button', { name: 'Import sample' }).click();
-  let s = await summary(app);
+  await importer.importSample.click();
+  let s = await importer.summary();
   await expect(s).toHaveAttribute('data-format', 'trace-cmd');
   await s.getByRole('button', { name: 'Replay', exact: true }).click();
   await app.ready();
   expect((await app.state()).traceName).toBe('trace-cmd-report.txt');
 
   // paste a malloc-lab trace
-  await page.getByText('paste a trace').click();
-  await page.getByRole('textbox', { name: 'Pasted trace text' }).fill('20000\n2\n4\n1\na 0 512\na 1 128 @1\nf 0\nf 1\n');
-  await page.getByRole('button', { name: 'Import pasted text' }).click();
-  s = await summary(app);
+  await importer.pasteToggle.click();
+  await importer.pasted.fill('20000\n2\n4\n1\na 0 512\na 1 128 @1\nf 0\nf 1\n');
+  await importer.importPasted.click();
+  s = await importer.summary();
   await expect(s).toHaveAttribute('data-format', 'malloc-lab');
   await expect(s).toHaveAttribute('data-ops', '4');
 
@@ -114,26 +108,26 @@ test('the sample menu, the paste box and drag and drop import too', async ({ app
     d.items.add(new File(['  4582.696626: kmem_cache_alloc: call_site=getname_flags+0x47/0x1f0 ptr=00000000e70e10e0 bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL node=-1 accounted=false\n'], 'dropped.txt'));
     return d;
   });
-  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: dt });
-  s = await summary(app);
+  await importer.dropzone.dispatchEvent('drop', { dataTransfer: dt });
+  s = await importer.summary();
   await expect(s).toContainText('dropped.txt');
   await expect(s).toHaveAttribute('data-ops', '1');
-  await expect(page.getByTestId('stored-traces').locator('tr[data-stored-id]')).toHaveCount(3);
+  await expect(importer.stored.locator('tr[data-stored-id]')).toHaveCount(3);
 });
 
-test('junk input shows the errors and the page keeps working', async ({ app, page }) => {
+test('junk input shows the errors and the page keeps working', async ({ app, controls, importer }) => {
   await app.open();
-  await app.click(app.step, 3);
+  await app.click(controls.step, 3);
   // binary junk: nothing can be imported
-  await page.getByLabel('Trace file').setInputFiles({ name: 'junk.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 10, 0xff, 0xfe, 10]) });
-  let s = await summary(app);
+  await importer.file.setInputFiles({ name: 'junk.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 10, 0xff, 0xfe, 10]) });
+  let s = await importer.summary();
   await expect(s).toHaveAttribute('data-ok', 'false');
   await expect(s.getByRole('alert')).toContainText('Nothing could be imported from junk.bin');
   await expect(s.getByTestId('import-errors')).toContainText('line 1');
   // a file with good and bad lines: imported, the bad lines listed by number
   const good = '  1.000001: kmalloc: call_site=f+0x1/0x2 ptr=0000000011111111 bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n';
-  await page.getByLabel('Trace file').setInputFiles({ name: 'mixed.txt', mimeType: 'text/plain', buffer: Buffer.from(`${good}hello world\n${good.replace('11111111', '22222222')}\u0001\u0002\n`) });
-  s = await summary(app);
+  await importer.file.setInputFiles({ name: 'mixed.txt', mimeType: 'text/plain', buffer: Buffer.from(`${good}hello world\n${good.replace('11111111', '22222222')}\u0001\u0002\n`) });
+  s = await importer.summary();
   await expect(s).toHaveAttribute('data-ok', 'true');
   await expect(s).toHaveAttribute('data-bad-lines', '2');
   await expect(s.getByTestId('import-errors').locator('li[data-line="2"]')).toContainText("line 2: expected an event line");
@@ -142,46 +136,46 @@ test('junk input shows the errors and the page keeps working', async ({ app, pag
   let st = await app.state();
   expect(st.scenario).toBe('basics');
   expect(st.seq).toBe(3);
-  await app.click(app.step);
+  await app.click(controls.step);
   st = await app.state();
   expect(st.seq).toBe(4);
   expect(st.status).toBe('ready');
   // and the next import works
-  await page.getByLabel('Trace file').setInputFiles(join(DATA, V54));
-  s = await summary(app);
+  await importer.file.setInputFiles(join(DATA, V54));
+  s = await importer.summary();
   await expect(s).toHaveAttribute('data-events', '9');
 });
 
-test('stored traces survive a reload, open and delete', async ({ app, page }) => {
+test('stored traces survive a reload, open and delete', async ({ app, page, views, importer }) => {
   await app.open();
-  await page.getByLabel('Trace file').setInputFiles(join(DATA, 'perf-script-callchain.txt'));
-  await expect(await summary(app)).toHaveAttribute('data-format', 'perf');
-  const rows = page.getByTestId('stored-traces').locator('tr[data-stored-id]');
+  await importer.file.setInputFiles(join(DATA, 'perf-script-callchain.txt'));
+  await expect(await importer.summary()).toHaveAttribute('data-format', 'perf');
+  const rows = importer.stored.locator('tr[data-stored-id]');
   await expect(rows).toHaveCount(1);
   await page.reload();
   await app.ready();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute('data-name', 'perf-script-callchain.txt');
-  await page.getByRole('button', { name: 'Open perf-script-callchain.txt' }).click();
+  await importer.storedButton('Open', 'perf-script-callchain.txt').click();
   await app.ready();
   const st = await app.state();
   expect(st.traceName).toBe('perf-script-callchain.txt');
   expect(st.opsTotal).toBeGreaterThan(0);
   await expect(rows.first()).toHaveAttribute('data-open', 'true');
-  await expect(page.getByTestId('import-summary')).toHaveAttribute('data-format', 'perf');
+  await expect(importer.summaryBox).toHaveAttribute('data-format', 'perf');
   // a preset change replays the same stored trace
-  await app.preset.selectOption('v6.19');
+  await views.preset.selectOption('v6.19');
   await app.ready();
   expect((await app.state()).traceName).toBe('perf-script-callchain.txt');
-  await page.getByRole('button', { name: 'Delete perf-script-callchain.txt' }).click();
+  await importer.storedButton('Delete', 'perf-script-callchain.txt').click();
   await expect(rows).toHaveCount(0);
   await page.reload();
   await app.ready();
-  await expect(page.getByTestId('stored-traces')).toHaveCount(0);
+  await expect(importer.stored).toHaveCount(0);
   expect((await app.state()).stored).toEqual([]);
 });
 
-test('a large log streams in the worker with a progress bar; the page stays responsive', async ({ app, page }) => {
+test('a large log streams in the worker with a progress bar; the page stays responsive', async ({ app, page, importer }) => {
   await app.open();
   // 200k lines (~34 MB) generated in the page
   const out = await page.evaluate(async () => {
@@ -211,13 +205,13 @@ test('a large log streams in the worker with a progress bar; the page stays resp
   expect(out.view?.events).toBeGreaterThan(180_000);
   // the main thread kept drawing frames while the worker imported
   expect(out.gaps, `max frame gap ${out.maxGap} ms`).toBeLessThan(3);
-  await expect(page.getByTestId('import-summary')).toHaveAttribute('data-ok', 'true');
+  await expect(importer.summaryBox).toHaveAttribute('data-ok', 'true');
   // the progress bar was shown with bytes and lines while it ran
   const seen = await page.evaluate(() => window.__slubviz!.state());
   expect(seen.importing).toBeNull();
 });
 
-test('cancel a large import', async ({ app, page }) => {
+test('cancel a large import', async ({ app, page, importer }) => {
   await app.open();
   // Cancel is pressed on the first progress update (from a frame callback,
   // so a fast machine cannot finish the import first)
@@ -244,11 +238,11 @@ test('cancel a large import', async ({ app, page }) => {
     return { ok: res.ok, cancelled: res.cancelled, sawBar, clicked };
   });
   expect(r).toEqual({ ok: false, cancelled: true, sawBar: true, clicked: true });
-  const s = await summary(app);
+  const s = await importer.summary();
   await expect(s).toHaveAttribute('data-cancelled', 'true');
-  await expect(page.getByTestId('import-progress')).toHaveCount(0);
+  await expect(importer.progress).toHaveCount(0);
   expect((await app.state()).stored).toEqual([]);
   // the page goes on: the next import works
-  await page.getByLabel('Trace file').setInputFiles(join(DATA, 'bpftrace-oneliner.txt'));
+  await importer.file.setInputFiles(join(DATA, 'bpftrace-oneliner.txt'));
   await expect(s).toHaveAttribute('data-format', 'bpftrace');
 });

@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
 
 const DATA = join(__dirname, '../core/tests/data/ftrace');
 
-test('a 600k-line ftrace log: End and a jump past the middle move the position', async ({ app, page }) => {
+test('a 600k-line ftrace log: End and a jump past the middle move the position', async ({ app, page, controls }) => {
   test.setTimeout(300_000);
   await app.open();
   const t0 = Date.now();
@@ -46,8 +46,8 @@ test('a 600k-line ftrace log: End and a jump past the middle move the position',
   const tEnd = Date.now() - t;
   // a jump past the middle (backwards from the end), then near the start
   for (const op of [Math.floor(st.opsTotal * 0.75), Math.floor(st.opsTotal * 0.6), 1000]) {
-    await app.jumpInput.fill(String(op));
-    await app.click(app.jumpButton);
+    await controls.jumpInput.fill(String(op));
+    await app.click(controls.jumpButton);
     expect((await app.state()).op).toBe(op);
   }
   t = Date.now();
@@ -63,7 +63,7 @@ test('a 600k-line ftrace log: End and a jump past the middle move the position',
   console.log(test.info().annotations.at(-1)?.description);
 });
 
-test('a wasm trap restarts the engine worker and restores the last good position', async ({ app, page }) => {
+test('a wasm trap restarts the engine worker and restores the last good position', async ({ app, page, controls }) => {
   await app.open();
   await app.act('seekSeq', 30);
   const before = await app.dump();
@@ -78,9 +78,9 @@ test('a wasm trap restarts the engine worker and restores the last good position
   expect(st).toMatchObject({ status: 'ready', error: null, scenario: 'basics', restarts: 1 });
   expect(await app.dump()).toEqual(before);
   // it keeps working
-  await app.click(app.step);
+  await app.click(controls.step);
   expect((await app.state()).seq).toBe(31);
-  await app.click(app.stepBack);
+  await app.click(controls.stepBack);
   expect((await app.state()).seq).toBe(30);
   await notice.getByRole('button', { name: 'Dismiss the notice' }).click();
   await expect(notice).toHaveCount(0);
@@ -96,7 +96,7 @@ test('a wasm trap restarts the engine worker and restores the last good position
   await expect(notice).toContainText('ftrace-kmem-v6.12-rostedt-node-accounted-name.txt was restored at step 12');
   await expect.poll(async () => (await app.state()).seq).toBe(12);
   expect(await app.state()).toMatchObject({ status: 'ready', traceRef: st.traceRef, restarts: 2 });
-  await app.click(app.stepOp);
+  await app.click(controls.stepOp);
   expect((await app.state()).op).toBeGreaterThan(st.op);
 });
 
@@ -130,14 +130,14 @@ test('a bad link says what is wrong by name and leaves the default run open', as
   expect((await app.state()).scenario).toBe('basics');
 });
 
-test('the Content-Security-Policy is in force, and a violation fails a test', async ({ app, page, consoleErrors }) => {
+test('the Content-Security-Policy is in force, and a violation fails a test', async ({ app, page, consoleErrors, controls }) => {
   await app.open();
   const res = await page.request.get('./');
   const header = res.headers()['content-security-policy'];
   expect(header).toContain("script-src 'self' 'wasm-unsafe-eval'");
   expect(await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content')).toBe(header);
   // the app ran under it (engine worker, wasm, lessons) without a violation so far
-  await app.click(app.step);
+  await app.click(controls.step);
   expect(consoleErrors).toEqual([]);
   // an inline script is refused and counted by the fixture's watcher
   await page.evaluate(() => {

@@ -2,12 +2,11 @@
 // (preset v6.19), event-driven transitions, the canvas for very large
 // slabs, free play on handles made inside repeat blocks, an axe scan of
 // the import and classic views.
-import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
-import { expect, test, type SlubvizPage } from './fixtures';
+import { axeClean, expect, test, type AppPage } from './fixtures';
 
 /** The drawn kmem_cache_cpu rows against the snapshot's fields. */
-async function checkKcpu(app: SlubvizPage): Promise<{ freelist: number; partial: number }> {
+async function checkKcpu(app: AppPage): Promise<{ freelist: number; partial: number }> {
   return app.page.evaluate(() => {
     const h = window.__slubviz!;
     const snap = h.snapshot()!;
@@ -41,7 +40,7 @@ async function checkKcpu(app: SlubvizPage): Promise<{ freelist: number; partial:
   });
 }
 
-test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial chain with head->slabs, tid', async ({ app, page }) => {
+test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial chain with head->slabs, tid', async ({ app, page, controls }) => {
   await app.open('#s=basics&preset=v6.19');
   await expect(page.locator('header .status').first()).toContainText('v6.19 · classic era');
   await expect(page.locator('[data-panel=sheaves] h2')).toContainText('kmem_cache_cpu');
@@ -72,7 +71,7 @@ test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial
   // steps inside an op too
   await app.act('jumpToOp', 22);
   for (let i = 0; i < 12; i++) {
-    await app.click(app.step);
+    await app.click(controls.step);
     await checkKcpu(app);
   }
   // a click on a c->partial slab opens it in the slab detail
@@ -87,12 +86,12 @@ test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial
   await expect(page.locator('[data-panel=sheaves] g.c-partial').first()).toHaveAttribute('data-selected', 'true');
 });
 
-test('event-driven transitions: a moving object flies from source to target; none with animations off', async ({ app, page }) => {
+test('event-driven transitions: a moving object flies from source to target; none with animations off', async ({ app, page, controls }) => {
   await app.open();
   // step 19 of basics: take_object main -> user (the first fast-path alloc)
   await app.act('seekSeq', 19);
   await app.act('setAnim', 1500);
-  await app.click(app.step);
+  await app.click(controls.step);
   let st = await app.state();
   expect(st.event?.kind).toBe('take_object');
   expect([st.event?.from, st.event?.to]).toEqual(['main', 'user']);
@@ -101,7 +100,7 @@ test('event-driven transitions: a moving object flies from source to target; non
   await expect(page.locator('.flight')).toHaveCount(0, { timeout: 5000 });
   // and back the other way: put_object user -> main at step 34
   await app.act('seekSeq', 34);
-  await app.click(app.step);
+  await app.click(controls.step);
   st = await app.state();
   expect(st.event?.kind).toBe('put_object');
   await expect.poll(() => page.evaluate(() => window.__slubviz!.flights())).toContain(`object ${st.event!.obj} user->main`);
@@ -109,8 +108,8 @@ test('event-driven transitions: a moving object flies from source to target; non
   await app.act('setAnim', 0);
   const n = (await page.evaluate(() => window.__slubviz!.flights())).length;
   await app.act('seekSeq', 19);
-  await app.click(app.step);
-  await app.click(app.step);
+  await app.click(controls.step);
+  await app.click(controls.step);
   expect((await page.evaluate(() => window.__slubviz!.flights())).length).toBe(n);
   await expect(page.locator('.flight')).toHaveCount(0);
 });
@@ -156,7 +155,7 @@ repeat 300 i {
   await expect(canvas).toHaveAttribute('data-states', st2!);
 });
 
-test('free play frees handles created inside repeat blocks', async ({ app, page }) => {
+test('free play frees handles created inside repeat blocks', async ({ app, page, views }) => {
   await app.open('#s=lesson-classic-paths');
   const live = await page.evaluate(() => window.__slubviz!.liveHandles().map((h) => h.handle));
   expect(live).toContain('a7'); // made in `repeat 16 { c0 alloc demo-256 a{$i} }`
@@ -164,7 +163,7 @@ test('free play frees handles created inside repeat blocks', async ({ app, page 
   await expect(sel.locator('option[value=a7]')).toHaveCount(1);
   await sel.selectOption('a7');
   await page.getByRole('combobox', { name: 'Free play CPU' }).selectOption('1');
-  await app.click(app.free);
+  await app.click(views.free);
   await expect.poll(async () => (await app.state()).freeOps).toBe(1);
   const st = await app.state();
   expect(st.op).toBe(st.opsTotal);
@@ -175,12 +174,10 @@ test('free play frees handles created inside repeat blocks', async ({ app, page 
   expect(after.length).toBe(live.length - 1);
 });
 
-test('axe: no serious or critical violations with an import summary and the classic view', async ({ app, page }) => {
+test('axe: no serious or critical violations with an import summary and the classic view', async ({ app, page, importer }) => {
   await app.open('#s=lesson-classic-paths');
   await app.act('jumpToOp', 20);
-  await page.getByLabel('Trace file').setInputFiles(join(__dirname, '../core/tests/data/ftrace/ftrace-kmem-v5.4-x86_64-vmware-liulangrenaaa.txt'));
-  await expect(page.getByTestId('import-summary')).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await importer.file.setInputFiles(join(__dirname, '../core/tests/data/ftrace/ftrace-kmem-v5.4-x86_64-vmware-liulangrenaaa.txt'));
+  await importer.summary();
+  await axeClean(page);
 });

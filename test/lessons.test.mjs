@@ -15,15 +15,16 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { SlubvizSession } from '../core/wasm/slubviz-api.mjs';
+import { SlubvizSession, manifest } from '../core/wasm/slubviz-api.mjs';
 import { ROOT, loadBrowserModule } from './helpers.mjs';
 import {
-  PredicateError, evaluate, explain, matchEvent, parsePath, parseSlabinfo, parseStats, parseSysfs,
-  requirements, validatePredicate, value,
+  PredicateError, evaluate, explain, matchEvent, parsePageAlloc, parsePath, parseSlabinfo, parseSysfs,
+  requirements, snapshotCounters, validatePredicate, value,
 } from '../lessons/engine/predicates.mjs';
+import { useManifest, vocabulary } from '../lessons/engine/vocabulary.mjs';
 import {
-  LESSON_FORMAT, checkSandboxLines, clickCandidates, isListId, runConfig, sandboxLines, sandboxTrace,
-  setsText, validateIndex, validateLesson,
+  LESSON_FORMAT, checkSandboxLines, clickCandidates, isListId, runConfig, sandboxLines,
+  sandboxTrace, setsText, validateIndex, validateLesson,
 } from '../lessons/engine/lesson-format.mjs';
 import { checkLesson, runSandbox } from '../lessons/engine/check.mjs';
 import { resolvePositions, runProbes } from '../lessons/engine/runner.mjs';
@@ -49,6 +50,7 @@ const env = () => ({ open, readScenario, sources: SOURCES });
 
 beforeAll(async () => {
   mod = await loadBrowserModule();
+  useManifest(manifest(mod));
 });
 
 function failures(items, kind, id) {
@@ -60,14 +62,12 @@ function describeFailures(list) {
 
 // ---- the predicate engine --------------------------------------------------
 
+// the stats text is read for its page_alloc block only (counters come from
+// the snapshot): its SLUB_STATS lines here disagree with SNAP on purpose
 const STATS = `cache pair-64
-  alloc_fastpath 600 C1=600
-  alloc_slowpath 3 C0=1 C1=2
-  barn_get 5 C3=5
-  node0 list_lock=9 list_writes_locked=52 list_ops_locked=13 bulk_run_1=4 bulk_run_2=1 bulk_run_3=0 bulk_run_4plus=0
-  node1 list_lock=2 list_writes_locked=8 list_ops_locked=2 bulk_run_1=0 bulk_run_2=0 bulk_run_3=0 bulk_run_4plus=0
-  fp_writes 320
-  slabs_allocated 5 slabs_freed 1
+  alloc_fastpath 1 C1=1
+  barn_get 999 C3=999
+  fp_writes 1
 page_alloc
   node0 alloc order0=5 order2=1 free order0=1 failed=0
   node1 alloc order0=2 free failed=1
@@ -87,8 +87,14 @@ const SNAP = {
   schema: 1, seq: 10, ops_done: 2, config: { era: 'sheaves' },
   topology: { nodes: [{ id: 0, cpus: [0, 1] }, { id: 1, cpus: [2, 3] }] },
   caches: [
-    { id: 0, name: 'pair-64', offset: 32, stats: { barn_get: [0, 0, 0, 5] },
-      nodes: [{ node: 0, partial: [2, 0], full: [], nr_partial: 2, counters: { list_lock: 9 }, barn: { id: 0, full: [7], empty: [] } }],
+    { id: 0, name: 'pair-64', alive: true, offset: 32, fp_writes: 320, slabs_allocated: 5, slabs_freed: 1,
+      stats: { alloc_fastpath: [0, 600, 0, 0], alloc_slowpath: [1, 2, 0, 0], barn_get: [0, 0, 0, 5] },
+      nodes: [{ node: 0, partial: [2, 0], full: [], nr_partial: 2,
+        counters: { list_lock: 9, list_writes_locked: 52, list_ops_locked: 13, bulk_run_1: 4, bulk_run_2: 1, bulk_run_3: 0, bulk_run_4plus: 0 },
+        barn: { id: 0, full: [7], empty: [] } },
+      { node: 1, partial: [], full: [], nr_partial: 0,
+        counters: { list_lock: 2, list_writes_locked: 8, list_ops_locked: 2, bulk_run_1: 0, bulk_run_2: 0, bulk_run_3: 0, bulk_run_4plus: 0 },
+        barn: null }],
       cpus: [{ cpu: 0, main: 7, spare: null }, { cpu: 1, main: 8, spare: 9 }] },
     { id: 1, name: 'other.cache', offset: 0 },
   ],
@@ -110,22 +116,40 @@ const EVENTS = [
   { seq: 13, op: 2, cpu: 1, fn: '__pcs_replace_empty_main', kind: 'stat', cache: 0, stat: 'barn_get', count: 1, value: 1 },
   { seq: 14, op: 2, cpu: 1, fn: 'kmem_cache_alloc', kind: 'return', cache: 0, obj: 5, count: 0, value: 0 },
 ];
-const BEFORE_STATS = STATS.replace('barn_get 5 C3=5', 'barn_get 4 C3=4').replace('fp_writes 320', 'fp_writes 300');
+const BEFORE_SNAP = structuredClone(SNAP);
+BEFORE_SNAP.caches[0].stats.barn_get = [0, 0, 0, 4];
+BEFORE_SNAP.caches[0].fp_writes = 300;
 const ctx = (extra = {}) => ({
   after: { snapshot: SNAP, stats: STATS, slabinfo: SLABINFO, sysfs: { 'pair-64': SYSFS } },
-  before: { snapshot: SNAP, stats: BEFORE_STATS },
+  before: { snapshot: BEFORE_SNAP },
   events: EVENTS,
   ...extra,
 });
 
 describe('lesson predicates (lessons/engine/predicates.mjs)', () => {
-  test('parseStats: SLUB_STATS per CPU, node counters, model counters, page_alloc', () => {
-    const s = parseStats(STATS);
-    expect(s.caches['pair-64'].stats.alloc_slowpath).toEqual({ total: 3, cpus: { 0: 1, 1: 2 } });
-    expect(s.caches['pair-64'].nodes[0].list_writes_locked).toBe(52);
-    expect(s.caches['pair-64'].model).toEqual({ fp_writes: 320, slabs_allocated: 5, slabs_freed: 1 });
-    expect(s.page_alloc[0]).toEqual({ alloc: { 0: 5, 2: 1 }, free: { 0: 1 }, failed: 0 });
-    expect(s.page_alloc[1].failed).toBe(1);
+  test('snapshotCounters: SLUB_STATS per CPU, node counters, model counters; parsePageAlloc', () => {
+    const s = snapshotCounters(SNAP);
+    expect(s['pair-64'].stats.alloc_slowpath).toEqual({ total: 3, cpus: { 0: 1, 1: 2, 2: 0, 3: 0 } });
+    expect(s['pair-64'].nodes[0].list_writes_locked).toBe(52);
+    expect(s['pair-64'].model).toEqual({ fp_writes: 320, slabs_allocated: 5, slabs_freed: 1 });
+    expect(s['other.cache']).toBeDefined();
+    const p = parsePageAlloc(STATS);
+    expect(p[0]).toEqual({ alloc: { 0: 5, 2: 1 }, free: { 0: 1 }, failed: 0 });
+    expect(p[1].failed).toBe(1);
+  });
+
+  test('counters come from the snapshot, not the stats text; an era\'s items only; dead caches have none', () => {
+    expect(value({ stat: 'barn_get', cache: 'pair-64' }, { after: { snapshot: SNAP } })).toBe(5);
+    expect(() => value({ stat: 'barn_get', cache: 'pair-64' }, { after: { stats: STATS } })).toThrow(/no snapshot/);
+    // cpu_partial_free is counted in the classic era only (the manifest's eras)
+    expect(vocabulary().statEras.get('cpu_partial_free')).toEqual(['classic']);
+    const classic = { ...SNAP, config: { era: 'classic' }, caches: [{ ...SNAP.caches[0], stats: { cpu_partial_free: [0, 3, 0, 0] } }] };
+    expect(value({ stat: 'cpu_partial_free', cache: 'pair-64' }, { after: { snapshot: classic } })).toBe(3);
+    const sheaves = { ...classic, config: { era: 'sheaves' } };
+    expect(explain({ stat: 'cpu_partial_free', cache: 'pair-64', op: '>=', value: 0 }, { after: { snapshot: sheaves } }).error)
+      .toMatch(/neither a SLUB_STATS item nor a node counter/);
+    const dead = { ...SNAP, caches: [{ ...SNAP.caches[0], alive: false }] };
+    expect(explain({ stat: 'barn_get', cache: 'pair-64', op: '>=', value: 0 }, { after: { snapshot: dead } }).error).toMatch(/no cache pair-64/);
   });
 
   test('parseSysfs: totals, C<cpu>= and N<node>= parts, raw text, empty values', () => {
@@ -230,10 +254,15 @@ describe('lesson predicates (lessons/engine/predicates.mjs)', () => {
   });
 
   test('validatePredicate reports malformed predicates with their place', () => {
-    expect(validatePredicate({ stat: 'x', cache: 'c', op: '>=', value: 1 })).toEqual([]);
-    expect(validatePredicate({ stat: 'x', op: '>=', value: 1 }, 'q')).toEqual(['q: stat needs "cache": a cache name']);
-    expect(validatePredicate({ stat: 'x', cache: 'c', op: '=~', value: 1 }).join()).toMatch(/unknown comparison "=~"/);
-    expect(validatePredicate({ stat: 'x', cache: 'c', op: '==' }).join()).toMatch(/"op" needs a "value"/);
+    expect(validatePredicate({ stat: 'alloc_slowpath', cache: 'c', op: '>=', value: 1 })).toEqual([]);
+    expect(validatePredicate({ stat: 'list_lock', cache: 'c', op: '>=', value: 1 })).toEqual([]);
+    expect(validatePredicate({ stat: 'x', cache: 'c', op: '>=', value: 1 }).join()).toMatch(/unknown counter "x"/);
+    expect(validatePredicate({ stat: 'alloc_slowpath', op: '>=', value: 1 }, 'q')).toEqual(['q: stat needs "cache": a cache name']);
+    expect(validatePredicate({ stat: 'alloc_slowpath', cache: 'c', op: '=~', value: 1 }).join()).toMatch(/unknown comparison "=~"/);
+    expect(validatePredicate({ stat: 'alloc_slowpath', cache: 'c', op: '==' }).join()).toMatch(/"op" needs a "value"/);
+    expect(validatePredicate({ event: { kind: 'move_slab', fn: 'deactivate_slab' } })).toEqual([]);
+    expect(validatePredicate({ event: { kind: ['lock', 'teleport'] } }).join()).toMatch(/unknown event kind "teleport"/);
+    expect(validatePredicate({ event: { fn: 'slab_alloc_magic' } }).join()).toMatch(/unknown kernel function "slab_alloc_magic"/);
     expect(validatePredicate({ all: [] }).join()).toMatch(/"all" needs a non-empty array/);
     expect(validatePredicate({ event: { kind: 'x', colour: 1 } }).join()).toMatch(/unknown event field "colour"/);
     expect(validatePredicate({ snap: 'slabs[' }).join()).toMatch(/unclosed/);
@@ -251,6 +280,9 @@ describe('lesson predicates (lessons/engine/predicates.mjs)', () => {
     ] });
     expect(r).toMatchObject({ stats: true, before: true, sysfs: ['b'], events: true, snapshot: true, slabinfo: true, target: true });
     expect(requirements({ snap: 'slabs@length', op: '==', value: 0 })).toMatchObject({ snapshot: true, events: false, stats: false });
+    // counters are read from the snapshot; only page_alloc needs the stats text
+    expect(requirements({ stat: 'barn_get', cache: 'a', op: '>', value: 0 })).toMatchObject({ snapshot: true, stats: true, pageAlloc: false });
+    expect(requirements({ page_alloc: 'alloc', op: '>', value: 0 })).toMatchObject({ snapshot: false, pageAlloc: true });
   });
 
   test('the parsers read what the C API really prints (basics.trace, both eras)', () => {
@@ -322,6 +354,32 @@ describe('lesson positions (lessons/engine/runner.mjs)', () => {
 });
 
 // ---- the lesson files ------------------------------------------------------
+
+describe('the lesson checker reads the core\'s names (its manifest)', () => {
+  test('sandbox ops are the parser\'s ops, and only those', () => {
+    const m = manifest(mod);
+    const sb = { limit: { ops: 100 } };
+    // every op the parser takes (svz_op_name via the manifest) passes the
+    // checker's one-op-per-line rule; a word that is no op does not
+    expect(vocabulary().ops).toEqual(m.ops);
+    for (const op of m.ops) expect(checkSandboxLines(sb, [`c0 ${op} x y`]), op).toEqual([]);
+    expect(checkSandboxLines(sb, ['c0 teleport x y']).join()).toMatch(/expected one op/);
+    // and the parser really knows them: an op outside the list is refused by svz_open too
+    expect(() => open('slubviz-trace 1\ncache x 64\nc0 teleport x h\n', {})).toThrow();
+  });
+
+  test('presets, setting keys and the event ring are the manifest\'s', () => {
+    const m = manifest(mod);
+    const l = structuredClone(lessons[0].lesson);
+    expect(validateLesson(l, lessons[0].entry)).toEqual([]);
+    for (const p of m.presets) expect(validateLesson({ ...l, preset: p.name }, lessons[0].entry), p.name).toEqual([]);
+    expect(validateLesson({ ...l, preset: 'v9.99' }, lessons[0].entry).join()).toMatch(/unknown preset "v9.99"/);
+    for (const sw of m.switches) for (const k of [sw.name, ...sw.aliases]) expect(validateLesson({ ...l, sets: { [k]: 1 } }, lessons[0].entry).join(), k).not.toMatch(/unknown setting key/);
+    expect(validateLesson({ ...l, sets: { colour: 1 } }, lessons[0].entry).join()).toMatch(/unknown setting key "colour"/);
+    expect(vocabulary().eventRing).toBe(m.limits.event_ring);
+    expect(vocabulary().nodeCounters).toEqual(m.node_counters);
+  });
+});
 
 describe('lesson files', () => {
   test('lessons/index.json has the format-1 shape', () => {

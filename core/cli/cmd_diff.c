@@ -11,8 +11,7 @@
 #include "model/engine.h"
 #include "api/session.h"
 
-char *read_file(const char *path);
-void print_stop(int h); /* main.c */
+#include "cli.h"
 
 struct side {
 	const char *preset;

@@ -1,7 +1,7 @@
 /* slubviz: the command line driver.
  *
  *   slubviz run TRACE [options]    run a trace, print events / kernel views
- *   slubviz import FILE [options]  convert a real trace (ftrace, perf ...) to v1
+ *   slubviz import FILE [options]  convert a real trace (ftrace, perf ...) to v1 (cmd_import.c)
  *   slubviz sizes ...              cache geometry (cmd_sizes.c)
  *   slubviz presets                the kernel presets
  *   slubviz manifest               the vocabulary (manifest.c) as JSON
@@ -24,14 +24,12 @@
 #include "model/engine.h"
 #include "model/model.h"
 #include "api/session.h"
+#include "cli.h"
 #include "slubviz/config.h"
 #include "slubviz/import.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
 
-int svz_cmd_sizes(int argc, char **argv);
-int svz_cmd_diff(int argc, char **argv);
-int cli_write_sysfs_tree(const char *dir, const char *tree, char *err, size_t errlen);
 
 /* The help text; its lists (formats, setting keys) are printed from the
  * core's tables by print_usage(), where the @FORMATS@ and @KEYS@ lines are. */
@@ -134,8 +132,7 @@ static void print_usage(FILE *f)
 	}
 }
 
-static int fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(const char *cmd, const char *fmt, ...)
+int cli_fail(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	fprintf(stderr, "slubviz%s%s: ", cmd ? " " : "", cmd ? cmd : "");
@@ -202,7 +199,7 @@ struct opts {
 };
 
 /* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *matched)
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name, bool *matched)
 {
 	size_t n = strlen(name);
 	const char *a = argv[*i];
@@ -228,43 +225,43 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 		bool m;
 		if (a[0] != '-' || strcmp(a, "-") == 0) {
 			if (o->trace)
-				return fail(cmd, "expected one trace file, got a second: '%s'", a);
+				return cli_fail(cmd, "expected one trace file, got a second: '%s'", a);
 			o->trace = a;
 			continue;
 		}
-		if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
+		if ((v = cli_opt_value(argc, argv, &i, "--format", &m)) || m) {
 			if (!v || !*v)
-				return fail(cmd, "--format needs a format (%s)",
+				return cli_fail(cmd, "--format needs a format (%s)",
 					    svz_import_format_list());
 			o->format = v;
-		} else if ((v = opt_value(argc, argv, &i, "--preset", &m)) || m) {
+		} else if ((v = cli_opt_value(argc, argv, &i, "--preset", &m)) || m) {
 			if (!v)
-				return fail(cmd, "--preset needs a preset name (try: slubviz presets)");
+				return cli_fail(cmd, "--preset needs a preset name (try: slubviz presets)");
 			o->preset = v;
-		} else if ((v = opt_value(argc, argv, &i, "--set", &m)) || m) {
+		} else if ((v = cli_opt_value(argc, argv, &i, "--set", &m)) || m) {
 			if (!v || !strchr(v, '=') || v[0] == '=')
-				return fail(cmd, "--set needs KEY=VALUE, got '%s'", v ? v : "");
+				return cli_fail(cmd, "--set needs KEY=VALUE, got '%s'", v ? v : "");
 			sb_printf(&o->sets, "%s\n", v);
 		} else if (strcmp(a, "--events") == 0) {
 			o->events = true;
-		} else if (bench && ((v = opt_value(argc, argv, &i, "--repeat", &m)) || m)) {
+		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--repeat", &m)) || m)) {
 			char *end;
 			errno = 0;
 			long n = v ? strtol(v, &end, 10) : 0;
 			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
-				return fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
+				return cli_fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
 			o->repeat = n;
 		} else if (!bench && strcmp(a, "--stats") == 0) {
 			o->stats = true;
 		} else if (!bench && strcmp(a, "--slabinfo") == 0) {
 			o->slabinfo = true;
-		} else if (!bench && ((v = opt_value(argc, argv, &i, "--sysfs-tree", &m)) || m)) {
+		} else if (!bench && ((v = cli_opt_value(argc, argv, &i, "--sysfs-tree", &m)) || m)) {
 			if (!v || !*v)
-				return fail(cmd, "--sysfs-tree needs a directory");
+				return cli_fail(cmd, "--sysfs-tree needs a directory");
 			o->sysfs_tree = v;
-		} else if (!bench && ((v = opt_value(argc, argv, &i, "--sysfs", &m)) || m)) {
+		} else if (!bench && ((v = cli_opt_value(argc, argv, &i, "--sysfs", &m)) || m)) {
 			if (!v || !*v)
-				return fail(cmd, "--sysfs needs a cache name");
+				return cli_fail(cmd, "--sysfs needs a cache name");
 			o->sysfs = v;
 		} else if (!bench && strcmp(a, "--json") == 0) {
 			o->json = true;
@@ -273,103 +270,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 		} else if (!bench && strcmp(a, "--slabinfo-only-raw") == 0) {
 			o->slabinfo_raw = true;
 		} else {
-			return fail(cmd, "unknown option '%s' (see: slubviz help)", a);
+			return cli_fail(cmd, "unknown option '%s' (see: slubviz help)", a);
 		}
 	}
 	if (!o->trace)
-		return fail(cmd, "expected a trace file (see: slubviz help)");
-	return 0;
-}
-
-/* Feed a file (or stdin for "-") to an importer in chunks. -1 with errno. */
-static int feed_file(struct svz_importer *im, const char *path)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return -1;
-	static char chunk[1 << 20];
-	int rc = 0;
-	for (;;) {
-		size_t n = fread(chunk, 1, sizeof chunk, f);
-		if (n)
-			svz_importer_feed(im, chunk, n);
-		if (n < sizeof chunk) {
-			if (ferror(f)) {
-				errno = errno ? errno : EIO;
-				rc = -1;
-			}
-			break;
-		}
-	}
-	if (f != stdin) {
-		int e = errno;
-		fclose(f);
-		errno = e;
-	}
-	return rc;
-}
-
-/* Import (or parse) a file of any format: 0 with *t and *rep, or the exit
- * status with the error printed. */
-static int import_file(const char *cmd, const char *path, const char *format,
-		       struct svz_trace *t, struct svz_import_report *rep)
-{
-	enum svz_import_format f = SVZ_FMT_AUTO;
-	if (format && *format && svz_import_format_parse(format, &f))
-		return fail(cmd, "unknown format '%s' (%s)", format, svz_import_format_list());
-	struct svz_importer *im = svz_importer_new(f, NULL, NULL);
-	if (!im)
-		return fail(cmd, "out of memory");
-	errno = 0;
-	if (feed_file(im, path)) {
-		int e = errno;
-		svz_importer_free(im);
-		return fail(cmd, "cannot read '%s': %s", path, strerror(e));
-	}
-	struct svz_error err;
-	int r = svz_importer_finish(im, t, rep, &err);
-	svz_importer_free(im);
-	if (r == 0)
-		return 0;
-	if (rep->format == SVZ_FMT_V1 && rep->fatal)
-		fprintf(stderr, "%s\n", rep->fatal_msg); /* trace:LINE:COL: error: ... */
-	else
-		fail(cmd, "cannot import '%s' (%s): %s", path, svz_import_format_name(rep->format),
-		     rep->fatal ? rep->fatal_msg : err.msg);
-	svz_import_report_free(rep);
-	return 2;
-}
-
-/* Open a session on a trace file of any format: native v1 as is, anything
- * `slubviz import` reads imported first (one summary line on stderr unless
- * quiet). 0 and *h, or the exit status (error printed). For every command
- * that takes a trace. */
-int load_any_trace(const char *cmd, const char *path, const char *format, const char *preset,
-		   const char *sets, bool quiet, int *h)
-{
-	struct svz_trace t;
-	struct svz_import_report rep;
-	int rc = import_file(cmd, path, format, &t, &rep);
-	if (rc)
-		return rc;
-	char *text = NULL, *json = NULL;
-	if (rep.format != SVZ_FMT_V1) {
-		text = svz_import_report_text(&rep);
-		json = svz_import_report_json(&rep);
-		if (!quiet)
-			fprintf(stderr, "slubviz %s: imported '%s' (%s): %llu events, %llu kept, "
-				"%llu skipped, %llu bad lines (details: slubviz import)\n",
-				cmd, path, svz_import_format_name(rep.format),
-				(unsigned long long)rep.events, (unsigned long long)rep.kept,
-				(unsigned long long)(rep.events - rep.kept),
-				(unsigned long long)rep.bad_lines);
-	}
-	svz_import_report_free(&rep);
-	*h = svz_session_adopt(&t, preset, sets, text, json);
-	if (*h < 0) {
-		fprintf(stderr, "%s\n", svz_last_error());
-		return 2;
-	}
+		return cli_fail(cmd, "expected a trace file (see: slubviz help)");
 	return 0;
 }
 
@@ -514,7 +419,7 @@ static int cmd_run(int argc, char **argv)
 		for (uint32_t i = 0; i < t->nr_caches; i++)
 			found |= strcmp(t->caches[i].name, o.sysfs) == 0;
 		if (!found) {
-			rc = fail("run", "unknown cache '%s' (not declared in the trace)", o.sysfs);
+			rc = cli_fail("run", "unknown cache '%s' (not declared in the trace)", o.sysfs);
 			goto close;
 		}
 	}
@@ -538,7 +443,7 @@ static int cmd_run(int argc, char **argv)
 		sysfs = svz_sysfs(h, o.sysfs);
 		if (!sysfs[0]) {
 			fflush(stdout);
-			rc = fail("run", "unknown cache '%s' (no such cache in this run)", o.sysfs);
+			rc = cli_fail("run", "unknown cache '%s' (no such cache in this run)", o.sysfs);
 			sb_free(&events);
 			goto close;
 		}
@@ -549,7 +454,7 @@ static int cmd_run(int argc, char **argv)
 		char err[512];
 		if (cli_write_sysfs_tree(o.sysfs_tree, svz_sysfs_tree(h), err, sizeof err)) {
 			fflush(stdout);
-			rc = fail("run", "--sysfs-tree: %s", err);
+			rc = cli_fail("run", "--sysfs-tree: %s", err);
 			if (o.sysfs && !raw)
 				free((char *)sysfs);
 			sb_free(&events);
@@ -609,7 +514,7 @@ out:
 	return rc;
 }
 
-static int64_t now_ns(void)
+int64_t cli_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -628,7 +533,7 @@ static int cmd_bench(int argc, char **argv)
 	svz_set_events(h, o.events);
 	int cp = svz_checkpoint(h);
 	if (cp < 0) {
-		rc = fail("bench", "out of memory");
+		rc = cli_fail("bench", "out of memory");
 		goto close;
 	}
 	int64_t total = 0, steps = 0;
@@ -636,12 +541,12 @@ static int cmd_bench(int argc, char **argv)
 	int ops = 0;
 	for (;;) {
 		if (reps > 0 && svz_restore(h, cp)) {
-			rc = fail("bench", "out of memory");
+			rc = cli_fail("bench", "out of memory");
 			goto close;
 		}
-		int64_t seq0 = svz_seq(h), t0 = now_ns();
+		int64_t seq0 = svz_seq(h), t0 = cli_now_ns();
 		int r = svz_run_all(h);
-		total += now_ns() - t0;
+		total += cli_now_ns() - t0;
 		reps++;
 		if (r < 0) {
 			print_stop(h);
@@ -662,115 +567,11 @@ out:
 	return rc;
 }
 
-/* slubviz import --bench N: import speed on a generated ftrace log, fed in
- * 64 KiB chunks like a file. */
-static int import_bench(uint64_t n)
-{
-	size_t len;
-	char *text = svz_import_synth_ftrace(n, &len);
-	if (!text)
-		return fail("import", "out of memory generating %llu lines", (unsigned long long)n);
-	int64_t total = 0;
-	long reps = 0;
-	do {
-		struct svz_importer *im = svz_importer_new(SVZ_FMT_AUTO, NULL, NULL);
-		struct svz_trace t;
-		struct svz_import_report rep;
-		int64_t t0 = now_ns();
-		for (size_t o = 0; im && o < len; o += 65536)
-			svz_importer_feed(im, text + o, len - o < 65536 ? len - o : 65536);
-		int r = svz_importer_finish(im, &t, &rep, NULL);
-		total += now_ns() - t0;
-		svz_importer_free(im);
-		svz_import_report_free(&rep);
-		if (r) {
-			free(text);
-			return fail("import", "bench: the generated log did not import");
-		}
-		svz_trace_free(&t);
-		reps++;
-	} while (total < 300000000 && reps < 1000);
-	free(text);
-	double per = (double)total / ((double)reps * (double)(n ? n : 1));
-	printf("lines=%llu ns_per_line=%.2f lines_per_s=%.0f\n", (unsigned long long)n, per,
-	       per > 0 ? 1e9 / per : 0.0);
-	return 0;
-}
-
-static int cmd_import(int argc, char **argv)
-{
-	const char *file = NULL, *format = NULL, *out = NULL;
-	bool json = false;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		bool m;
-		if (a[0] != '-' || strcmp(a, "-") == 0) {
-			if (file)
-				return fail("import", "expected one trace file, got a second: '%s'", a);
-			file = a;
-		} else if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
-			if (!v || !*v)
-				return fail("import", "--format needs a format (%s)",
-					    svz_import_format_list());
-			format = v;
-		} else if (((v = opt_value(argc, argv, &i, "-o", &m)) || m) ||
-			   ((v = opt_value(argc, argv, &i, "--output", &m)) || m)) {
-			if (!v || !*v)
-				return fail("import", "-o needs a file name");
-			out = v;
-		} else if (strcmp(a, "--json") == 0) {
-			json = true;
-		} else if ((v = opt_value(argc, argv, &i, "--bench", &m)) || m) {
-			char *end;
-			errno = 0;
-			unsigned long long n = v ? strtoull(v, &end, 10) : 0;
-			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
-				return fail("import", "--bench needs a line count of 1..100000000, got '%s'",
-					    v ? v : "");
-			return import_bench(n);
-		} else {
-			return fail("import", "unknown option '%s' (see: slubviz help)", a);
-		}
-	}
-	if (!file)
-		return fail("import", "expected a trace file (see: slubviz help)");
-	struct svz_trace t;
-	struct svz_import_report rep;
-	int rc = import_file("import", file, format, &t, &rep);
-	if (rc)
-		return rc;
-	char *summary = json ? svz_import_report_json(&rep) : svz_import_report_text(&rep);
-	svz_import_report_free(&rep);
-	size_t len;
-	char *v1 = svz_trace_to_v1(&t, &len);
-	svz_trace_free(&t);
-	if (summary) {
-		fputs(summary, stderr);
-		if (json)
-			fputc('\n', stderr);
-	}
-	free(summary);
-	if (!v1)
-		return fail("import", "out of memory");
-	FILE *f = out ? fopen(out, "wb") : stdout;
-	if (!f) {
-		free(v1);
-		return fail("import", "cannot write '%s': %s", out, strerror(errno));
-	}
-	bool ok = fwrite(v1, 1, len, f) == len;
-	if (out)
-		ok &= fclose(f) == 0;
-	free(v1);
-	if (!ok)
-		return fail("import", "cannot write '%s': %s", out ? out : "stdout", strerror(errno));
-	return 0;
-}
-
 static int cmd_presets(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 0)
-		return fail("presets", "expected no arguments, got '%s'", argv[0]);
+		return cli_fail("presets", "expected no arguments, got '%s'", argv[0]);
 	int w = 0;
 	for (int i = 0; svz_preset_name(i); i++)
 		if ((int)strlen(svz_preset_name(i)) > w)
@@ -784,7 +585,7 @@ static int cmd_presets(int argc, char **argv)
 static int cmd_manifest(int argc, char **argv)
 {
 	if (argc > 0)
-		return fail("manifest", "expected no arguments, got '%s'", argv[0]);
+		return cli_fail("manifest", "expected no arguments, got '%s'", argv[0]);
 	fputs(svz_manifest_json(), stdout);
 	return 0;
 }
@@ -811,11 +612,11 @@ int main(int argc, char **argv)
 	else if (strcmp(cmd, "bench") == 0)
 		rc = cmd_bench(argc - 2, argv + 2);
 	else if (strcmp(cmd, "import") == 0)
-		rc = cmd_import(argc - 2, argv + 2);
+		rc = svz_cmd_import(argc - 2, argv + 2);
 	else if (strcmp(cmd, "diff") == 0)
 		rc = svz_cmd_diff(argc - 2, argv + 2);
 	else {
-		fail(NULL, "unknown command '%s'", cmd);
+		cli_fail(NULL, "unknown command '%s'", cmd);
 		print_usage(stderr);
 		rc = 2;
 	}

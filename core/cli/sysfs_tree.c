@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int cli_write_sysfs_tree(const char *dir, const char *tree, char *err, size_t errlen);
+#include "cli.h"
 
 /* DIR must be new or empty: a stale file from another run would read as
  * an attribute of this one. */

@@ -315,8 +315,68 @@ static void test_debug_geometry(void)
 	CHECK_EQ_INT(g.size, 128);
 }
 
+/* Debug caches take their own paths (c7323a5ad078, v6.1). Cache t as in
+ * test_debug_geometry (FZPU): 25 objects a slab on v6.19, 20 on v5.10;
+ * min_partial 5 either way (ilog2(160) / 2 = 3, ilog2(400) / 2 = 4,
+ * clamped). c0 allocates 26 objects, then frees a0 and a1 (slab 1).
+ *   v6.19: no cpu slab, ever. Alloc 1: get_partial() finds nothing, a new
+ *   slab (ALLOC_SLAB) gives one object (alloc_single_from_new_slab) and
+ *   goes to the partial list; allocs 2..25 take one object each from it
+ *   (alloc_single_from_partial, no ALLOC_FROM_PARTIAL); alloc 26 makes
+ *   slab 2. ALLOC_SLOWPATH 26, ALLOC_SLAB 2, nothing else. Free of a0:
+ *   free_to_partial_list(): slab 1 was full, to the partial tail
+ *   (FREE_ADD_PARTIAL); a1: stays. FREE_SLOWPATH 2. partial: 2 slabs.
+ *   v5.10: the classic path, then deactivate_slab() after every object.
+ *   Alloc 1: ALLOC_SLAB, deactivate with 19 left: DEACTIVATE_TO_HEAD;
+ *   allocs 2..20 from the partial list (ALLOC_FROM_PARTIAL 19), each
+ *   deactivated to the head but the 20th, which leaves none
+ *   (DEACTIVATE_FULL); alloc 21: slab 2 (ALLOC_SLAB, TO_HEAD), 22..26
+ *   ALLOC_FROM_PARTIAL 5, TO_HEAD 5. Totals: ALLOC_SLAB 2,
+ *   ALLOC_FROM_PARTIAL 24, DEACTIVATE_TO_HEAD 25, DEACTIVATE_FULL 1. Frees
+ *   as above through __slab_free() without cpu partial lists:
+ *   FREE_ADD_PARTIAL 1. */
+static void test_debug_paths(void)
+{
+	size_t cap = 8192, len = 0;
+	char *t = malloc(cap);
+	len += (size_t)snprintf(t + len, cap - len,
+				"slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+				"cache t size=64 flags=RED_ZONE,POISON,STORE_USER,CONSISTENCY_CHECKS\n");
+	for (int i = 0; i < 26; i++)
+		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t a%d\n", i);
+	len += (size_t)snprintf(t + len, cap - len, "c0 free t a0\nc0 free t a1\n");
+	static const struct {
+		const char *preset;
+		long long slab, from_partial, to_head, full;
+	} want[] = { { "v6.19", 2, 0, 0, 0 }, { "v5.10", 2, 24, 25, 1 } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h = svz_t_run(t, want[i].preset, NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *s = svz_sysfs(h, "t");
+		char buf[64];
+		CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 26);
+		CHECK_EQ_INT(stat_total(s, "alloc_fastpath"), 0);
+		CHECK_EQ_INT(stat_total(s, "alloc_slab"), want[i].slab);
+		CHECK_EQ_INT(stat_total(s, "alloc_from_partial"), want[i].from_partial);
+		CHECK_EQ_INT(stat_total(s, "deactivate_to_head"), want[i].to_head);
+		CHECK_EQ_INT(stat_total(s, "deactivate_full"), want[i].full);
+		CHECK_EQ_INT(stat_total(s, "cpu_partial_alloc") + stat_total(s, "cpu_partial_free"), 0);
+		CHECK_EQ_INT(stat_total(s, "free_slowpath"), 2);
+		CHECK_EQ_INT(stat_total(s, "free_fastpath"), 0);
+		CHECK_EQ_INT(stat_total(s, "free_add_partial"), 1);
+		CHECK_EQ_STR(attr_line(s, "partial", buf, sizeof buf), "2 N0=2");
+		CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), "0");
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	free(t);
+}
+
 int main(void)
 {
+	test_debug_paths();
 	test_debug_geometry();
 	test_sysfs_files();
 	test_v510();

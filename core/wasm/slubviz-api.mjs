@@ -1,6 +1,7 @@
 // JS side of the slubviz C API (core/include/slubviz/slubviz.h) over the
-// browser module build-wasm/slubviz_core.mjs. Used by the tests under Node and
-// meant for the web worker (web/src/engine). No DOM, no Node APIs.
+// browser module build-wasm/slubviz_core.mjs: the one binding, used by the
+// tests under Node and by the web app's workers (web/src/engine,
+// web/src/lessons). Types: slubviz-api.d.ts. No DOM, no Node APIs.
 //
 //   import createSlubvizModule from './slubviz_core.mjs';
 //   import { SlubvizSession } from './slubviz-api.mjs';
@@ -45,6 +46,11 @@ function setsText(sets) {
   return Object.entries(sets).map(([k, v]) => `${k}=${v}`).join('\n');
 }
 
+/** svz_last_error(): why the last open or import failed. */
+export function lastError(mod) {
+  return mod.UTF8ToString(mod._svz_last_error());
+}
+
 /** svz_manifest_json, parsed: the core's vocabulary (presets, switches,
  * stats, ops, import formats, limits); no session needed. */
 export function manifest(mod) {
@@ -57,7 +63,7 @@ export class SlubvizSession {
     const h = withCString(mod, traceText, (t) =>
       withCString(mod, preset ?? '', (p) =>
         withCString(mod, setsText(sets), (s) => mod._svz_open(t, p, s))));
-    if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
+    if (h < 0) throw new SlubvizError(lastError(mod));
     return new SlubvizSession(mod, h);
   }
 
@@ -66,7 +72,7 @@ export class SlubvizSession {
     const h = withCString(mod, text, (t) =>
       withCString(mod, preset ?? '', (p) =>
         withCString(mod, setsText(sets), (s) => mod._svz_open_any(t, p, s))));
-    if (h < 0) throw new SlubvizError(mod.UTF8ToString(mod._svz_last_error()));
+    if (h < 0) throw new SlubvizError(lastError(mod));
     return new SlubvizSession(mod, h);
   }
 
@@ -125,8 +131,11 @@ export class SlubvizImport {
   constructor(mod, format = '') {
     this.mod = mod;
     this.id = withCString(mod, format ?? '', (f) => mod._svz_import_begin(f));
-    if (this.id <= 0) throw new SlubvizError(`svz_import_begin(${format || 'detect'}) failed`);
+    if (this.id <= 0) throw new SlubvizError(`svz_import_begin(${format || 'detect'}) failed: ${lastError(mod)}`);
   }
+
+  /** begun, not yet ended or cancelled */
+  get active() { return this.id > 0; }
 
   /** `bytes`: a Uint8Array (or a string, UTF-8 encoded). */
   feed(bytes) {
@@ -140,7 +149,7 @@ export class SlubvizImport {
       if (!this.#buf) throw new SlubvizError(`malloc(${this.#cap}) failed`);
     }
     this.mod.HEAPU8.set(bytes, this.#buf); // after malloc: memory growth replaces HEAPU8
-    if (this.mod._svz_import_feed(this.id, this.#buf, bytes.length) !== 0) throw new SlubvizError('svz_import_feed failed');
+    if (this.mod._svz_import_feed(this.id, this.#buf, bytes.length) !== 0) throw new SlubvizError(`svz_import_feed failed: ${lastError(this.mod)}`);
   }
 
   lines() { return this.id > 0 ? this.mod._svz_import_lines(this.id) : 0; }
@@ -158,7 +167,7 @@ export class SlubvizImport {
     this.#release();
     const h = withCString(this.mod, preset ?? '', (p) =>
       withCString(this.mod, setsText(sets), (s) => this.mod._svz_import_end(id, p, s)));
-    if (h < 0) throw new SlubvizError(this.mod.UTF8ToString(this.mod._svz_last_error()));
+    if (h < 0) throw new SlubvizError(lastError(this.mod));
     return new SlubvizSession(this.mod, h);
   }
 

@@ -29,10 +29,11 @@ function need(pred) {
 }
 
 function mergeReq(list) {
-  const r = { snapshot: false, stats: false, slabinfo: false, sysfs: [], events: false, before: false };
+  const r = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false };
   for (const x of list) {
     r.snapshot ||= x.snapshot;
     r.stats ||= x.stats;
+    r.pageAlloc ||= x.pageAlloc;
     r.slabinfo ||= x.slabinfo;
     r.events ||= x.events;
     r.before ||= x.before;

@@ -1,8 +1,13 @@
 // slubviz lesson format 1 (docs/lessons.md): shape validation and small
 // helpers shared by the lesson check (test/lessons.test.mjs) and the web
-// lesson player. Pure ES module, no dependencies, no I/O.
+// lesson player. Pure ES module, no I/O. The core's names (ops, presets,
+// setting keys, counters, the event ring) come from its manifest
+// (vocabulary.mjs); the lists here are the format's own and the web app's.
 
-import { validatePredicate } from './predicates.mjs';
+import { CPU_LIST_KINDS, NODE_LIST_KINDS, isCounter, validatePredicate } from './predicates.mjs';
+import { vocabulary } from './vocabulary.mjs';
+
+export { CPU_LIST_KINDS, NODE_LIST_KINDS };
 
 export const LESSON_FORMAT = 1;
 
@@ -13,13 +18,6 @@ export const VIEWS = ['topology', 'sheaves', 'barns', 'partial', 'slab', 'callpa
 export const TARGETS = ['slab', 'object', 'sheaf', 'cpu', 'node', 'list'];
 /** Highlight kinds of a stop. */
 export const HIGHLIGHTS = ['slab', 'obj', 'sheaf', 'cpu', 'node', 'list', 'stat', 'sysfs', 'slabinfo', 'table'];
-/** Kinds of list ids ("KIND:N"): per node, then per CPU. */
-export const NODE_LIST_KINDS = ['partial', 'full', 'barn_full', 'barn_empty'];
-export const CPU_LIST_KINDS = ['main', 'spare', 'cpu_slab', 'cpu_partial', 'cpu_freelist'];
-export const OPS = ['alloc', 'free', 'kmalloc', 'kfree', 'alloc_bulk', 'free_bulk', 'flush', 'flush_all',
-  'shrink', 'destroy'];
-/** The ring of retained events (docs/events.md, "Retention"). */
-export const EVENT_WINDOW_MAX = 65536;
 
 const ID_RE = /^[a-z0-9][a-z0-9-]*$/;
 const SEED_RE = /^\d{3}_[0-9a-f]{16}\.txt$/;
@@ -82,10 +80,11 @@ export function checkSandboxLines(sandbox, lines) {
   const limit = sandbox.limit?.ops;
   if (limit !== undefined && lines.length > limit) errs.push(`${lines.length} ops, the limit is ${limit}`);
   const allow = sandbox.allow || {};
+  const { ops } = vocabulary();
   lines.forEach((line, i) => {
     const t = line.split(/\s+/);
     const m = /^c(\d+)$/.exec(t[0] || '');
-    if (!m || !OPS.includes(t[1])) {
+    if (!m || !ops.includes(t[1])) {
       errs.push(`line ${i + 1}: expected one op like "c0 alloc CACHE HANDLE", got "${line}"`);
       return;
     }
@@ -121,7 +120,7 @@ export function validateIndex(index) {
     else for (const p of l.prerequisites) if (!seen.has(p)) errs.push(`${w} (${l.id}): prerequisite ${p} must be a lesson listed before it`);
     if (!Array.isArray(l.seeds) || !l.seeds.length) errs.push(`${w} (${l.id}): "seeds" must list the seed files it cites`);
     else for (const s of l.seeds) if (!SEED_RE.test(s)) errs.push(`${w} (${l.id}): seed ${JSON.stringify(s)} is not a seed file name`);
-    if (l.preset !== undefined && typeof l.preset !== 'string') errs.push(`${w} (${l.id}): "preset" must be a preset name`);
+    checkPreset(l.preset, `${w} (${l.id})`, errs);
     if (l.minutes !== undefined && !(Number.isInteger(l.minutes) && l.minutes > 0)) errs.push(`${w} (${l.id}): "minutes" must be a positive integer`);
     seen.add(l.id);
   });
@@ -159,11 +158,19 @@ function checkScenario(sc, w, errs) {
   if ('inline' in sc && (typeof sc.inline !== 'string' || !sc.inline.includes('slubviz-trace 1'))) errs.push(`${w}: "inline" must be a v1 trace text`);
 }
 
+function checkPreset(preset, w, errs) {
+  if (preset === undefined) return;
+  if (typeof preset !== 'string') return errs.push(`${w}: "preset" must be a preset name`);
+  const { presets } = vocabulary();
+  if (!presets.includes(preset)) errs.push(`${w}: unknown preset ${JSON.stringify(preset)} (${presets.join(', ')})`);
+}
+
 function checkSets(sets, w, errs) {
   if (sets === undefined) return;
   if (!isObj(sets)) return errs.push(`${w}: "sets" must be an object of key: value`);
+  const { settings } = vocabulary();
   for (const [k, v] of Object.entries(sets)) {
-    if (!/^[a-z_]+$/.test(k)) errs.push(`${w}: bad setting key ${JSON.stringify(k)}`);
+    if (!settings.includes(k)) errs.push(`${w}: unknown setting key ${JSON.stringify(k)} (${settings.join(', ')})`);
     if (!['string', 'number', 'boolean'].includes(typeof v)) errs.push(`${w}: setting ${k} must be a string, number or boolean`);
   }
 }
@@ -205,7 +212,7 @@ export function validateLesson(lesson, entry = null) {
   });
 
   checkScenario(lesson.scenario, `${L} scenario`, errs);
-  if (lesson.preset !== undefined && typeof lesson.preset !== 'string') errs.push(`${L}: "preset" must be a preset name`);
+  checkPreset(lesson.preset, L, errs);
   checkSets(lesson.sets, `${L}`, errs);
   if (typeof lesson.cache !== 'string') errs.push(`${L}: "cache" (the cache the views show first) must be a cache name`);
 
@@ -219,6 +226,7 @@ export function validateLesson(lesson, entry = null) {
       variants.add(v.id);
       checkText(v.label, w, errs, 'label');
       if (v.scenario !== undefined) checkScenario(v.scenario, `${w}.scenario`, errs);
+      checkPreset(v.preset, w, errs);
       checkSets(v.sets, w, errs);
     });
   }
@@ -250,6 +258,7 @@ export function validateLesson(lesson, entry = null) {
       const keys = isObj(h) ? Object.keys(h).filter((k) => HIGHLIGHTS.includes(k)) : [];
       if (keys.length !== 1) errs.push(`${w}.highlight[${j}]: expected one of ${HIGHLIGHTS.map((k) => `{"${k}": ...}`).join(', ')}`);
       else if (keys[0] === 'list' && !isListId(h.list)) errs.push(`${w}.highlight[${j}]: bad list id ${JSON.stringify(h.list)} (KIND:N)`);
+      else if (keys[0] === 'stat' && !isCounter(h.stat)) errs.push(`${w}.highlight[${j}]: unknown counter ${JSON.stringify(h.stat)}`);
     });
     checkText(s.text, w, errs);
   });
@@ -366,13 +375,15 @@ export function validateLesson(lesson, entry = null) {
     const w = `${L} sandbox`;
     checkText(sb.prompt, w, errs, 'prompt');
     checkScenario(sb.scenario, `${w}.scenario`, errs);
+    checkPreset(sb.preset, w, errs);
     checkSets(sb.sets, w, errs);
     if (typeof sb.cache !== 'string') errs.push(`${w}: "cache" must be the cache the sandbox shows`);
     if (!isObj(sb.limit) || !Number.isInteger(sb.limit.ops) || sb.limit.ops < 1) errs.push(`${w}: "limit" must be {"ops": N >= 1}`);
     if (sb.allow !== undefined) {
       if (!isObj(sb.allow)) errs.push(`${w}: "allow" must be an object`);
       else {
-        if (sb.allow.ops !== undefined && (!Array.isArray(sb.allow.ops) || sb.allow.ops.some((o) => !OPS.includes(o)))) errs.push(`${w}: allow.ops must list ops (${OPS.join(', ')})`);
+        const { ops } = vocabulary();
+        if (sb.allow.ops !== undefined && (!Array.isArray(sb.allow.ops) || sb.allow.ops.some((o) => !ops.includes(o)))) errs.push(`${w}: allow.ops must list ops (${ops.join(', ')})`);
         if (sb.allow.cpus !== undefined && (!Array.isArray(sb.allow.cpus) || sb.allow.cpus.some((c) => !Number.isInteger(c)))) errs.push(`${w}: allow.cpus must list CPU numbers`);
         if (sb.allow.caches !== undefined && !Array.isArray(sb.allow.caches)) errs.push(`${w}: allow.caches must list cache names`);
       }

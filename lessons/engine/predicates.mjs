@@ -6,18 +6,22 @@
 // a window of micro-steps. The lesson check (test/lessons.test.mjs) and the
 // web lesson player evaluate the same predicates with this module.
 //
-// Pure ES module, no dependencies, no I/O: every input is a string or a
-// plain object that the C API returned (svz_stats_text, svz_sysfs,
-// svz_slabinfo, svz_snapshot_json, svz_events_json).
+// Pure ES module, no I/O: every input is a string or a plain object that
+// the C API returned (svz_snapshot_json, svz_events_json, svz_sysfs,
+// svz_slabinfo, and svz_stats_text for its page_alloc block, which the
+// snapshot lacks). Counters are read from the snapshot; the names they are
+// checked against are the core's (vocabulary.mjs).
 //
 //   import { evaluate, requirements } from './predicates.mjs';
 //   const need = requirements(pred);      // what to fetch from the session
 //   const ok = evaluate(pred, {
-//     after:  { snapshot, stats, slabinfo, sysfs: { 'pair-64': text } },
+//     after:  { snapshot, slabinfo, sysfs: { 'pair-64': text }, stats },
 //     before: { ... },                    // optional: state at the window start
 //     events: [ ...event objects... ],    // optional: the window
 //     target: 3,                          // optional: the clicked element
 //   });
+
+import { vocabulary } from './vocabulary.mjs';
 
 export const PREDICATE_FORMAT = 1;
 
@@ -28,12 +32,16 @@ const LEAF_KEYS = ['stat', 'sysfs', 'slabinfo', 'snap', 'events', 'next', 'page_
   'sum', 'diff', 'ratio', 'times'];
 const EVENT_FIELDS = ['seq', 'op', 'cpu', 'fn', 'kind', 'cache', 'slab', 'obj', 'addr', 'sheaf', 'node',
   'from', 'to', 'where', 'lock', 'stat', 'check', 'count', 'value', 'from_list', 'to_list'];
-// Locations that name a per-node list (qualified by the event's node) and
-// per-CPU places (qualified by the event's cpu) in from_list / to_list.
-const NODE_LISTS = new Set(['partial', 'full', 'barn_full', 'barn_empty']);
-const CPU_LISTS = new Set(['main', 'spare', 'cpu_slab', 'cpu_partial', 'cpu_freelist']);
+// Locations (the manifest's) that name a per-node list (qualified by the
+// event's node) and per-CPU places (qualified by the event's cpu) in
+// from_list / to_list and list ids ("KIND:N").
+export const NODE_LIST_KINDS = ['partial', 'full', 'barn_full', 'barn_empty'];
+export const CPU_LIST_KINDS = ['main', 'spare', 'cpu_slab', 'cpu_partial', 'cpu_freelist'];
+const NODE_LISTS = new Set(NODE_LIST_KINDS);
+const CPU_LISTS = new Set(CPU_LIST_KINDS);
 const SLABINFO_COLUMNS = ['active_objs', 'num_objs', 'objsize', 'objperslab', 'pagesperslab', 'limit',
   'batchcount', 'sharedfactor', 'active_slabs', 'num_slabs', 'sharedavail'];
+// the model's own per-cache counters: fields of the snapshot's caches
 const MODEL_COUNTERS = ['fp_writes', 'slabs_allocated', 'slabs_freed'];
 const PATH_FUNCS = ['length', 'sum', 'min', 'max', 'first', 'last', 'sorted', 'distinct'];
 
@@ -53,65 +61,55 @@ function num(s) {
   return Number.isFinite(n) ? n : null;
 }
 
-/** svz_stats_text() -> { caches: { NAME: { stats: { ITEM: { total, cpus } },
- *  nodes: { N: { COUNTER: n } }, model: { fp_writes, slabs_allocated,
- *  slabs_freed } } }, page_alloc: { N: { alloc: { ORDER: n }, free: {...},
- *  failed } } } */
-export function parseStats(text) {
-  const out = { caches: {}, page_alloc: {} };
-  let cache = null;
-  let inPages = false;
-  for (const raw of String(text).split('\n')) {
-    if (!raw.trim()) continue;
-    if (raw.startsWith('cache ')) {
-      cache = { stats: {}, nodes: {}, model: {} };
-      out.caches[raw.slice(6).trim()] = cache;
-      inPages = false;
-      continue;
-    }
-    if (raw.startsWith('page_alloc')) {
-      inPages = true;
-      cache = null;
-      continue;
-    }
+/** The page_alloc block of svz_stats_text() -> { N: { alloc: { ORDER: n },
+ * free: { ORDER: n }, failed } } per node. */
+export function parsePageAlloc(text) {
+  const out = {};
+  const lines = String(text).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('page_alloc'));
+  for (const raw of at < 0 ? [] : lines.slice(at + 1)) {
     const t = raw.trim().split(/\s+/);
-    if (inPages) {
-      const m = /^node(\d+)$/.exec(t[0]);
-      if (!m) continue;
-      const rec = { alloc: {}, free: {}, failed: 0 };
-      let part = null;
-      for (const tok of t.slice(1)) {
-        if (tok === 'alloc' || tok === 'free') part = tok;
-        else if (tok.startsWith('failed=')) rec.failed = num(tok.slice(7)) ?? 0;
-        else {
-          const o = /^order(\d+)=(\d+)$/.exec(tok);
-          if (o && part) rec[part][Number(o[1])] = Number(o[2]);
-        }
+    const m = /^node(\d+)$/.exec(t[0]);
+    if (!m) continue;
+    const rec = { alloc: {}, free: {}, failed: 0 };
+    let part = null;
+    for (const tok of t.slice(1)) {
+      if (tok === 'alloc' || tok === 'free') part = tok;
+      else if (tok.startsWith('failed=')) rec.failed = num(tok.slice(7)) ?? 0;
+      else {
+        const o = /^order(\d+)=(\d+)$/.exec(tok);
+        if (o && part) rec[part][Number(o[1])] = Number(o[2]);
       }
-      out.page_alloc[Number(m[1])] = rec;
-      continue;
     }
-    if (!cache) continue;
-    const nm = /^node(\d+)$/.exec(t[0]);
-    if (nm) {
-      const rec = {};
-      for (const tok of t.slice(1)) {
-        const [k, v] = tok.split('=');
-        rec[k] = num(v) ?? 0;
-      }
-      cache.nodes[Number(nm[1])] = rec;
-    } else if (t[0] === 'slabs_allocated') {
-      for (let i = 0; i + 1 < t.length; i += 2) cache.model[t[i]] = num(t[i + 1]) ?? 0;
-    } else if (MODEL_COUNTERS.includes(t[0])) {
-      cache.model[t[0]] = num(t[1]) ?? 0;
-    } else {
+    out[Number(m[1])] = rec;
+  }
+  return out;
+}
+
+/** The counters of a snapshot (svz_snapshot_json) -> { NAME: { stats: {
+ * ITEM: { total, cpus } }, nodes: { N: { COUNTER: n } }, model: { fp_writes,
+ * slabs_allocated, slabs_freed } } } per live cache. SLUB_STATS items are
+ * those the snapshot's era counts (the manifest's eras, as svz_stats_text
+ * lists them). */
+export function snapshotCounters(snap) {
+  const { statEras } = vocabulary();
+  const era = snap.config?.era;
+  const out = {};
+  for (const c of snap.caches || []) {
+    if (c.alive === false) continue;
+    const stats = {};
+    for (const [item, perCpu] of Object.entries(c.stats || {})) {
+      const eras = statEras.get(item);
+      if (eras && era !== undefined && !eras.includes(era)) continue;
       const cpus = {};
-      for (const tok of t.slice(2)) {
-        const m = /^C(\d+)=(\d+)$/.exec(tok);
-        if (m) cpus[Number(m[1])] = Number(m[2]);
-      }
-      cache.stats[t[0]] = { total: num(t[1]) ?? 0, cpus };
+      perCpu.forEach((n, cpu) => (cpus[cpu] = n));
+      stats[item] = { total: perCpu.reduce((a, b) => a + b, 0), cpus };
     }
+    const nodes = {};
+    for (const n of c.nodes || []) nodes[n.node] = { ...(n.counters || {}) };
+    const model = {};
+    for (const k of MODEL_COUNTERS) model[k] = c[k] ?? 0;
+    out[c.name] = { stats, nodes, model };
   }
   return out;
 }
@@ -178,9 +176,12 @@ function snapshotOf(st) {
   if (!st.snapshot) throw new PredicateError('the state has no snapshot');
   return cached(st, 'snapshot', () => (typeof st.snapshot === 'string' ? JSON.parse(st.snapshot) : st.snapshot));
 }
-function statsOf(st) {
-  if (st.stats === undefined) throw new PredicateError('the state has no stats text');
-  return cached(st, 'stats', () => (typeof st.stats === 'string' ? parseStats(st.stats) : st.stats));
+function countersOf(st) {
+  return cached(st, 'counters', () => snapshotCounters(snapshotOf(st)));
+}
+function pageAllocOf(st) {
+  if (st.stats === undefined) throw new PredicateError('the state has no stats text (page_alloc)');
+  return cached(st, 'page_alloc', () => parsePageAlloc(st.stats));
 }
 function slabinfoOf(st) {
   if (st.slabinfo === undefined) throw new PredicateError('the state has no slabinfo text');
@@ -401,9 +402,8 @@ function resolveRhs(v, ctx) {
 }
 
 function statValue(p, st, ctx) {
-  const stats = statsOf(st);
-  const c = stats.caches[p.cache];
-  if (!c) throw new PredicateError(`stat: no cache ${p.cache} in the stats text`);
+  const c = countersOf(st)[p.cache];
+  if (!c) throw new PredicateError(`stat: no cache ${p.cache} in the snapshot`);
   const name = p.stat;
   if (MODEL_COUNTERS.includes(name)) {
     if (p.cpu !== undefined || p.node !== undefined) throw new PredicateError(`stat: ${name} is per cache (no cpu/node)`);
@@ -417,15 +417,12 @@ function statValue(p, st, ctx) {
   }
   // a model counter of kmem_cache_node (list_lock, list_writes_locked, ...)
   const nodes = Object.keys(c.nodes);
-  const known = nodes.some((n) => name in c.nodes[n]) || KNOWN_NODE_COUNTERS.includes(name);
+  const known = nodes.some((n) => name in c.nodes[n]) || vocabulary().nodeCounters.includes(name);
   if (!known) throw new PredicateError(`stat: ${name} is neither a SLUB_STATS item nor a node counter of ${p.cache}`);
   if (p.cpu !== undefined) throw new PredicateError(`stat: ${name} is counted per node, not per CPU`);
   if (p.node !== undefined) return c.nodes[p.node]?.[name] ?? 0;
   return nodes.reduce((a, n) => a + (c.nodes[n][name] ?? 0), 0);
 }
-export const KNOWN_NODE_COUNTERS = ['list_lock', 'list_lock_trylock_fail', 'list_lock_spin', 'barn_lock',
-  'barn_lock_trylock_fail', 'barn_lock_spin', 'list_writes_locked', 'list_ops_locked', 'bulk_run_1',
-  'bulk_run_2', 'bulk_run_3', 'bulk_run_4plus'];
 
 function sysfsValue(p, st) {
   const attrs = sysfsOf(st, p.cache);
@@ -449,7 +446,7 @@ function slabinfoValue(p, st) {
 }
 
 function pageAllocValue(p, st) {
-  const pages = statsOf(st).page_alloc;
+  const pages = pageAllocOf(st);
   const what = p.page_alloc;
   if (!['alloc', 'free', 'failed'].includes(what)) throw new PredicateError(`page_alloc: expected "alloc", "free" or "failed", got ${what}`);
   let total = 0;
@@ -584,10 +581,11 @@ export function explain(p, ctx) {
 
 // ---- static checks ---------------------------------------------------------------
 
-/** What a predicate reads: { snapshot, stats, slabinfo, sysfs: [caches],
+/** What a predicate reads: { snapshot, stats (counters: from the snapshot),
+ * pageAlloc (the stats text's page_alloc block), slabinfo, sysfs: [caches],
  * events, before, target }. The player and the checker fetch exactly this. */
 export function requirements(p, acc = null) {
-  const r = acc || { snapshot: false, stats: false, slabinfo: false, sysfs: [], events: false, before: false, target: false, caches: [] };
+  const r = acc || { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false, target: false, caches: [] };
   const visit = (q) => {
     if (q === null || typeof q !== 'object') {
       if (q === '$target') r.target = true;
@@ -595,7 +593,8 @@ export function requirements(p, acc = null) {
     }
     if (Array.isArray(q)) return q.forEach(visit);
     if (q.state === 'before' || q.delta) r.before = true;
-    if ('stat' in q || 'page_alloc' in q) r.stats = true;
+    if ('stat' in q) r.stats = r.snapshot = true;
+    if ('page_alloc' in q) r.stats = r.pageAlloc = true;
     if ('slabinfo' in q) r.slabinfo = true;
     if ('sysfs' in q && typeof q.cache === 'string' && !r.sysfs.includes(q.cache)) r.sysfs.push(q.cache);
     if ('snap' in q) {
@@ -613,6 +612,13 @@ export function requirements(p, acc = null) {
   return r;
 }
 
+/** Is `name` a counter the snapshot has (the manifest's SLUB_STATS items
+ * and node counters, the model's own)? */
+export function isCounter(name) {
+  const v = vocabulary();
+  return v.statEras.has(name) || v.nodeCounters.includes(name) || MODEL_COUNTERS.includes(name);
+}
+
 /** Shape errors of a predicate (strings; [] if it is well formed). Checks
  * keys, comparators, event fields, snapshot path syntax; not the data. */
 export function validatePredicate(p, where = 'predicate') {
@@ -626,6 +632,7 @@ export function validatePredicate(p, where = 'predicate') {
       return;
     }
     if (['stat', 'sysfs', 'slabinfo'].includes(k) && typeof v.cache !== 'string') bad(w, `${k} needs "cache": a cache name`);
+    if (k === 'stat' && !isCounter(v.stat)) bad(w, `unknown counter ${JSON.stringify(v.stat)} (a SLUB_STATS item, a node counter or ${MODEL_COUNTERS.join(', ')})`);
     if (k === 'snap') {
       try {
         parsePath(v.snap);
@@ -651,6 +658,8 @@ export function validatePredicate(p, where = 'predicate') {
     }
     for (const [f, v] of Object.entries(m)) {
       if (!EVENT_FIELDS.includes(f)) bad(w, `unknown event field "${f}"`);
+      const names = f === 'kind' ? vocabulary().eventKinds : f === 'fn' ? vocabulary().kernelFunctions : null;
+      for (const x of names ? [v].flat() : []) if (typeof x === 'string' && !names.includes(x)) bad(`${w}.${f}`, `unknown ${f === 'kind' ? 'event kind' : 'kernel function'} "${x}"`);
       if (v && typeof v === 'object' && !Array.isArray(v)) {
         if ('op' in v && !COMPARATORS.includes(v.op)) bad(`${w}.${f}`, `unknown comparison ${v.op}`);
         else if (!('op' in v)) checkValue(v, `${w}.${f}`);

@@ -1,20 +1,22 @@
 // Drive a slubviz session to lesson positions and capture what predicates
-// read (docs/lessons.md, "Positions"). Pure ES module without dependencies;
-// the session is any object with the methods of SlubvizSession
-// (core/wasm/slubviz-api.mjs) or the web app's Session (web/src/engine/
-// session.ts): step, runToOp, runAll, opsTotal, opsDone, seq, snapshotJson,
-// eventsJson, statsText, slabinfo, sysfs, runError, close.
+// read (docs/lessons.md, "Positions"). Pure ES module; the session is any
+// object with the methods of SlubvizSession (core/wasm/slubviz-api.mjs, the
+// binding the tests and the web app share): step, runToOp, runAll,
+// opsTotal, opsDone, seq, snapshotJson, eventsJson, statsText, slabinfo,
+// sysfs, runError, close.
 
-import { EVENT_WINDOW_MAX, describePosition } from './lesson-format.mjs';
+import { describePosition } from './lesson-format.mjs';
 import { matchEvent, parseEvents } from './predicates.mjs';
+import { vocabulary } from './vocabulary.mjs';
 
 export class PositionError extends Error {}
 
-/** Capture the parts of the state `need` asks for (see requirements()). */
+/** Capture the parts of the state `need` asks for (see requirements()):
+ * counters are read from the snapshot, the stats text only for page_alloc. */
 export function captureState(session, need) {
   const st = {};
-  if (need.snapshot) st.snapshot = session.snapshotJson();
-  if (need.stats) st.stats = session.statsText();
+  if (need.snapshot || need.stats) st.snapshot = session.snapshotJson();
+  if (need.pageAlloc) st.stats = session.statsText();
   if (need.slabinfo) st.slabinfo = session.slabinfo();
   if (need.sysfs && need.sysfs.length) {
     st.sysfs = {};
@@ -28,7 +30,8 @@ export function captureState(session, need) {
 export function windowEvents(session, from, to) {
   const n = to - from;
   if (n <= 0) return [];
-  if (n > EVENT_WINDOW_MAX) throw new PositionError(`an event window of ${n} micro-steps is longer than the ${EVENT_WINDOW_MAX} events the model keeps`);
+  const ring = vocabulary().eventRing;
+  if (n > ring) throw new PositionError(`an event window of ${n} micro-steps is longer than the ${ring} events the model keeps`);
   const evs = parseEvents(session.eventsJson(from, n)).filter((e) => e.seq >= from && e.seq < to);
   if (evs.length !== n) throw new PositionError(`expected ${n} events from #${from}, the model returned ${evs.length} (not retained?)`);
   return evs;
@@ -38,11 +41,12 @@ function mergeNeeds(a, b) {
   return {
     snapshot: a.snapshot || b.snapshot,
     stats: a.stats || b.stats,
+    pageAlloc: a.pageAlloc || b.pageAlloc,
     slabinfo: a.slabinfo || b.slabinfo,
     sysfs: [...new Set([...(a.sysfs || []), ...(b.sysfs || [])])],
   };
 }
-const NO_NEEDS = { snapshot: false, stats: false, slabinfo: false, sysfs: [] };
+const NO_NEEDS = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [] };
 
 function posKey(p) {
   return JSON.stringify(p);
@@ -174,8 +178,8 @@ export function runProbes(open, probes) {
       results.set(pr.id, { error: `the window starts at ${describePosition(pr.from)} (step ${from}), after ${describePosition(pr.at)} (step ${at})` });
       continue;
     }
-    if (pr.events && at - from > EVENT_WINDOW_MAX) {
-      results.set(pr.id, { error: `the event window ${describePosition(pr.from || { op: -1 })} .. ${describePosition(pr.at)} has ${at - from} micro-steps, more than the ${EVENT_WINDOW_MAX} the model keeps` });
+    if (pr.events && at - from > vocabulary().eventRing) {
+      results.set(pr.id, { error: `the event window ${describePosition(pr.from || { op: -1 })} .. ${describePosition(pr.at)} has ${at - from} micro-steps, more than the ${vocabulary().eventRing} the model keeps` });
       continue;
     }
     const need = { ...NO_NEEDS, ...pr.need };

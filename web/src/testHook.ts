@@ -1,7 +1,8 @@
 // window.__slubviz: the typed test hook. Tests read model state here (and
 // data-* attributes in the DOM), never pixels.
 import type { Snapshot, SvzEvent } from './engine/types';
-import { act, type ActionName, type AppState, type Store } from './state/store';
+import { act, type ActionName } from './state/actions';
+import type { AppState, Store } from './state/store';
 import { dataDump } from './viz/common';
 import { flightLog } from './views/Transitions';
 import { synthFtraceBlob } from './engine/synth';

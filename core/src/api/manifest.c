@@ -20,29 +20,11 @@
 
 #define SVZ_MANIFEST_SCHEMA 1
 
-/* A JSON string; the tables hold ASCII, but quotes and control bytes are
- * escaped anyway so a future description cannot break the document. */
-static void json_str(struct sbuf *b, const char *s)
-{
-	sb_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			sb_printf(b, "\\u%04x", c);
-		else
-			sb_printf(b, "%c", c);
-	}
-	sb_printf(b, "\"");
-}
-
 /* pre (a "{" or ","), then "key":"value". */
 static void json_kv(struct sbuf *b, const char *pre, const char *key, const char *value)
 {
 	sb_printf(b, "%s\"%s\":", pre, key);
-	json_str(b, value);
+	sb_json_str(b, value);
 }
 
 /* "a b c" as ["a","b","c"] ("" as []). */
@@ -56,7 +38,7 @@ static void json_words(struct sbuf *b, const char *words)
 		snprintf(one, sizeof one, "%.*s", (int)n, w);
 		if (n) {
 			sb_printf(b, "%s", w == words ? "" : ",");
-			json_str(b, one);
+			sb_json_str(b, one);
 		}
 		w += n + (w[n] == ' ');
 	}
@@ -68,7 +50,7 @@ static void json_names(struct sbuf *b, const char *key, const char *const *names
 	sb_printf(b, ",\"%s\":[", key);
 	for (int i = 0; i < n; i++) {
 		sb_printf(b, "%s", i ? "," : "");
-		json_str(b, names[i]);
+		sb_json_str(b, names[i]);
 	}
 	sb_printf(b, "]");
 }
@@ -83,7 +65,7 @@ static void presets(struct sbuf *b)
 		sb_printf(b, "}");
 	}
 	sb_printf(b, "],\"default_preset\":");
-	json_str(b, svz_newest_preset());
+	sb_json_str(b, svz_newest_preset());
 }
 
 static void switches(struct sbuf *b)
@@ -131,7 +113,7 @@ static void json_list(struct sbuf *b, const char *key, const char *(*name)(int))
 	sb_printf(b, ",\"%s\":[", key);
 	for (int i = 0; name(i); i++) {
 		sb_printf(b, "%s", i ? "," : "");
-		json_str(b, name(i));
+		sb_json_str(b, name(i));
 	}
 	sb_printf(b, "]");
 }

@@ -1,6 +1,6 @@
 /* The import report as text (slubviz import, the CLI's stderr) and as JSON
  * (the browser's summary before replay). docs/import.md shows both. */
-#include "slubviz/import.h"
+#include "import/importer.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -56,23 +56,31 @@ static char *tb_done(struct tbuf *b)
 	return b->s;
 }
 
-static const char *const skip_text[SVZ_SKIP__COUNT] = {
-	[SVZ_SKIP_FREE_NULL] = "frees of NULL or ZERO_SIZE_PTR (no-ops)",
-	[SVZ_SKIP_FREE_UNKNOWN] = "frees of objects allocated before the trace began",
-	[SVZ_SKIP_FREE_TWICE] = "frees of objects the trace had already freed",
-	[SVZ_SKIP_FREE_REBOUND] = "further frees of pointers allocated again while live (maybe the older object's; it stays allocated)",
-	[SVZ_SKIP_FREE_SKIPPED] = "frees of objects whose allocation was skipped",
-	[SVZ_SKIP_ALLOC_FAILED] = "allocations that returned NULL",
-	[SVZ_SKIP_ZERO_SIZE] = "allocations of 0 bytes (ZERO_SIZE_PTR)",
-	[SVZ_SKIP_TOO_LARGE] = "allocations above 64 MiB or too large for a slab",
-	[SVZ_SKIP_CPU_LIMIT] = "events on CPUs beyond the model's 256",
-	[SVZ_SKIP_CACHE_LIMIT] = "allocations from caches beyond the cache limit",
-	[SVZ_SKIP_OP_LIMIT] = "events beyond the op limit",
+static const struct {
+	const char *name, *text;
+} skips[SVZ_SKIP__COUNT] = {
+#define IMPORT_SKIP(r, name, text) [r] = { name, text },
+#include "import/import_skips.def"
+#undef IMPORT_SKIP
 };
+
+/* every enum value has its row */
+enum {
+#define IMPORT_SKIP(r, ...) ROW_##r,
+#include "import/import_skips.def"
+#undef IMPORT_SKIP
+	NR_SKIP_ROWS
+};
+_Static_assert((int)NR_SKIP_ROWS == (int)SVZ_SKIP__COUNT, "import_skips.def: one row per reason");
+
+const char *svz_import_skip_name(enum svz_import_skip r)
+{
+	return (unsigned)r < SVZ_SKIP__COUNT ? skips[r].name : "?";
+}
 
 const char *svz_import_skip_text(enum svz_import_skip r)
 {
-	return (unsigned)r < SVZ_SKIP__COUNT ? skip_text[r] : "?";
+	return (unsigned)r < SVZ_SKIP__COUNT ? skips[r].text : "?";
 }
 
 /* "0,2-3" */
@@ -150,11 +158,11 @@ char *svz_import_report_text(const struct svz_import_report *r)
 	uint64_t skipped = r->events - r->kept;
 	tb_printf(&b, "events: %" PRIu64 " %s read, %" PRIu64 " kept, %" PRIu64
 		  " skipped -> %" PRIu64 " ops\n",
-		  r->events, r->format == SVZ_FMT_MALLOC_LAB ? "malloc-lab ops" : "kmem events",
+		  r->events, import_formats[(unsigned)r->format < SVZ_FMT__COUNT ? r->format : 0].events,
 		  r->kept, skipped, r->ops);
 	for (int i = 0; i < SVZ_SKIP__COUNT; i++)
 		if (r->skipped[i])
-			tb_printf(&b, "  skipped %" PRIu64 " %s [%s]\n", r->skipped[i], skip_text[i],
+			tb_printf(&b, "  skipped %" PRIu64 " %s [%s]\n", r->skipped[i], skips[i].text,
 				  svz_import_skip_name((enum svz_import_skip)i));
 	tb_printf(&b, "unpaired allocations: %" PRIu64 " (never freed in the trace)", r->unpaired);
 	if (r->rebound)

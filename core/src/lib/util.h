@@ -1,10 +1,24 @@
-/* Small helpers shared by the parsers and sizing code. */
+/* Small helpers shared by the parsers, the importers and the views. */
 #ifndef SVZ_UTIL_H
 #define SVZ_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Format a message into err (if any): the "expected ..., got ..." errors. */
 void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Make room for `need` elements of `elem` bytes in *p (capacity *cap):
+ * doubling, except that a jump past twice the capacity (the reservation for
+ * a whole repeat block) takes exactly what it needs. False (nothing
+ * changed) when out of memory or past UINT32_MAX elements. */
+bool grow(void **p, uint32_t *cap, uint64_t need, size_t elem);
+#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* A byte count in the v1 format's size syntax: the largest of K, M, G, T
+ * (powers of 1024) that divides it exactly ("64M", "1536K"), else bare
+ * digits ("1000", "0"). parse_size() in trace/ reads it back. */
+void size_text(uint64_t v, char *buf, size_t len);
 
 #endif

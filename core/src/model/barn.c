@@ -32,8 +32,11 @@ static void put(struct model *m, struct barn_rec *b, idx_t sh, bool full)
 	sheaf_place(m, sh, full ? SH_BARN_FULL : SH_BARN_EMPTY, b->node);
 }
 
-/* a = barn, b = the empty sheaf to hand in, flag1 = allow_spin.
- * Returns the full sheaf taken, or -1. */
+/* barn_replace_empty_sheaf(): returns the full sheaf taken, or -1. */
+#define barn       f->a      /* in */
+#define empty      f->b      /* in: the empty sheaf to hand in */
+#define allow_spin f->flag1  /* in: gfpflags_allow_spinning() */
+#define full       f->x
 int co_BARN_REPLACE_EMPTY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -41,25 +44,32 @@ int co_BARN_REPLACE_EMPTY(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_BARN_NO_FULL, .node = BARN(f)->node);
 		CO_RETURN(-1);
 	}
-	LOCK(LK_BARN_LOCK, f->a, !f->flag1);
+	LOCK(LK_BARN_LOCK, barn, !allow_spin);
 	if (!f->ret)
 		CO_RETURN(-1);
-	f->x = NIL;
+	full = NIL;
 	if (BARN(f)->nr_full) {
-		f->x = take_first(m, BARN(f), true);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->x, .from = LOC_BARN_FULL,
-		   .to = LOC_MAIN, .node = BARN(f)->node, .value = sheaf_size(m, f->x));
-		sheaf_place(m, f->b, SH_DETACHED, -1);
-		put(m, BARN(f), f->b, false);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->b, .from = LOC_MAIN,
+		full = take_first(m, BARN(f), true);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = full, .from = LOC_BARN_FULL,
+		   .to = LOC_MAIN, .node = BARN(f)->node, .value = sheaf_size(m, full));
+		sheaf_place(m, empty, SH_DETACHED, -1);
+		put(m, BARN(f), empty, false);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_MAIN,
 		   .to = LOC_BARN_EMPTY, .node = BARN(f)->node, .value = 0);
 	}
-	UNLOCK(LK_BARN_LOCK, f->a);
-	CO_RETURN(f->x == NIL ? -1 : (int32_t)f->x);
+	UNLOCK(LK_BARN_LOCK, barn);
+	CO_RETURN(full == NIL ? -1 : (int32_t)full);
 	CO_END;
 }
+#undef barn
+#undef empty
+#undef allow_spin
+#undef full
 
-/* a = barn, flag1 = allow_spin. Returns an empty sheaf or -1. */
+/* barn_get_empty_sheaf(): returns an empty sheaf or -1. */
+#define barn       f->a      /* in */
+#define allow_spin f->flag1  /* in: gfpflags_allow_spinning() */
+#define empty      f->x
 int co_BARN_GET_EMPTY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -67,42 +77,53 @@ int co_BARN_GET_EMPTY(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_BARN_NO_EMPTY, .node = BARN(f)->node);
 		CO_RETURN(-1);
 	}
-	LOCK(LK_BARN_LOCK, f->a, !f->flag1);
+	LOCK(LK_BARN_LOCK, barn, !allow_spin);
 	if (!f->ret)
 		CO_RETURN(-1);
-	f->x = NIL;
+	empty = NIL;
 	if (BARN(f)->nr_empty) {
-		f->x = take_first(m, BARN(f), false);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->x, .from = LOC_BARN_EMPTY,
+		empty = take_first(m, BARN(f), false);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_BARN_EMPTY,
 		   .to = LOC_NONE, .node = BARN(f)->node);
 	}
-	UNLOCK(LK_BARN_LOCK, f->a);
-	CO_RETURN(f->x == NIL ? -1 : (int32_t)f->x);
+	UNLOCK(LK_BARN_LOCK, barn);
+	CO_RETURN(empty == NIL ? -1 : (int32_t)empty);
 	CO_END;
 }
+#undef barn
+#undef allow_spin
+#undef empty
 
-/* barn_put_empty_sheaf / barn_put_full_sheaf: a = barn, b = sheaf. No limit. */
+/* barn_put_empty_sheaf / barn_put_full_sheaf: no limit. */
+#define barn      f->a      /* in */
+#define put_sheaf f->b      /* in */
 static int barn_put(struct model *m, int cpu, struct frame *f, bool full)
 {
 	CO_BEGIN
-	LOCK(LK_BARN_LOCK, f->a, false);
-	sheaf_place(m, f->b, SH_DETACHED, -1);
-	put(m, BARN(f), f->b, full);
-	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->b, .from = LOC_NONE,
+	LOCK(LK_BARN_LOCK, barn, false);
+	sheaf_place(m, put_sheaf, SH_DETACHED, -1);
+	put(m, BARN(f), put_sheaf, full);
+	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = put_sheaf, .from = LOC_NONE,
 	   .to = full ? LOC_BARN_FULL : LOC_BARN_EMPTY, .node = BARN(f)->node,
-	   .value = sheaf_size(m, f->b));
-	UNLOCK(LK_BARN_LOCK, f->a);
+	   .value = sheaf_size(m, put_sheaf));
+	UNLOCK(LK_BARN_LOCK, barn);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef barn
+#undef put_sheaf
 
 int co_BARN_PUT_EMPTY(struct model *m, int cpu, struct frame *f) { return barn_put(m, cpu, f, false); }
 int co_BARN_PUT_FULL(struct model *m, int cpu, struct frame *f) { return barn_put(m, cpu, f, true); }
 
-/* a = barn, b = full sheaf to hand in, flag1 = allow_spin.
- * Returns an empty sheaf, or -E2BIG (racy: barn holds MAX_FULL_SHEAVES
+/* barn_replace_full_sheaf(): returns an empty sheaf, or -E2BIG (racy: barn holds MAX_FULL_SHEAVES
  * full), -ENOMEM (no empty sheaf), -EBUSY (trylock failed). The limit is
  * checked before the lock only, as in v7.0-rc1. */
+#define barn         f->a      /* in */
+#define full         f->b      /* in: the full sheaf to hand in */
+#define allow_spin   f->flag1  /* in: gfpflags_allow_spinning() */
+#define empty        f->x
+#define empty_or_err f->i
 int co_BARN_REPLACE_FULL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -114,19 +135,24 @@ int co_BARN_REPLACE_FULL(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_BARN_NO_EMPTY, .node = BARN(f)->node);
 		CO_RETURN(-ENOMEM_);
 	}
-	LOCK(LK_BARN_LOCK, f->a, !f->flag1);
+	LOCK(LK_BARN_LOCK, barn, !allow_spin);
 	if (!f->ret)
 		CO_RETURN(-EBUSY_);
-	f->i = -ENOMEM_;
+	empty_or_err = -ENOMEM_;
 	if (BARN(f)->nr_empty) {
-		f->x = take_first(m, BARN(f), false);
-		sheaf_place(m, f->b, SH_DETACHED, -1);
-		put(m, BARN(f), f->b, true);
-		f->i = (int32_t)f->x;
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->b, .from = LOC_MAIN,
-		   .to = LOC_BARN_FULL, .node = BARN(f)->node, .value = sheaf_size(m, f->b));
+		empty = take_first(m, BARN(f), false);
+		sheaf_place(m, full, SH_DETACHED, -1);
+		put(m, BARN(f), full, true);
+		empty_or_err = (int32_t)empty;
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = full, .from = LOC_MAIN,
+		   .to = LOC_BARN_FULL, .node = BARN(f)->node, .value = sheaf_size(m, full));
 	}
-	UNLOCK(LK_BARN_LOCK, f->a);
-	CO_RETURN(f->i);
+	UNLOCK(LK_BARN_LOCK, barn);
+	CO_RETURN(empty_or_err);
 	CO_END;
 }
+#undef barn
+#undef full
+#undef allow_spin
+#undef empty
+#undef empty_or_err

@@ -88,37 +88,52 @@ void classic_init_cpu(struct model *m, idx_t pcs, int cpu)
 
 /* slab_alloc_node() fast path: pop c->freelist with this_cpu_cmpxchg of
  * (freelist, tid); otherwise ___slab_alloc. */
+#define object   f->x
+#define cpu_slab f->y
 int co_C_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->x = C->c_freelist;
-	f->y = C->c_slab;
-	if (f->x == NIL || f->y == NIL || (f->node >= 0 && SL(f->y)->node != f->node)) {
+	object = C->c_freelist;
+	cpu_slab = C->c_slab;
+	if (object == NIL || cpu_slab == NIL || (f->node >= 0 && SL(cpu_slab)->node != f->node)) {
 		CALL(CO_C_SLAB_ALLOC, (void)callee);
 		CO_RETURN(f->ret);
 	}
-	load_freelist(m, f, cpu, f->x);
-	EV(.kind = EV_CMPXCHG, .fn = KFN_slab_alloc_node, .slab = f->y, .obj = f->x, .from = LOC_CPU_FREELIST,
+	load_freelist(m, f, cpu, object);
+	EV(.kind = EV_CMPXCHG, .fn = KFN_slab_alloc_node, .slab = cpu_slab, .obj = object, .from = LOC_CPU_FREELIST,
 	   .to = LOC_USER, .count = 1, .value = (int64_t)C->tid);
 	STAT(ALLOC_FASTPATH, 1);
-	CO_RETURN((int32_t)f->x);
+	CO_RETURN((int32_t)object);
 	CO_END;
 }
+#undef object
+#undef cpu_slab
 
-/* ___slab_alloc(): x = slab, y = freelist, c = flush slab. */
+/* ___slab_alloc() */
+#define cur_slab       f->x
+#define chain          f->y      /* the freelist being loaded */
+#define flush_slab     f->c      /* the cpu slab a new slab replaces */
+#define flush_freelist f->z
+#define try_thisnode   f->flag1
+#define pc_flags       f->k      /* the gfp get_partial() and new_slab() see */
 int co_C_SLAB_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	if (DEBUG_SINGLE_OBJECT(m, f->cache)) {
+		/* v6.1+: a debug cache never uses the cpu slab (alloc.c) */
+		CALL(CO_SLAB_ALLOC, (void)callee);
+		CO_RETURN(f->ret);
+	}
 	STAT(ALLOC_SLOWPATH, 1);
-	f->flag1 = true;
+	try_thisnode = true;
 reread_slab:
-	f->x = C->c_slab;
-	if (f->x == NIL) {
+	cur_slab = C->c_slab;
+	if (cur_slab == NIL) {
 		if (f->node >= 0 && !node_has_memory(m, f->node))
 			f->node = -1;
 		goto new_slab;
 	}
-	if (f->node >= 0 && SL(f->x)->node != f->node) {
+	if (f->node >= 0 && SL(cur_slab)->node != f->node) {
 		if (!node_has_memory(m, f->node)) {
 			f->node = -1;
 		} else {
@@ -127,20 +142,20 @@ reread_slab:
 		}
 	}
 	LOCK(LK_PCS_LOCK, CI, false);
-	if (C->c_slab != f->x) {
+	if (C->c_slab != cur_slab) {
 		UNLOCK(LK_PCS_LOCK, CI);
 		goto reread_slab;
 	}
-	f->y = C->c_freelist;
-	if (f->y != NIL)
+	chain = C->c_freelist;
+	if (chain != NIL)
 		goto load;
-	f->y = take_slab_freelist(m, f->x, cpu);
-	EV(.kind = EV_CMPXCHG, .fn = KFN_get_freelist, .slab = f->x, .node = SL(f->x)->node,
-	   .count = (int32_t)own_freelist(m, f->y, cpu), .value = SL(f->x)->inuse);
-	if (f->y == NIL) {
+	chain = take_slab_freelist(m, cur_slab, cpu);
+	EV(.kind = EV_CMPXCHG, .fn = KFN_get_freelist, .slab = cur_slab, .node = SL(cur_slab)->node,
+	   .count = (int32_t)own_freelist(m, chain, cpu), .value = SL(cur_slab)->inuse);
+	if (chain == NIL) {
 		/* nothing freed remotely: the exhausted slab is dropped (on no list) */
 		C->c_slab = NIL;
-		SL(f->x)->list = LIST_NONE;
+		SL(cur_slab)->list = LIST_NONE;
 		next_tid(m, C);
 		UNLOCK(LK_PCS_LOCK, CI);
 		STAT(DEACTIVATE_BYPASS, 1);
@@ -148,24 +163,34 @@ reread_slab:
 	}
 	STAT(ALLOC_REFILL, 1);
 load:
-	load_freelist(m, f, cpu, f->y);
-	EV(.kind = EV_TAKE_OBJECT, .fn = KFN____slab_alloc, .slab = C->c_slab, .obj = f->y,
+	load_freelist(m, f, cpu, chain);
+	EV(.kind = EV_TAKE_OBJECT, .fn = KFN____slab_alloc, .slab = C->c_slab, .obj = chain,
 	   .from = LOC_CPU_FREELIST, .to = LOC_USER, .count = 1,
 	   .value = own_freelist(m, C->c_freelist, f->on_cpu));
 	UNLOCK(LK_PCS_LOCK, CI);
-	CO_RETURN((int32_t)f->y);
+	if (CACHE_DEBUG(m, f->cache)) {
+		/* before v6.1 a debug cache hands out this one object and gives
+		 * the slab up at once: deactivate_slab(s, slab, the rest) */
+		flush_slab = C->c_slab;
+		flush_freelist = C->c_freelist;
+		C->c_slab = NIL;
+		C->c_freelist = NIL;
+		next_tid(m, C);
+		CALL(CO_C_DEACTIVATE_SLAB, callee->b = flush_slab; callee->y = flush_freelist);
+	}
+	CO_RETURN((int32_t)chain);
 deactivate:
 	LOCK(LK_PCS_LOCK, CI, false);
-	if (f->x != C->c_slab) {
+	if (cur_slab != C->c_slab) {
 		UNLOCK(LK_PCS_LOCK, CI);
 		goto reread_slab;
 	}
-	f->y = C->c_freelist;
+	chain = C->c_freelist;
 	C->c_slab = NIL;
 	C->c_freelist = NIL;
 	next_tid(m, C);
 	UNLOCK(LK_PCS_LOCK, CI);
-	CALL(CO_C_DEACTIVATE_SLAB, callee->b = f->x; callee->y = f->y);
+	CALL(CO_C_DEACTIVATE_SLAB, callee->b = cur_slab; callee->y = chain);
 new_slab:
 	while (C->c_partial != NIL) {
 		LOCK(LK_PCS_LOCK, CI, false);
@@ -173,73 +198,73 @@ new_slab:
 			UNLOCK(LK_PCS_LOCK, CI);
 			goto reread_slab;
 		}
-		f->x = C->c_partial;
-		if (f->x == NIL) {
+		cur_slab = C->c_partial;
+		if (cur_slab == NIL) {
 			UNLOCK(LK_PCS_LOCK, CI);
 			break;
 		}
-		C->c_partial = SL(f->x)->next_partial;
-		SL(f->x)->next_partial = NIL;
+		C->c_partial = SL(cur_slab)->next_partial;
+		SL(cur_slab)->next_partial = NIL;
 		if (WORLD(m)->cfg.sw.frozen_partial) {
 			/* before v6.8: the slab is already frozen; it becomes c->slab
 			 * and ___slab_alloc starts over at redo (node check, then
 			 * get_freelist: ALLOC_REFILL) */
-			C->c_slab = f->x;
-			SL(f->x)->list = LIST_CPU_SLAB;
-			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = f->x, .node = SL(f->x)->node,
-			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(f->x)->inuse);
+			C->c_slab = cur_slab;
+			SL(cur_slab)->list = LIST_CPU_SLAB;
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = cur_slab, .node = SL(cur_slab)->node,
+			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(cur_slab)->inuse);
 			UNLOCK(LK_PCS_LOCK, CI);
 			STAT(CPU_PARTIAL_ALLOC, 1);
 			goto reread_slab;
 		}
-		if (f->node < 0 || SL(f->x)->node == f->node) {
-			C->c_slab = f->x;
-			SL(f->x)->list = LIST_CPU_SLAB;
-			f->y = take_slab_freelist(m, f->x, cpu);
-			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = f->x, .node = SL(f->x)->node,
-			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(f->x)->inuse);
+		if (f->node < 0 || SL(cur_slab)->node == f->node) {
+			C->c_slab = cur_slab;
+			SL(cur_slab)->list = LIST_CPU_SLAB;
+			chain = take_slab_freelist(m, cur_slab, cpu);
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = cur_slab, .node = SL(cur_slab)->node,
+			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(cur_slab)->inuse);
 			STAT(CPU_PARTIAL_ALLOC, 1);
 			goto load;
 		}
 		UNLOCK(LK_PCS_LOCK, CI);
-		SL(f->x)->list = LIST_PRIVATE;
-		CALL(CO_C_PUT_PARTIALS, callee->b = f->x);
+		SL(cur_slab)->list = LIST_PRIVATE;
+		CALL(CO_C_PUT_PARTIALS, callee->b = cur_slab);
 	}
 	/* new_objects (v6.9+: try_thisnode first asks the preferred node alone,
-	 * GFP_NOWAIT | __GFP_THISNODE; k = pc.flags, flag1 = try_thisnode) */
+	 * with GFP_NOWAIT | __GFP_THISNODE) */
 new_objects:
-	f->k = (int32_t)f->gfp;
-	if (f->node >= 0 && !(f->gfp & __GFP_THISNODE) && f->flag1 && WORLD(m)->cfg.sw.try_thisnode)
-		f->k = (int32_t)(GFP_NOWAIT | __GFP_THISNODE);
-	CALL(CO_C_GET_PARTIAL, callee->gfp = (uint32_t)f->k);
+	pc_flags = (int32_t)f->gfp;
+	if (f->node >= 0 && !(f->gfp & __GFP_THISNODE) && try_thisnode && kernel_tries_thisnode(m))
+		pc_flags = (int32_t)(GFP_NOWAIT | __GFP_THISNODE);
+	CALL(CO_C_GET_PARTIAL, callee->gfp = (uint32_t)pc_flags);
 	if (f->ret >= 0) {
-		f->x = (idx_t)f->ret;
-		f->y = take_slab_freelist(m, f->x, cpu);
-		EV(.kind = EV_CMPXCHG, .fn = KFN_freeze_slab, .slab = f->x, .node = SL(f->x)->node,
-		   .count = (int32_t)own_freelist(m, f->y, cpu), .value = SL(f->x)->inuse);
+		cur_slab = (idx_t)f->ret;
+		chain = take_slab_freelist(m, cur_slab, cpu);
+		EV(.kind = EV_CMPXCHG, .fn = KFN_freeze_slab, .slab = cur_slab, .node = SL(cur_slab)->node,
+		   .count = (int32_t)own_freelist(m, chain, cpu), .value = SL(cur_slab)->inuse);
 		goto retry_load_slab;
 	}
-	CALL(CO_NEW_SLAB, callee->gfp = (uint32_t)f->k; callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
+	CALL(CO_NEW_SLAB, callee->gfp = (uint32_t)pc_flags; callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
 	if (f->ret < 0) {
-		if (f->flag1 && (uint32_t)f->k != f->gfp) {
-			f->flag1 = false;
+		if (try_thisnode && (uint32_t)pc_flags != f->gfp) {
+			try_thisnode = false;
 			goto new_objects;
 		}
 		slab_out_of_memory(m, f->cache, f->gfp, f->node);
 		CHECK_EV(CHK_OUT_OF_MEMORY);
 		CO_RETURN(-1);
 	}
-	f->x = (idx_t)f->ret;
+	cur_slab = (idx_t)f->ret;
 	STAT(ALLOC_SLAB, 1);
 	{
-		struct slab_rec *sr = SL(f->x);
+		struct slab_rec *sr = SL(cur_slab);
 		if (sr->deferred) {
 			/* seed 000: the freelist is built now, all of it goes to c->freelist */
 			sr->deferred = false;
 			cache_r(m, f->cache)->fp_writes += sr->objects;
 		}
-		f->y = take_slab_freelist(m, f->x, cpu);
-		sr = SL(f->x);
+		chain = take_slab_freelist(m, cur_slab, cpu);
+		sr = SL(cur_slab);
 		sr->frozen = true;
 		struct cnode_rec *n = CNODE(sr->node);
 		n->nr_slabs++;
@@ -248,23 +273,29 @@ new_objects:
 retry_load_slab:
 	LOCK(LK_PCS_LOCK, CI, false);
 	if (C->c_slab != NIL) {
-		f->c = C->c_slab;
-		f->z = C->c_freelist;
+		flush_slab = C->c_slab;
+		flush_freelist = C->c_freelist;
 		C->c_slab = NIL;
 		C->c_freelist = NIL;
 		next_tid(m, C);
 		UNLOCK(LK_PCS_LOCK, CI);
-		CALL(CO_C_DEACTIVATE_SLAB, callee->b = f->c; callee->y = f->z);
+		CALL(CO_C_DEACTIVATE_SLAB, callee->b = flush_slab; callee->y = flush_freelist);
 		STAT(CPUSLAB_FLUSH, 1);
 		goto retry_load_slab;
 	}
-	C->c_slab = f->x;
-	SL(f->x)->list = LIST_CPU_SLAB;
-	EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = f->x, .node = SL(f->x)->node,
-	   .from = LOC_NONE, .to = LOC_CPU_SLAB, .value = SL(f->x)->inuse);
+	C->c_slab = cur_slab;
+	SL(cur_slab)->list = LIST_CPU_SLAB;
+	EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = cur_slab, .node = SL(cur_slab)->node,
+	   .from = LOC_NONE, .to = LOC_CPU_SLAB, .value = SL(cur_slab)->inuse);
 	goto load;
 	CO_END;
 }
+#undef cur_slab
+#undef chain
+#undef flush_slab
+#undef flush_freelist
+#undef try_thisnode
+#undef pc_flags
 
 /* get_partial(): the requested node (or numa_mem_id()), then any node
  * unless a node was requested: before v6.9 any requested node, since
@@ -275,7 +306,7 @@ int co_C_GET_PARTIAL(struct model *m, int cpu, struct frame *f)
 	CO_BEGIN
 	CALL(CO_C_GET_PARTIAL_NODE, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
 	if (f->ret >= 0 ||
-	    (f->node >= 0 && (!WORLD(m)->cfg.sw.try_thisnode || (f->gfp & __GFP_THISNODE))))
+	    (f->node >= 0 && (!kernel_tries_thisnode(m) || (f->gfp & __GFP_THISNODE))))
 		CO_RETURN(f->ret);
 	CALL(CO_GET_FROM_ANY_PARTIAL, callee->k_fn = KFN_get_any_partial);
 	CO_RETURN(f->ret);
@@ -286,186 +317,216 @@ int co_C_GET_PARTIAL(struct model *m, int cpu, struct frame *f)
  * ALLOC_FROM_PARTIAL) and move more to this CPU's partial chain
  * (put_cpu_partial(drain = 0), CPU_PARTIAL_NODE) until more than
  * cpu_partial_slabs / 2 were moved; before v5.16 until the free objects
- * taken, the result's included, exceed cpu_partial / 2. x = slab, y =
- * result, c = next, i = partial_slabs (or available objects). */
+ * taken, the result's included, exceed cpu_partial / 2. */
+#define cur_slab      f->x
+#define got_slab      f->y      /* the result (ALLOC_FROM_PARTIAL) */
+#define next_slab     f->c
+#define partial_slabs f->i
+#define available     f->k      /* before v5.16: free objects taken */
 int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (!CNODE(f->node)->exists || CNODE(f->node)->nr_partial == 0)
 		CO_RETURN(-1);
 	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
-	f->y = NIL;
-	f->i = 0;
-	f->x = slab_first(m, CNODE(f->node)->partial.first);
-	while (f->x != NIL) {
-		f->c = slab_lnext(m, f->x);
-		remove_partial(m, f->cache, f->node, f->x);
-		if (WORLD(m)->cfg.sw.cpu_partial_objects)
-			f->i += (int32_t)(SL(f->x)->objects - SL(f->x)->inuse);
-		if (f->y == NIL) {
-			f->y = f->x;
+	got_slab = NIL;
+	partial_slabs = 0;
+	available = 0;
+	cur_slab = slab_first(m, CNODE(f->node)->partial.first);
+	while (cur_slab != NIL) {
+		next_slab = slab_lnext(m, cur_slab);
+		remove_partial(m, f->cache, f->node, cur_slab);
+		available += (int32_t)(SL(cur_slab)->objects - SL(cur_slab)->inuse);
+		if (got_slab == NIL) {
+			got_slab = cur_slab;
 			/* the result: frozen and installed as c->slab by ___slab_alloc */
-			EV(.kind = EV_MOVE_SLAB, .fn = KFN_get_partial_node, .slab = f->x, .node = f->node,
-			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = SL(f->x)->inuse);
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN_get_partial_node, .slab = cur_slab, .node = f->node,
+			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = SL(cur_slab)->inuse);
 			STAT(ALLOC_FROM_PARTIAL, 1);
 		} else {
-			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->x; callee->flag1 = false; callee->flag2 = true);
+			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = cur_slab; callee->flag1 = false; callee->flag2 = true);
 			STAT(CPU_PARTIAL_NODE, 1);
-			if (!WORLD(m)->cfg.sw.cpu_partial_objects)
-				f->i++;
+			partial_slabs++;
 		}
 		if (!HAS_CPU_PARTIAL(m, f->cache) ||
-		    (uint32_t)f->i > (WORLD(m)->cfg.sw.cpu_partial_objects
-				      ? cache_r(m, f->cache)->g.cpu_partial
-				      : cache_r(m, f->cache)->g.cpu_partial_slabs) / 2)
+		    (WORLD(m)->cfg.sw.cpu_partial_objects
+		     ? (uint32_t)available > cache_r(m, f->cache)->g.cpu_partial / 2
+		     : (uint32_t)partial_slabs > cache_r(m, f->cache)->g.cpu_partial_slabs / 2))
 			break;
-		f->x = f->c;
+		cur_slab = next_slab;
 	}
 	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
-	CO_RETURN(f->y == NIL ? -1 : (int32_t)f->y);
+	CO_RETURN(got_slab == NIL ? -1 : (int32_t)got_slab);
 	CO_END;
 }
+#undef cur_slab
+#undef got_slab
+#undef next_slab
+#undef partial_slabs
+#undef available
 
-/* deactivate_slab(s, slab, freelist): b = slab, y = the cpu freelist.
- * Unfreeze, splice the cpu freelist back, then: empty and enough partial
+/* deactivate_slab(s, slab, freelist): unfreeze, splice the cpu freelist back, then: empty and enough partial
  * slabs -> discard; free objects -> node partial (head, or tail if remote
- * frees had arrived); else full, on no list. flag1 = to tail. */
+ * frees had arrived); else full, on no list. */
+#define this_slab    f->b      /* in */
+#define cpu_freelist f->y      /* in */
+#define to_tail      f->flag1
+#define spliced      f->n
 int co_C_DEACTIVATE_SLAB(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->node = SL(f->b)->node;
-	f->flag1 = SL(f->b)->freelist != NIL;
-	if (f->flag1)
+	f->node = SL(this_slab)->node;
+	to_tail = SL(this_slab)->freelist != NIL;
+	if (to_tail)
 		STAT(DEACTIVATE_REMOTE_FREES, 1);
 	{
-		struct slab_rec *sr = SL(f->b);
+		struct slab_rec *sr = SL(this_slab);
 		uint32_t delta = 0;
 		idx_t tail = NIL;
-		for (idx_t o = f->y; o != NIL; o = obj_r(m, o)->next) {
+		for (idx_t o = cpu_freelist; o != NIL; o = obj_r(m, o)->next) {
 			tail = o;
 			delta++;
 			obj_r(m, o)->state = OBJ_CHAIN;
 		}
 		if (tail != NIL)
-			slab_push_chain(m, f->b, f->y, tail, delta);
-		sr = SL(f->b);
+			slab_push_chain(m, this_slab, cpu_freelist, tail, delta);
+		sr = SL(this_slab);
 		sr->frozen = false;
 		sr->list = LIST_NONE;
-		f->n = (int32_t)delta;
+		spliced = (int32_t)delta;
 	}
-	EV(.kind = EV_CMPXCHG, .fn = KFN_deactivate_slab, .slab = f->b, .node = f->node, .count = -f->n,
-	   .value = SL(f->b)->inuse);
-	if (SL(f->b)->inuse == 0 && CNODE(f->node)->nr_partial >= MIN_PARTIAL) {
+	EV(.kind = EV_CMPXCHG, .fn = KFN_deactivate_slab, .slab = this_slab, .node = f->node, .count = -spliced,
+	   .value = SL(this_slab)->inuse);
+	if (SL(this_slab)->inuse == 0 && CNODE(f->node)->nr_partial >= MIN_PARTIAL) {
 		STAT(DEACTIVATE_EMPTY, 1);
-		CALL(CO_DISCARD_SLAB, callee->b = f->b);
+		CALL(CO_DISCARD_SLAB, callee->b = this_slab);
 		STAT(FREE_SLAB, 1);
-	} else if (SL(f->b)->freelist != NIL) {
+	} else if (SL(this_slab)->freelist != NIL) {
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
-		add_partial(m, f->cache, f->node, f->b, f->flag1);
-		EV(.kind = EV_MOVE_SLAB, .fn = KFN_deactivate_slab, .slab = f->b, .node = f->node,
-		   .from = LOC_CPU_SLAB, .to = LOC_PARTIAL, .item = f->flag1, .value = SL(f->b)->inuse);
+		add_partial(m, f->cache, f->node, this_slab, to_tail);
+		EV(.kind = EV_MOVE_SLAB, .fn = KFN_deactivate_slab, .slab = this_slab, .node = f->node,
+		   .from = LOC_CPU_SLAB, .to = LOC_PARTIAL, .item = to_tail, .value = SL(this_slab)->inuse);
 		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
-		STAT(f->flag1 ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD, 1);
+		STAT(to_tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD, 1);
 	} else {
 		STAT(DEACTIVATE_FULL, 1);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef this_slab
+#undef cpu_freelist
+#undef to_tail
+#undef spliced
 
-/* do_slab_free(): b = slab, x..y = chain of n objects (state CHAIN). To
- * this CPU's cpu slab: link onto c->freelist (FREE_FASTPATH += n); else
+/* do_slab_free(): the chain head..tail of cnt objects (state CHAIN) to
+ * this CPU's cpu slab: link onto c->freelist (FREE_FASTPATH += cnt); else
  * __slab_free. */
+#define this_slab f->b      /* in */
+#define head      f->x      /* in */
+#define tail      f->y      /* in */
+#define cnt       f->n      /* in */
 int co_C_DO_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (f->b == C->c_slab) {
-		set_freepointer(m, f->y, C->c_freelist);
-		C->c_freelist = f->x;
+	if (this_slab == C->c_slab) {
+		set_freepointer(m, tail, C->c_freelist);
+		C->c_freelist = head;
 		next_tid(m, C);
-		own_freelist(m, f->x, cpu);
-		EV(.kind = EV_CMPXCHG, .fn = KFN_do_slab_free, .slab = f->b, .obj = f->x, .from = LOC_USER,
-		   .to = LOC_CPU_FREELIST, .count = -f->n, .value = (int64_t)C->tid);
-		STAT(FREE_FASTPATH, f->n);
+		own_freelist(m, head, cpu);
+		EV(.kind = EV_CMPXCHG, .fn = KFN_do_slab_free, .slab = this_slab, .obj = head, .from = LOC_USER,
+		   .to = LOC_CPU_FREELIST, .count = -cnt, .value = (int64_t)C->tid);
+		STAT(FREE_FASTPATH, cnt);
 		CO_RETURN(0);
 	}
-	CALL(CO_C___SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y; callee->n = f->n);
+	CALL(CO_C___SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail; callee->n = cnt);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef this_slab
+#undef head
+#undef tail
+#undef cnt
 
-/* __slab_free() of v6.8/v6.19: flag1 = was_full (prior == NULL), flag2 =
- * list_lock taken, flag3 = on node partial, i = was_frozen; z, k = the
- * {freelist, inuse} snapshot for the cmpxchg. */
+/* __slab_free() of v6.8/v6.19 (its frame: slab_free_frame.h). */
+#include "model/slab_free_frame.h"
+#define was_frozen f->i
 int co_C___SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	STAT(FREE_SLOWPATH, 1);
-	f->node = SL(f->b)->node;
+	if (DEBUG_SINGLE_OBJECT(m, f->cache)) {
+		CALL(CO_FREE_TO_PARTIAL_LIST, callee->b = this_slab; callee->x = head; callee->y = tail;
+		     callee->n = cnt);
+		CO_RETURN(0);
+	}
+	f->node = SL(this_slab)->node;
 retry:
-	f->z = SL(f->b)->freelist;
-	f->k = (int32_t)SL(f->b)->inuse;
-	f->i = SL(f->b)->frozen;
-	f->flag1 = f->z == NIL;
-	f->flag2 = false;
-	if (((uint32_t)f->k == (uint32_t)f->n || f->flag1) && !f->i &&
-	    !(HAS_CPU_PARTIAL(m, f->cache) && f->flag1)) {
+	prior = SL(this_slab)->freelist;
+	old_inuse = (int32_t)SL(this_slab)->inuse;
+	was_frozen = SL(this_slab)->frozen;
+	was_full = prior == NIL;
+	locked = false;
+	if (((uint32_t)old_inuse == (uint32_t)cnt || was_full) && !was_frozen &&
+	    !(HAS_CPU_PARTIAL(m, f->cache) && was_full)) {
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
-		f->flag2 = true;
-		f->flag3 = SL(f->b)->list == LIST_PARTIAL;
-		if (SL(f->b)->freelist != f->z || SL(f->b)->inuse != (uint32_t)f->k) {
+		locked = true;
+		on_partial = SL(this_slab)->list == LIST_PARTIAL;
+		if (SL(this_slab)->freelist != prior || SL(this_slab)->inuse != (uint32_t)old_inuse) {
 			STAT(CMPXCHG_DOUBLE_FAIL, 1);
 			UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 			goto retry;
 		}
 	}
-	slab_push_chain(m, f->b, f->x, f->y, (uint32_t)f->n);
-	EV(.kind = EV_CMPXCHG, .fn = KFN___slab_free, .slab = f->b, .obj = f->x, .node = f->node,
-	   .count = -f->n, .value = SL(f->b)->inuse);
-	if (!f->flag2) {
-		if (f->i) {
+	slab_push_chain(m, this_slab, head, tail, (uint32_t)cnt);
+	EV(.kind = EV_CMPXCHG, .fn = KFN___slab_free, .slab = this_slab, .obj = head, .node = f->node,
+	   .count = -cnt, .value = SL(this_slab)->inuse);
+	if (!locked) {
+		if (was_frozen) {
 			STAT(FREE_FROZEN, 1);
-		} else if (HAS_CPU_PARTIAL(m, f->cache) && f->flag1) {
-			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->b; callee->flag1 = true);
+		} else if (HAS_CPU_PARTIAL(m, f->cache) && was_full) {
+			CALL(CO_C_PUT_CPU_PARTIAL, callee->b = this_slab; callee->flag1 = true);
 			STAT(CPU_PARTIAL_FREE, 1);
 		}
 		CO_RETURN(0);
 	}
-	if (!f->flag1 && !f->flag3) {
+	if (!was_full && !on_partial) {
 		/* on some CPU's partial chain: leave it there, even if empty */
 		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 		CO_RETURN(0);
 	}
-	if (SL(f->b)->inuse == 0 && CNODE(f->node)->nr_partial >= MIN_PARTIAL) {
-		if (!f->flag1) {
-			remove_partial(m, f->cache, f->node, f->b);
-			EV(.kind = EV_MOVE_SLAB, .fn = KFN___slab_free, .slab = f->b, .node = f->node,
+	if (SL(this_slab)->inuse == 0 && CNODE(f->node)->nr_partial >= MIN_PARTIAL) {
+		if (!was_full) {
+			remove_partial(m, f->cache, f->node, this_slab);
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN___slab_free, .slab = this_slab, .node = f->node,
 			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = 0);
 			STAT(FREE_REMOVE_PARTIAL, 1);
 		}
 		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 		STAT(FREE_SLAB, 1);
-		CALL(CO_DISCARD_SLAB, callee->b = f->b);
+		CALL(CO_DISCARD_SLAB, callee->b = this_slab);
 		CO_RETURN(0);
 	}
-	if (!HAS_CPU_PARTIAL(m, f->cache) && f->flag1) {
-		add_partial(m, f->cache, f->node, f->b, true);
-		EV(.kind = EV_MOVE_SLAB, .fn = KFN___slab_free, .slab = f->b, .node = f->node,
-		   .from = LOC_NONE, .to = LOC_PARTIAL, .item = 1, .value = SL(f->b)->inuse);
+	if (!HAS_CPU_PARTIAL(m, f->cache) && was_full) {
+		add_partial(m, f->cache, f->node, this_slab, true);
+		EV(.kind = EV_MOVE_SLAB, .fn = KFN___slab_free, .slab = this_slab, .node = f->node,
+		   .from = LOC_NONE, .to = LOC_PARTIAL, .item = 1, .value = SL(this_slab)->inuse);
 		STAT(FREE_ADD_PARTIAL, 1);
 	}
 	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	CO_RETURN(0);
 	CO_END;
 }
+#include "model/slab_free_frame.h"
+#undef was_frozen
 
-/* put_cpu_partial(s, slab, drain): b = slab, flag1 = drain, flag2 = the slab
- * comes from the node partial list (get_partial_node). With drain and
- * a chain already cpu_partial_slabs long (before v5.16: whose pobjects
- * exceed cpu_partial), the old chain is detached and put back to the
- * nodes (CPU_PARTIAL_DRAIN). x = chain to drain. The head carries the
- * chain's slabs and, before v5.16, pobjects: the free objects each slab
- * had when it was added. Before v6.8 the slab is frozen here. */
+/* put_cpu_partial(s, slab, drain): with drain and
+ * a chain already cpu_partial_slabs long, the old chain is detached and
+ * put back to the nodes (CPU_PARTIAL_DRAIN). */
+#define this_slab         f->b      /* in */
+#define drain             f->flag1  /* in */
+#define from_node_partial f->flag2  /* in: get_partial_node() took it off n->partial */
+#define slab_to_put       f->x
 int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -476,62 +537,69 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 		const struct svz_switches *sw = &WORLD(m)->cfg.sw;
 		const struct svz_geom *g = &cache_r(m, f->cache)->g;
 		uint32_t slabs = 0, pobjects = 0;
-		f->x = NIL;
+		slab_to_put = NIL;
 		if (old != NIL) {
-			if (f->flag1 && (sw->cpu_partial_objects ? SL(old)->pobjects > g->cpu_partial
-							     : SL(old)->slabs >= g->cpu_partial_slabs)) {
-				f->x = old;
+			if (drain && (sw->cpu_partial_objects ? SL(old)->pobjects > g->cpu_partial
+							      : SL(old)->slabs >= g->cpu_partial_slabs)) {
+				slab_to_put = old;
 				old = NIL;
 			} else {
 				slabs = SL(old)->slabs;
 				pobjects = SL(old)->pobjects;
 			}
 		}
-		struct slab_rec *sr = SL(f->b);
+		struct slab_rec *sr = SL(this_slab);
 		sr->slabs = slabs + 1;
 		sr->pobjects = sw->cpu_partial_objects ? pobjects + sr->objects - sr->inuse : 0;
 		sr->frozen = sw->frozen_partial;
 		sr->next_partial = old;
 		sr->list = LIST_CPU_PARTIAL;
-		c->c_partial = f->b;
+		c->c_partial = this_slab;
 		if (WORLD(m)->cfg.sw.cpu_partial_free) {
 			/* slab->next aliases slab_list.next, slab->slabs the low half of
 			 * slab_list.prev: the node-list links are overwritten */
 			sr->lnext = old;
 			sr->lprev = GARBAGE_IDX;
 		}
-		for (idx_t s = f->x; s != NIL; s = SL(s)->next_partial)
+		for (idx_t s = slab_to_put; s != NIL; s = SL(s)->next_partial)
 			SL(s)->list = LIST_PRIVATE;
 	}
-	EV(.kind = EV_MOVE_SLAB, .fn = KFN_put_cpu_partial, .slab = f->b, .node = SL(f->b)->node,
-	   .from = f->flag2 ? LOC_PARTIAL : LOC_NONE, .to = LOC_CPU_PARTIAL,
-	   .count = (int32_t)SL(f->b)->slabs, .value = SL(f->b)->inuse);
+	EV(.kind = EV_MOVE_SLAB, .fn = KFN_put_cpu_partial, .slab = this_slab, .node = SL(this_slab)->node,
+	   .from = from_node_partial ? LOC_PARTIAL : LOC_NONE, .to = LOC_CPU_PARTIAL,
+	   .count = (int32_t)SL(this_slab)->slabs, .value = SL(this_slab)->inuse);
 	UNLOCK(LK_PCS_LOCK, CI);
-	if (f->x != NIL) {
-		CALL(CO_C_PUT_PARTIALS, callee->b = f->x);
+	if (slab_to_put != NIL) {
+		CALL(CO_C_PUT_PARTIALS, callee->b = slab_to_put);
 		STAT(CPU_PARTIAL_DRAIN, 1);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef this_slab
+#undef drain
+#undef from_node_partial
+#undef slab_to_put
 
-/* __put_partials() (before v6.8 unfreeze_partials(), which first unfreezes
- * each slab with a cmpxchg): every slab of the chain b to its node's
- * partial tail (FREE_ADD_PARTIAL), switching node locks as needed; empty
- * ones beyond min_partial are discarded after (DEACTIVATE_EMPTY, FREE_SLAB).
- * x = slab, y = next, j = node locked (-1), z = discard chain. */
+/* __put_partials(): every slab of the chain to its node's partial tail
+ * (FREE_ADD_PARTIAL), switching node locks as needed; empty ones beyond
+ * min_partial are discarded after (DEACTIVATE_EMPTY, FREE_SLAB). */
+#define partial_chain   f->b      /* in */
+#define cur_slab        f->x
+#define next_slab       f->y
+#define locked_node     f->j      /* -1: none */
+#define slab_to_discard f->z
 int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->j = -1;
-	f->z = NIL;
-	for (f->x = f->b; f->x != NIL; f->x = f->y) {
-		f->y = SL(f->x)->next_partial;
+	locked_node = -1;
+	slab_to_discard = NIL;
+	for (cur_slab = partial_chain; cur_slab != NIL; cur_slab = next_slab) {
+		next_slab = SL(cur_slab)->next_partial;
 		if (WORLD(m)->cfg.sw.cpu_partial_free) {
 			/* slab->next is slab_list.next: a list_del() that ran on this
 			 * slab left LIST_POISON1 in it */
-			f->y = SL(f->x)->lnext;
-			if (f->y == LIST_POISON1_IDX || f->y == LIST_POISON2_IDX || f->y == GARBAGE_IDX) {
+			next_slab = SL(cur_slab)->lnext;
+			if (next_slab == LIST_POISON1_IDX || next_slab == LIST_POISON2_IDX || next_slab == GARBAGE_IDX) {
 				model_report(m, "general protection fault, probably for non-canonical address 0xdead000000000110: 0000 [#1] PREEMPT SMP NOPTI\n"
 					     "CPU: %d UID: 0 PID: 0 Comm: slubviz Not tainted\n"
 					     "RIP: 0010:__put_partials+0x5c/0x1a0\n"
@@ -539,106 +607,121 @@ int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 					     "Call Trace:\n  put_cpu_partial\n  __slab_free\n  kmem_cache_free",
 					     cpu);
 				WORLD(m)->stopped = true;
-				f->y = NIL;
+				next_slab = NIL;
 			}
 		}
-		SL(f->x)->next_partial = NIL;
-		if (SL(f->x)->node != f->j) {
-			if (f->j >= 0)
-				UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j));
-			f->j = SL(f->x)->node;
-			LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j), false);
+		SL(cur_slab)->next_partial = NIL;
+		if (SL(cur_slab)->node != locked_node) {
+			if (locked_node >= 0)
+				UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, locked_node));
+			locked_node = SL(cur_slab)->node;
+			LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, locked_node), false);
 		}
-		if (SL(f->x)->frozen) {
-			SL(f->x)->frozen = false;
-			EV(.kind = EV_CMPXCHG, .fn = KFN___put_partials, .slab = f->x, .node = f->j,
-			   .value = SL(f->x)->inuse);
+		if (SL(cur_slab)->frozen) {
+			SL(cur_slab)->frozen = false;
+			EV(.kind = EV_CMPXCHG, .fn = KFN___put_partials, .slab = cur_slab, .node = locked_node,
+			   .value = SL(cur_slab)->inuse);
 		}
-		if (SL(f->x)->inuse == 0 && CNODE(f->j)->nr_partial >= MIN_PARTIAL) {
-			SL(f->x)->next_partial = f->z;
-			f->z = f->x;
+		if (SL(cur_slab)->inuse == 0 && CNODE(locked_node)->nr_partial >= MIN_PARTIAL) {
+			SL(cur_slab)->next_partial = slab_to_discard;
+			slab_to_discard = cur_slab;
 		} else {
-			add_partial(m, f->cache, f->j, f->x, true);
-			EV(.kind = EV_MOVE_SLAB, .fn = KFN___put_partials, .slab = f->x, .node = f->j,
-			   .from = LOC_CPU_PARTIAL, .to = LOC_PARTIAL, .item = 1, .value = SL(f->x)->inuse);
+			add_partial(m, f->cache, locked_node, cur_slab, true);
+			EV(.kind = EV_MOVE_SLAB, .fn = KFN___put_partials, .slab = cur_slab, .node = locked_node,
+			   .from = LOC_CPU_PARTIAL, .to = LOC_PARTIAL, .item = 1, .value = SL(cur_slab)->inuse);
 			STAT(FREE_ADD_PARTIAL, 1);
 		}
 	}
-	if (f->j >= 0)
-		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j));
-	while (f->z != NIL) {
-		f->x = f->z;
-		f->z = SL(f->x)->next_partial;
-		SL(f->x)->next_partial = NIL;
-		SL(f->x)->list = LIST_NONE;
+	if (locked_node >= 0)
+		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, locked_node));
+	while (slab_to_discard != NIL) {
+		cur_slab = slab_to_discard;
+		slab_to_discard = SL(cur_slab)->next_partial;
+		SL(cur_slab)->next_partial = NIL;
+		SL(cur_slab)->list = LIST_NONE;
 		STAT(DEACTIVATE_EMPTY, 1);
-		CALL(CO_DISCARD_SLAB, callee->b = f->x);
+		CALL(CO_DISCARD_SLAB, callee->b = cur_slab);
 		STAT(FREE_SLAB, 1);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef partial_chain
+#undef cur_slab
+#undef next_slab
+#undef locked_node
+#undef slab_to_discard
 
 /* flush_slab() + put_partials() for CPU on_cpu (flush_cpu_slab). */
+#define flushed      f->x      /* c->slab, then the c->partial chain */
+#define cpu_freelist f->y
 int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	LOCK(LK_PCS_LOCK, CI, false);
-	f->x = C->c_slab;
-	f->y = C->c_freelist;
+	flushed = C->c_slab;
+	cpu_freelist = C->c_freelist;
 	C->c_slab = NIL;
 	C->c_freelist = NIL;
 	next_tid(m, C);
 	UNLOCK(LK_PCS_LOCK, CI);
-	if (f->x != NIL) {
-		CALL(CO_C_DEACTIVATE_SLAB, callee->b = f->x; callee->y = f->y);
+	if (flushed != NIL) {
+		CALL(CO_C_DEACTIVATE_SLAB, callee->b = flushed; callee->y = cpu_freelist);
 		STAT(CPUSLAB_FLUSH, 1);
 	}
 	LOCK(LK_PCS_LOCK, CI, false);
-	f->x = C->c_partial;
+	flushed = C->c_partial;
 	C->c_partial = NIL;
-	for (idx_t s = f->x; s != NIL; s = SL(s)->next_partial)
+	for (idx_t s = flushed; s != NIL; s = SL(s)->next_partial)
 		SL(s)->list = LIST_PRIVATE;
 	UNLOCK(LK_PCS_LOCK, CI);
-	if (f->x != NIL)
-		CALL(CO_C_PUT_PARTIALS, callee->b = f->x);
+	if (flushed != NIL)
+		CALL(CO_C_PUT_PARTIALS, callee->b = flushed);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef flushed
+#undef cpu_freelist
 
 /* kmem_cache_alloc_bulk() (classic): pop c->freelist under the local lock
  * (ALLOC_FASTPATH per object); when it runs dry, ___slab_alloc one object
- * (which loads a new cpu slab) and go on. n = wanted, i = got. */
+ * (which loads a new cpu slab) and go on. */
+#define wanted f->n      /* in */
+#define got    f->i
+#define batch  f->k
 int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->i = 0;
-	while (f->i < f->n) {
+	got = 0;
+	while (got < wanted) {
 		LOCK(LK_PCS_LOCK, CI, false);
 		{
 			int32_t k = 0;
-			while (f->i + k < f->n && C->c_freelist != NIL) {
+			while (got + k < wanted && C->c_freelist != NIL) {
 				load_freelist(m, f, cpu, C->c_freelist);
 				k++;
 			}
-			f->k = k;
+			batch = k;
 		}
-		if (f->k) {
+		if (batch) {
 			EV(.kind = EV_TAKE_OBJECT, .fn = KFN_kmem_cache_alloc_bulk, .slab = C->c_slab,
-			   .from = LOC_CPU_FREELIST, .to = LOC_BULK, .count = f->k,
+			   .from = LOC_CPU_FREELIST, .to = LOC_BULK, .count = batch,
 			   .value = own_freelist(m, C->c_freelist, f->on_cpu));
 		}
 		UNLOCK(LK_PCS_LOCK, CI);
-		if (f->k)
-			STAT(ALLOC_FASTPATH, f->k);
-		f->i += f->k;
-		if (f->i >= f->n)
+		if (batch)
+			STAT(ALLOC_FASTPATH, batch);
+		got += batch;
+		if (got >= wanted)
 			break;
 		CALL(CO_C_SLAB_ALLOC, (void)callee);
 		if (f->ret < 0)
-			CO_RETURN(f->i);
-		f->i++;
+			CO_RETURN(got);
+		got++;
 	}
-	CO_RETURN(f->i);
+	CO_RETURN(got);
 	CO_END;
 }
+#undef wanted
+#undef got
+#undef batch

@@ -37,7 +37,8 @@
 	X(flush_slab) X(put_partials) X(get_freelist) X(freeze_slab) \
 	X(build_slab_freelist) X(kmem_cache_prefill_sheaf) X(kmem_cache_alloc_from_sheaf) \
 	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
-	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier)
+	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier) \
+	X(alloc_single_from_partial) X(alloc_single_from_new_slab) X(free_to_partial_list)
 
 enum kfn {
 #define X(n) KFN_##n,
@@ -120,8 +121,18 @@ extern const char *const check_texts[CHK__COUNT];
 #define check_text(e) check_texts[(e)->item]
 #define CHECK_EV(ITEM, ...) EV(.kind = EV_CHECK, .fn = f_kfn(f), .item = (ITEM), __VA_ARGS__)
 
-enum lock_kind { LK_NONE, LK_LIST_LOCK, LK_BARN_LOCK, LK_PCS_LOCK };
-extern const char *const lock_names[4];
+/* The locks a micro-step takes: LOCK_KIND(enum name, name in events). */
+#define LOCK_KINDS(X) \
+	X(LK_NONE, "none") X(LK_LIST_LOCK, "list_lock") X(LK_BARN_LOCK, "barn_lock") \
+	X(LK_PCS_LOCK, "cpu_sheaves_lock")
+
+enum lock_kind {
+#define X(lk, name) lk,
+	LOCK_KINDS(X)
+#undef X
+	LK__COUNT
+};
+extern const char *const lock_names[LK__COUNT];
 
 struct event {
 	int64_t seq;
@@ -148,41 +159,22 @@ void model_report(struct model *m, const char *fmt, ...) __attribute__((format(p
 #define EVT(...) ((struct event){ .cache = f->cache, .slab = NIL, .obj = NIL, \
 	.sheaf = NIL, .node = -1, __VA_ARGS__ })
 
-/* ---- coroutines ---- */
+/* ---- coroutines: one row each in coroutines.def ---- */
 enum co_result { CO_YIELD, CO_CALL, CO_DONE };
 
-#define CO_FNS(X) \
-	X(OP_ALLOC) X(OP_FREE) X(OP_KMALLOC) X(OP_KFREE) X(OP_ALLOC_BULK) \
-	X(OP_FREE_BULK) X(OP_FLUSH) X(OP_FLUSH_ALL) X(OP_SHRINK) X(OP_DESTROY) \
-	X(SLAB_ALLOC_NODE) X(ALLOC_FROM_PCS) X(PCS_REPLACE_EMPTY_MAIN) \
-	X(ALLOC_FULL_SHEAF) X(REFILL_SHEAF) X(REFILL_OBJECTS) \
-	X(REFILL_OBJECTS_NODE) X(REFILL_OBJECTS_ANY) X(GET_PARTIAL_NODE_BULK) \
-	X(ALLOC_FROM_NEW_SLAB) X(NEW_SLAB) X(SLAB_ALLOC) X(GET_FROM_PARTIAL) \
-	X(GET_FROM_PARTIAL_NODE) X(GET_FROM_ANY_PARTIAL) X(BARN_GET_EMPTY) \
-	X(BARN_PUT_EMPTY) X(BARN_PUT_FULL) X(BARN_REPLACE_EMPTY) \
-	X(BARN_REPLACE_FULL) X(SLAB_FREE) X(FREE_TO_PCS) \
-	X(PCS_REPLACE_FULL_MAIN) X(PCS_INSTALL_EMPTY) X(__SLAB_FREE) \
-	X(FREE_BULK_SLABS) X(SHEAF_FLUSH_MAIN) X(SHEAF_FLUSH_UNUSED) \
-	X(PCS_FLUSH) X(BARN_SHRINK) X(SHRINK_NODES) X(ALLOC_FROM_PCS_BULK) \
-	X(FREE_TO_PCS_BULK) X(DISCARD_SLAB) X(FREE_EMPTY_SHEAF) X(LOCK) \
-	X(C_SLAB_ALLOC_NODE) X(C_SLAB_ALLOC) X(C_GET_PARTIAL) X(C_GET_PARTIAL_NODE) \
-	X(C_DEACTIVATE_SLAB) X(C_DO_SLAB_FREE) X(C___SLAB_FREE) \
-	X(C_PUT_CPU_PARTIAL) X(C_PUT_PARTIALS) X(C_FLUSH_CPU) X(C_ALLOC_BULK) \
-	X(OP_PREFILL) X(OP_ALLOC_FROM_SHEAF) X(OP_RETURN_SHEAF) X(OP_KFREE_RCU) \
-	X(OP_RCU_BARRIER) X(BARN_GET_FULL_OR_EMPTY) X(KFREE_RCU_SHEAF) X(RCU_FREE_SHEAF)
-
 enum co_fn {
-#define X(n) CO_##n,
-	CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) CO_##n,
+#include "model/coroutines.def"
+#undef CO_FN
 	CO__COUNT
 };
 
 typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
-#define X(n) int co_##n(struct model *m, int cpu, struct frame *f);
-CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) int co_##n(struct model *m, int cpu, struct frame *f);
+#include "model/coroutines.def"
+#undef CO_FN
 
+/* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 
 #define CO_BEGIN switch (f->pc) { case 0:;
@@ -202,7 +194,7 @@ struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn
  * Other record pointers must not be held across either. */
 #define MOVES(CALL_) do { CALL_; f = co_self(m, cpu); } while (0)
 #define MOVES_TO(LHS, CALL_) do { idx_t moved_ = (CALL_); f = co_self(m, cpu); (LHS) = moved_; } while (0)
-/* The running coroutine's frame: the top of `cpu`'s stack. */
+/* The running coroutine's frame: the top of `cpu`'s stack (coroutine.c). */
 struct frame *co_self(struct model *m, int cpu);
 
 /* ---- locks (node.c) ----
@@ -229,11 +221,25 @@ bool stat_in_era(enum stat_item si, enum svz_era era);
 	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
 
 /* Which kfn a frame models (for events). */
-enum kfn f_kfn(const struct frame *f);
+static inline enum kfn f_kfn(const struct frame *f) { return (enum kfn)f->k_fn; }
 
 #define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
 /* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
 #define HAS_CPU_PARTIAL(m, c) (cache_r(m, (c))->g.cpu_partial != 0)
+/* ___slab_alloc()'s try_thisnode round exists (v6.9+, 9198ffbd2b49; every
+ * sheaves kernel). A function, as coroutines name a local try_thisnode. */
+static inline bool kernel_tries_thisnode(struct model *m)
+{
+	return WORLD(m)->cfg.sw.era == SVZ_ERA_SHEAVES || WORLD(m)->cfg.sw.try_thisnode;
+}
+/* kmem_cache_debug(s) */
+#define CACHE_DEBUG(m, c) ((cache_r(m, (c))->flags & SLAB_DEBUG_FLAGS) != 0)
+/* A debug cache on a kernel that gives it single-object paths and no cpu
+ * slab: since v6.1 (c7323a5ad078) alloc_single_from_partial(),
+ * alloc_single_from_new_slab() and free_to_partial_list(); before, the
+ * classic paths, with the cpu slab deactivated after each allocation. */
+#define DEBUG_SINGLE_OBJECT(m, c) \
+	(CACHE_DEBUG(m, c) && (!CLASSIC(m) || WORLD(m)->cfg.sw.kernel >= 601))
 
 /* ---- helpers shared across files ---- */
 /* slab.c */
@@ -295,9 +301,17 @@ enum loc dest_loc(idx_t dest_sheaf);
  * other op in flight will fill it) and claim it; -1 after a report. */
 int claim_handle(struct model *m, int cpu, idx_t h);
 
-/* sched.c */
-uint32_t cur_op(struct model *m, int cpu);
-void bulk_push(struct model *m, int cpu, idx_t obj);
-/* The object a single-object allocation returns lands in cpu.bulk[0]. */
+/* The op `cpu` is running (op_start() in sched.c sets it). */
+static inline uint32_t cur_op(struct model *m, int cpu) { return WORLD(m)->cpus[cpu].op; }
+/* Hand an object to the CPU's bulk buffer (op_start() empties it): the
+ * object a single-object allocation returns lands in cpu.bulk[0]. */
+static inline void bulk_push(struct model *m, int cpu, idx_t obj)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	*u32_at(m, c->bulk + c->bulk_len++) = obj;
+	struct obj_rec *o = obj_r(m, obj);
+	o->state = OBJ_BULK;
+	o->holder = (idx_t)cpu;
+}
 
 #endif

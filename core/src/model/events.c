@@ -39,14 +39,18 @@ const char *const check_texts[CHK__COUNT] = {
 #undef X
 };
 
-const char *const lock_names[4] = { "none", "list_lock", "barn_lock", "cpu_sheaves_lock" };
+const char *const lock_names[LK__COUNT] = {
+#define X(lk, name) [lk] = name,
+	LOCK_KINDS(X)
+#undef X
+};
 
 /* the per-CPU local lock is s->cpu_slab->lock in the classic era */
 static const char *lock_name(struct model *m, const struct event *e)
 {
 	if (e->lock == LK_PCS_LOCK && WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
 		return "cpu_slab_lock";
-	return lock_names[e->lock < 4 ? e->lock : 0];
+	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];
 }
 
 void ev_emit(struct model *m, int cpu, struct event ev)

@@ -4,57 +4,65 @@
 
 #define CNODE(node) cnode_r(m, cnode_idx(m, f->cache, (node)))
 
-/* slab_free(): b = object (in this CPU's pending slot). Node-local objects
+/* slab_free(): node-local objects
  * try the sheaves first (slab_nid == numa_mem_id()). */
+#define object f->b      /* in: in this CPU's pending slot */
 int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (CLASSIC(m)) {
 		WORLD(m)->cpus[cpu].pending = NIL;
-		obj_r(m, f->b)->state = OBJ_CHAIN;
-		obj_r(m, f->b)->next = NIL;
-		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, f->b)->slab; callee->x = f->b;
-		     callee->y = f->b; callee->n = 1);
+		obj_r(m, object)->state = OBJ_CHAIN;
+		obj_r(m, object)->next = NIL;
+		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object;
+		     callee->y = object; callee->n = 1);
 		CO_RETURN(0);
 	}
-	if (slab_r(m, obj_r(m, f->b)->slab)->node == cpu_node(m, cpu)) {
-		CALL(CO_FREE_TO_PCS, callee->b = f->b; callee->flag1 = true);
+	if (slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
+		CALL(CO_FREE_TO_PCS, callee->b = object; callee->flag1 = true);
 		if (f->ret)
 			CO_RETURN(0);
 	} else {
-		CHECK_EV(CHK_REMOTE_OBJECT, .obj = f->b, .node = slab_r(m, obj_r(m, f->b)->slab)->node);
+		CHECK_EV(CHK_REMOTE_OBJECT, .obj = object, .node = slab_r(m, obj_r(m, object)->slab)->node);
 	}
 	WORLD(m)->cpus[cpu].pending = NIL;
-	obj_r(m, f->b)->state = OBJ_CHAIN;
-	CALL(CO___SLAB_FREE, callee->b = obj_r(m, f->b)->slab; callee->x = f->b; callee->y = f->b;
+	obj_r(m, object)->state = OBJ_CHAIN;
+	CALL(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
 	     callee->n = 1);
 	STAT(FREE_SLOWPATH, 1);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef object
 
-/* __slab_free(): b = slab, x..y = chain head..tail of n objects.
- * flag1 = was_full, flag2 = list_lock taken, flag3 = on node partial;
- * z, k = the {freelist, inuse} snapshot. With interleaved CPUs the slab can
- * change between the snapshot and the cmpxchg (the lock acquisition is a
- * pause point): then CMPXCHG_DOUBLE_FAIL and retry, as the kernel does. */
+/* __slab_free(): the chain head..tail of cnt objects back to this_slab.
+ * prior, old_inuse are the {freelist, inuse} snapshot. With interleaved
+ * CPUs the slab can change between the snapshot and the cmpxchg (the lock
+ * acquisition is a pause point): then CMPXCHG_DOUBLE_FAIL and retry, as the
+ * kernel does. */
+#include "model/slab_free_frame.h"
 int co___SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->node = slab_r(m, f->b)->node;
+	if (DEBUG_SINGLE_OBJECT(m, f->cache)) {
+		CALL(CO_FREE_TO_PARTIAL_LIST, callee->b = this_slab; callee->x = head; callee->y = tail;
+		     callee->n = cnt);
+		CO_RETURN(0);
+	}
+	f->node = slab_r(m, this_slab)->node;
 retry:
 	/* snapshot of {freelist, counters} the cmpxchg will compare against */
-	f->z = slab_r(m, f->b)->freelist;
-	f->k = (int32_t)slab_r(m, f->b)->inuse;
-	f->flag1 = f->z == NIL;
-	f->flag2 = false;
-	if (((uint32_t)f->k == (uint32_t)f->n || f->flag1) &&
-	    !(f->flag1 && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache))) {
+	prior = slab_r(m, this_slab)->freelist;
+	old_inuse = (int32_t)slab_r(m, this_slab)->inuse;
+	was_full = prior == NIL;
+	locked = false;
+	if (((uint32_t)old_inuse == (uint32_t)cnt || was_full) &&
+	    !(was_full && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache))) {
 		/* speculative list_lock: the slab becomes empty or was full */
 		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
-		f->flag2 = true;
-		f->flag3 = slab_r(m, f->b)->list == LIST_PARTIAL;
-		if (slab_r(m, f->b)->freelist != f->z || slab_r(m, f->b)->inuse != (uint32_t)f->k) {
+		locked = true;
+		on_partial = slab_r(m, this_slab)->list == LIST_PARTIAL;
+		if (slab_r(m, this_slab)->freelist != prior || slab_r(m, this_slab)->inuse != (uint32_t)old_inuse) {
 			/* another CPU changed the slab while we waited for the lock:
 			 * the cmpxchg-double fails, drop the lock and start over */
 			STAT(CMPXCHG_DOUBLE_FAIL, 1);
@@ -62,63 +70,117 @@ retry:
 			goto retry;
 		}
 	}
-	slab_push_chain(m, f->b, f->x, f->y, (uint32_t)f->n);
-	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = f->b, .obj = f->x, .node = f->node,
-	   .count = -f->n, .value = slab_r(m, f->b)->inuse);
-	if (!f->flag2 && f->flag1 && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache)) {
+	slab_push_chain(m, this_slab, head, tail, (uint32_t)cnt);
+	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = this_slab, .obj = head, .node = f->node,
+	   .count = -cnt, .value = slab_r(m, this_slab)->inuse);
+	if (!locked && was_full && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache)) {
 		/* 17c38c88294d: a was-full slab goes to this CPU's partial list
 		 * without list_lock, on the assumption that a full slab is on no
 		 * list - which get_from_partial_node() no longer guarantees */
-		CALL(CO_C_PUT_CPU_PARTIAL, callee->b = f->b; callee->flag1 = true);
+		CALL(CO_C_PUT_CPU_PARTIAL, callee->b = this_slab; callee->flag1 = true);
 		STAT(CPU_PARTIAL_FREE, 1);
 		CO_RETURN(0);
 	}
-	if (!f->flag2)
+	if (!locked)
 		CO_RETURN(0);
-	if (!f->flag1 && !f->flag3) {
-		CHECK_EV(CHK_ISOLATED, .slab = f->b);
+	if (!was_full && !on_partial) {
+		CHECK_EV(CHK_ISOLATED, .slab = this_slab);
 		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 		CO_RETURN(0);
 	}
-	if (slab_r(m, f->b)->inuse == 0 && CNODE(f->node)->nr_partial >= cache_r(m, f->cache)->min_partial) {
-		if (!f->flag1) {
-			remove_partial(m, f->cache, f->node, f->b);
-			EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = f->b, .node = f->node,
+	if (slab_r(m, this_slab)->inuse == 0 && CNODE(f->node)->nr_partial >= cache_r(m, f->cache)->min_partial) {
+		if (!was_full) {
+			remove_partial(m, f->cache, f->node, this_slab);
+			EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = this_slab, .node = f->node,
 			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = 0);
 			STAT(FREE_REMOVE_PARTIAL, 1);
 		}
 		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 		STAT(FREE_SLAB, 1);
-		CALL(CO_DISCARD_SLAB, callee->b = f->b);
+		CALL(CO_DISCARD_SLAB, callee->b = this_slab);
 		CO_RETURN(0);
 	}
-	if (f->flag1) {
-		add_partial(m, f->cache, f->node, f->b, true);
-		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = f->b, .node = f->node, .from = LOC_NONE,
-		   .to = LOC_PARTIAL, .item = 1, .value = slab_r(m, f->b)->inuse);
+	if (was_full) {
+		add_partial(m, f->cache, f->node, this_slab, true);
+		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = this_slab, .node = f->node, .from = LOC_NONE,
+		   .to = LOC_PARTIAL, .item = 1, .value = slab_r(m, this_slab)->inuse);
 		STAT(FREE_ADD_PARTIAL, 1);
 	}
 	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	CO_RETURN(0);
 	CO_END;
 }
+#include "model/slab_free_frame.h"
 
-/* discard_slab(): dec_slabs_node() + free_slab(); b = slab. */
-int co_DISCARD_SLAB(struct model *m, int cpu, struct frame *f)
+/* free_to_partial_list() (v6.1+, c7323a5ad078): a debug cache frees under
+ * n->list_lock (after free_debug_processing(), not modelled): the chain back
+ * to the slab, then a was-full slab goes to the partial tail
+ * (FREE_ADD_PARTIAL) unless it is empty with min_partial slabs already
+ * there; such an empty slab is discarded (FREE_REMOVE_PARTIAL if it was on
+ * the partial list, FREE_SLAB). */
+#define this_slab f->b      /* in */
+#define head      f->x      /* in: the chain head..tail of cnt objects */
+#define tail      f->y      /* in */
+#define cnt       f->n      /* in */
+#define was_full  f->flag1
+#define slab_free f->flag2  /* empty, and the node keeps enough partial slabs */
+int co_FREE_TO_PARTIAL_LIST(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->node = slab_r(m, f->b)->node;
-	f->i = slab_r(m, f->b)->order;
-	{
-		struct cnode_rec *n = CNODE(f->node);
-		n->nr_slabs--;
-		n->total_objects -= slab_r(m, f->b)->objects;
+	f->node = slab_r(m, this_slab)->node;
+	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
+	was_full = slab_r(m, this_slab)->freelist == NIL;
+	slab_push_chain(m, this_slab, head, tail, (uint32_t)cnt);
+	slab_free = slab_r(m, this_slab)->inuse == 0 &&
+		    CNODE(f->node)->nr_partial >= cache_r(m, f->cache)->min_partial;
+	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = this_slab, .obj = head, .node = f->node,
+	   .count = -cnt, .value = slab_r(m, this_slab)->inuse);
+	if (was_full && !slab_free) {
+		add_partial(m, f->cache, f->node, this_slab, true);
+		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = this_slab, .node = f->node, .from = LOC_NONE,
+		   .to = LOC_PARTIAL, .item = 1, .value = slab_r(m, this_slab)->inuse);
+		STAT(FREE_ADD_PARTIAL, 1);
+	} else if (!was_full && slab_free) {
+		remove_partial(m, f->cache, f->node, this_slab);
+		EV(.kind = EV_MOVE_SLAB, .fn = f_kfn(f), .slab = this_slab, .node = f->node,
+		   .from = LOC_PARTIAL, .to = LOC_NONE, .value = 0);
+		STAT(FREE_REMOVE_PARTIAL, 1);
 	}
-	MOVES(slab_destroy(m, f->b));
-	EV(.kind = EV_DISCARD_SLAB, .fn = KFN_discard_slab, .slab = f->b, .node = f->node, .count = f->i);
+	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
+	if (slab_free) {
+		STAT(FREE_SLAB, 1);
+		CALL(CO_DISCARD_SLAB, callee->b = this_slab);
+	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef this_slab
+#undef head
+#undef tail
+#undef cnt
+#undef was_full
+#undef slab_free
+
+/* discard_slab(): dec_slabs_node() + free_slab(). */
+#define this_slab  f->b      /* in */
+#define slab_order f->i
+int co_DISCARD_SLAB(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	f->node = slab_r(m, this_slab)->node;
+	slab_order = slab_r(m, this_slab)->order;
+	{
+		struct cnode_rec *n = CNODE(f->node);
+		n->nr_slabs--;
+		n->total_objects -= slab_r(m, this_slab)->objects;
+	}
+	MOVES(slab_destroy(m, this_slab));
+	EV(.kind = EV_DISCARD_SLAB, .fn = KFN_discard_slab, .slab = this_slab, .node = f->node, .count = slab_order);
+	CO_RETURN(0);
+	CO_END;
+}
+#undef this_slab
+#undef slab_order
 
 /* build_detached_freelist(): from the end of the bulk buffer, collect the
  * objects of the last object's slab into a chain, scanning backwards with
@@ -162,6 +224,11 @@ static uint32_t build_detached_freelist(struct model *m, int cpu, idx_t *slab, i
 /* __kmem_cache_free_bulk(): every object in the bulk buffer back to its
  * slab, one __slab_free per detached freelist. flag1: count FREE_SLOWPATH
  * (+cnt) per chain (slab_free_bulk); internal flushes do not. */
+#define this_slab      f->b
+#define head           f->x
+#define tail           f->y
+#define nr_objs        f->n
+#define count_slowpath f->flag1  /* in: FREE_SLOWPATH += cnt per chain */
 int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -169,23 +236,28 @@ int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 		{
 			uint32_t cnt;
 			WORLD(m)->cpus[cpu].bulk_len =
-				build_detached_freelist(m, cpu, &f->b, &f->x, &f->y, &cnt);
-			f->n = (int32_t)cnt;
+				build_detached_freelist(m, cpu, &this_slab, &head, &tail, &cnt);
+			nr_objs = (int32_t)cnt;
 		}
-		EV(.kind = EV_TAKE_OBJECT, .fn = KFN_build_detached_freelist, .slab = f->b, .obj = f->x,
-		   .from = LOC_BULK, .to = LOC_CHAIN, .count = f->n,
+		EV(.kind = EV_TAKE_OBJECT, .fn = KFN_build_detached_freelist, .slab = this_slab, .obj = head,
+		   .from = LOC_BULK, .to = LOC_CHAIN, .count = nr_objs,
 		   .value = WORLD(m)->cpus[cpu].bulk_len);
 		if (CLASSIC(m)) {
 			/* do_slab_free(): the cpu slab's fast path, else __slab_free */
-			CALL(CO_C_DO_SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y;
-			     callee->n = f->n);
+			CALL(CO_C_DO_SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail;
+			     callee->n = nr_objs);
 		} else {
-			CALL(CO___SLAB_FREE, callee->b = f->b; callee->x = f->x; callee->y = f->y;
-			     callee->n = f->n);
-			if (f->flag1)
-				STAT(FREE_SLOWPATH, f->n);
+			CALL(CO___SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail;
+			     callee->n = nr_objs);
+			if (count_slowpath)
+				STAT(FREE_SLOWPATH, nr_objs);
 		}
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef this_slab
+#undef head
+#undef tail
+#undef nr_objs
+#undef count_slowpath

@@ -3,6 +3,7 @@
 #ifndef SVZ_MODEL_H
 #define SVZ_MODEL_H
 
+#include "lib/sbuf.h"
 #include "model/types.h"
 
 /* Create the model for a parsed trace: topology, caches, kmalloc caches are
@@ -25,10 +26,7 @@ idx_t model_find_cache(struct model *m, const char *name);
  * model's report log) and returns the number of violations. */
 int model_validate(struct model *m, char *out, size_t outlen);
 
-/* views.c: kernel formats. Write into a growable buffer. */
-struct sbuf { char *s; size_t len, cap; };
-void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_free(struct sbuf *b);
+/* views.c: kernel formats, written into lib/sbuf.h's string builder. */
 void view_slabinfo(struct model *m, struct sbuf *b);
 int view_sysfs(struct model *m, const char *cache, struct sbuf *b);
 void view_sysfs_tree(struct model *m, struct sbuf *b);

@@ -39,51 +39,63 @@ int lock_node(struct model *m, enum lock_kind kind, idx_t rec)
 	}
 }
 
+#define which_lock f->k      /* in: enum lock_kind */
+#define lock_rec   f->a      /* in: the cnode, barn or pcs record */
 static uint64_t *lock_counter(struct model *m, struct frame *f, enum node_counter nc)
 {
-	int node = lock_node(m, (enum lock_kind)f->k, f->a);
+	int node = lock_node(m, (enum lock_kind)which_lock, lock_rec);
 	if (node < 0)
 		return NULL;
 	return &cnode_r(m, cnode_idx(m, f->cache, node))->counters[nc];
 }
+#undef which_lock
+#undef lock_rec
 
+#define which_lock f->k      /* in: enum lock_kind */
 static void count(struct model *m, struct frame *f, enum node_counter list_nc)
 {
 	enum node_counter nc = list_nc;
-	if (f->k == LK_BARN_LOCK)
+	if (which_lock == LK_BARN_LOCK)
 		nc = list_nc + (NC_BARN_LOCK - NC_LIST_LOCK);
-	uint64_t *c = f->k == LK_PCS_LOCK ? NULL : lock_counter(m, f, nc);
+	uint64_t *c = which_lock == LK_PCS_LOCK ? NULL : lock_counter(m, f, nc);
 	if (c)
 		(*c)++;
 }
+#undef which_lock
 
-/* args: k = lock kind, a = record, flag1 = trylock. Returns 1 if taken. */
+/* LOCK() (engine.h): returns 1 if taken. */
+#define which_lock f->k      /* in: enum lock_kind */
+#define lock_rec   f->a      /* in: the cnode, barn or pcs record */
+#define trylock    f->flag1  /* in */
 int co_LOCK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	for (;;) {
-		if (*lock_owner(m, (enum lock_kind)f->k, f->a) < 0) {
-			*lock_owner(m, (enum lock_kind)f->k, f->a) = cpu;
+		if (*lock_owner(m, (enum lock_kind)which_lock, lock_rec) < 0) {
+			*lock_owner(m, (enum lock_kind)which_lock, lock_rec) = cpu;
 			count(m, f, NC_LIST_LOCK);
-			EV(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)f->k,
-			   .node = lock_node(m, (enum lock_kind)f->k, f->a));
+			EV(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
+			   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec));
 			CO_RETURN(1);
 		}
 		/* Held (by another CPU, or by this one: a nested trylock). */
-		if (f->flag1 || *lock_owner(m, (enum lock_kind)f->k, f->a) == cpu) {
+		if (trylock || *lock_owner(m, (enum lock_kind)which_lock, lock_rec) == cpu) {
 			count(m, f, NC_LIST_LOCK_TRYFAIL);
-			EV(.kind = EV_TRYLOCK_FAIL, .fn = f_kfn(f), .lock = (uint8_t)f->k,
-			   .node = lock_node(m, (enum lock_kind)f->k, f->a),
-			   .value = *lock_owner(m, (enum lock_kind)f->k, f->a));
+			EV(.kind = EV_TRYLOCK_FAIL, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
+			   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec),
+			   .value = *lock_owner(m, (enum lock_kind)which_lock, lock_rec));
 			CO_RETURN(0);
 		}
 		count(m, f, NC_LIST_LOCK_SPIN);
-		EV(.kind = EV_SPIN, .fn = f_kfn(f), .lock = (uint8_t)f->k,
-		   .node = lock_node(m, (enum lock_kind)f->k, f->a),
-		   .value = *lock_owner(m, (enum lock_kind)f->k, f->a));
+		EV(.kind = EV_SPIN, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
+		   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec),
+		   .value = *lock_owner(m, (enum lock_kind)which_lock, lock_rec));
 	}
 	CO_END;
 }
+#undef which_lock
+#undef lock_rec
+#undef trylock
 
 /* One list operation under n->list_lock doing n pointer writes. */
 void list_writes(struct model *m, idx_t cache, int node, uint32_t n)

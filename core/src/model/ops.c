@@ -124,6 +124,7 @@ static int64_t check_free_handle(struct model *m, int cpu, idx_t h, idx_t cache)
 	return obj;
 }
 
+#define ret_object f->x      /* the RETURN event's object */
 int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -136,12 +137,17 @@ int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 		handle_r(m, OP(f)->handle)->free_line = 0;
 		CO_RETURN(0);
 	}
-	f->x = (idx_t)f->ret;
-	bind_handle(m, cpu, OP(f)->handle, f->x);
+	ret_object = (idx_t)f->ret;
+	bind_handle(m, cpu, OP(f)->handle, ret_object);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef ret_object
 
+#define ret_object    f->x      /* the RETURN event's object (the large record while it is made) */
+#define large_kmalloc f->y
+#define large_order   f->i
+#define large_node    f->j
 int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -154,8 +160,8 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 			int got = -1;
 			uint64_t pfn = page_alloc(m, f->node >= 0 ? f->node : cpu_node(m, cpu), order,
 						  f->gfp, &got);
-			f->i = order;
-			f->x = NIL;
+			large_order = order;
+			ret_object = NIL;
 			if (pfn != PFN_NONE) {
 				idx_t l = WORLD(m)->large_free;
 				if (l != NIL)
@@ -169,19 +175,19 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 				hr->large = l;
 				hr->alloc_line = OP(f)->line;
 				hr->free_line = 0;
-				f->x = l;
-				f->j = got;
+				ret_object = l;
+				large_node = got;
 			}
 		}
-		if (f->x == NIL) {
+		if (ret_object == NIL) {
 			handle_r(m, OP(f)->handle)->alloc_line = OP(f)->line;
-			EV(.kind = EV_PAGE_ALLOC_FAIL, .fn = KFN___kmalloc_large_node, .count = f->i);
+			EV(.kind = EV_PAGE_ALLOC_FAIL, .fn = KFN___kmalloc_large_node, .count = large_order);
 			CO_RETURN(0);
 		}
-		f->y = f->x;
-		f->x = NIL;
-		EV(.kind = EV_PAGE_ALLOC, .fn = KFN___kmalloc_large_node, .node = f->j, .count = f->i,
-		   .value = (int64_t)large_r(m, f->y)->pfn);
+		large_kmalloc = ret_object;
+		ret_object = NIL;
+		EV(.kind = EV_PAGE_ALLOC, .fn = KFN___kmalloc_large_node, .node = large_node, .count = large_order,
+		   .value = (int64_t)large_r(m, large_kmalloc)->pfn);
 		CO_RETURN(0);
 	}
 	CALL(CO_SLAB_ALLOC_NODE, (void)callee);
@@ -189,14 +195,22 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 		handle_r(m, OP(f)->handle)->alloc_line = OP(f)->line;
 		CO_RETURN(0);
 	}
-	f->x = (idx_t)f->ret;
-	bind_handle(m, cpu, OP(f)->handle, f->x);
+	ret_object = (idx_t)f->ret;
+	bind_handle(m, cpu, OP(f)->handle, ret_object);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef ret_object
+#undef large_kmalloc
+#undef large_order
+#undef large_node
 
 /* kmem_cache_free() / kfree(): f->cache is the named cache (free) or the
  * object's own cache (kfree). */
+#define object      f->b
+#define large_order f->i
+#define large_node  f->j
+#define was_large   f->flag1
 static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 {
 	CO_BEGIN
@@ -210,34 +224,40 @@ static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 			CO_RETURN(0);
 		if (r == (int64_t)NIL - 1) {
 			idx_t h = OP(f)->handle, l = handle_r(m, h)->large;
-			f->i = large_r(m, l)->order;
-			f->j = large_r(m, l)->node;
-			MOVES(page_free(m, f->j, f->i, large_r(m, l)->pfn));
+			large_order = large_r(m, l)->order;
+			large_node = large_r(m, l)->node;
+			MOVES(page_free(m, large_node, large_order, large_r(m, l)->pfn));
 			large_r(m, l)->alive = false;
 			large_r(m, l)->next_free = WORLD(m)->large_free;
 			WORLD(m)->large_free = l;
 			handle_r(m, h)->large = NIL;
 			handle_r(m, h)->free_line = OP(f)->line;
-			f->flag1 = true;
+			was_large = true;
 		} else {
-			f->b = (idx_t)r;
-			f->cache = slab_r(m, obj_r(m, f->b)->slab)->cache;
+			object = (idx_t)r;
+			f->cache = slab_r(m, obj_r(m, object)->slab)->cache;
 		}
 	}
-	if (f->flag1) {
-		EV(.kind = EV_PAGE_FREE, .fn = KFN_free_large_kmalloc, .node = f->j, .count = f->i);
+	if (was_large) {
+		EV(.kind = EV_PAGE_FREE, .fn = KFN_free_large_kmalloc, .node = large_node, .count = large_order);
 		CO_RETURN(0);
 	}
-	CALL(CO_SLAB_FREE, callee->b = f->b);
+	CALL(CO_SLAB_FREE, callee->b = object);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef object
+#undef large_order
+#undef large_node
+#undef was_large
 
 int co_OP_FREE(struct model *m, int cpu, struct frame *f) { return free_common(m, cpu, f, false); }
 int co_OP_KFREE(struct model *m, int cpu, struct frame *f) { return free_common(m, cpu, f, true); }
 
 /* kmem_cache_alloc_bulk(): alloc_from_pcs_bulk, then refill_objects for
  * the rest (ALLOC_SLOWPATH += rest); all or nothing. */
+#define wanted f->n
+#define got    f->i
 int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -246,8 +266,8 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 		if (claim_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
 			CO_RETURN(-1);
 	if (CLASSIC(m)) {
-		CALL(CO_C_ALLOC_BULK, callee->n = f->n);
-		if (f->ret < f->n) {
+		CALL(CO_C_ALLOC_BULK, callee->n = wanted);
+		if (f->ret < wanted) {
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
 			for (uint32_t i = 0; i < OP(f)->count; i++)
 				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
@@ -255,17 +275,17 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 		}
 		goto bind;
 	}
-	CALL(CO_ALLOC_FROM_PCS_BULK, callee->n = f->n);
-	f->i = f->ret;
-	if (f->i < f->n) {
-		CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = f->n - f->i; callee->k = f->n - f->i);
-		if (f->ret < f->n - f->i) {
+	CALL(CO_ALLOC_FROM_PCS_BULK, callee->n = wanted);
+	got = f->ret;
+	if (got < wanted) {
+		CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = wanted - got; callee->k = wanted - got);
+		if (f->ret < wanted - got) {
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
 			for (uint32_t i = 0; i < OP(f)->count; i++)
 				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
 			CO_RETURN(0);
 		}
-		STAT(ALLOC_SLOWPATH, f->n - f->i);
+		STAT(ALLOC_SLOWPATH, wanted - got);
 	}
 bind:
 	{
@@ -278,10 +298,13 @@ bind:
 	CO_RETURN(0);
 	CO_END;
 }
+#undef wanted
+#undef got
 
 /* kmem_cache_free_bulk(): the handles' objects go to the bulk buffer in
  * trace order, then free_to_pcs_bulk (caches with sheaves) or the
  * detached-freelist loop (FREE_SLOWPATH += cnt). */
+#define failed f->flag2
 int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -294,7 +317,7 @@ int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 				model_report(m, "trace:%u: error: handle '%s' is a large kmalloc, not a %s object",
 					     OP(f)->line, HANDLE_NAME(h), CNAME);
 			/* objects already moved to the buffer are freed below */
-			f->flag2 = true;
+			failed = true;
 			break;
 		}
 		if (r == (int64_t)NIL)
@@ -309,9 +332,10 @@ int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = true);
 		}
 	}
-	CO_RETURN(f->flag2 ? -1 : 0);
+	CO_RETURN(failed ? -1 : 0);
 	CO_END;
 }
+#undef failed
 
 int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
 {
@@ -327,65 +351,71 @@ int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
 }
 
 /* flush_all(): pcs_flush_all on every CPU that has anything cached. */
+#define each_cpu f->j
 int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	REQUIRE_CACHE();
-	for (f->j = 0; f->j < WORLD(m)->nr_cpus; f->j++) {
+	for (each_cpu = 0; each_cpu < WORLD(m)->nr_cpus; each_cpu++) {
 		if (CLASSIC(m)) {
 			/* has_cpu_slab(): c->slab or c->partial */
-			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, f->j));
+			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, each_cpu));
 			if (p->c_slab == NIL && p->c_partial == NIL)
 				continue;
-			CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)f->j);
+			CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)each_cpu);
 			continue;
 		}
 		if (!cache_r(m, f->cache)->has_sheaves && !WORLD(m)->cfg.sw.cpu_partial_free)
 			break;
 		{
-			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, f->j));
+			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, each_cpu));
 			if (p->spare == NIL && p->rcu_free == NIL && sheaf_size(m, p->main) == 0 &&
 			    p->c_partial == NIL)
 				continue; /* !has_pcs_used() */
 		}
-		CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)f->j);
+		CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)each_cpu);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef each_cpu
 
 /* __kmem_cache_do_shrink() per node: barn_shrink, then under list_lock
  * every empty partial slab goes (regardless of min_partial), the others
  * are sorted so slabs with the fewest free objects come first. */
+#define nid        f->j
+#define nr_moved   f->n
+#define cur_slab   f->x
+#define slab_order f->i
 int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	for (f->j = 0; f->j < WORLD(m)->nr_nodes; f->j++) {
-		if (cnode_r(m, cnode_idx(m, f->cache, f->j))->barn != NIL)
-			CALL(CO_BARN_SHRINK, callee->a = cnode_r(m, cnode_idx(m, f->cache, f->j))->barn);
-		if (!cnode_r(m, cnode_idx(m, f->cache, f->j))->exists)
+	for (nid = 0; nid < WORLD(m)->nr_nodes; nid++) {
+		if (cnode_r(m, cnode_idx(m, f->cache, nid))->barn != NIL)
+			CALL(CO_BARN_SHRINK, callee->a = cnode_r(m, cnode_idx(m, f->cache, nid))->barn);
+		if (!cnode_r(m, cnode_idx(m, f->cache, nid))->exists)
 			continue;
-		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j), false);
+		LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, nid), false);
 		{
 			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-			idx_t ni = cnode_idx(m, f->cache, f->j);
+			idx_t ni = cnode_idx(m, f->cache, nid);
 			struct dlist promote[SHRINK_PROMOTE_MAX];
 			for (int i = 0; i < SHRINK_PROMOTE_MAX; i++)
 				promote[i] = (struct dlist){ NIL, NIL, 0 };
 			idx_t s = slab_first(m, cnode_r(m, ni)->partial.first);
-			f->n = 0;
+			nr_moved = 0;
 			while (s != NIL) {
 				idx_t next = slab_lnext(m, s);
 				uint32_t free = slab_r(m, s)->objects - slab_r(m, s)->inuse;
 				if (free == slab_r(m, s)->objects) {
-					remove_partial(m, f->cache, f->j, s);
+					remove_partial(m, f->cache, nid, s);
 					dlist_add(m, P_SLAB, &c->private_list, s, true);
 					slab_r(m, s)->list = LIST_PRIVATE;
 					cnode_r(m, ni)->nr_slabs--;
 					cnode_r(m, ni)->total_objects -= slab_r(m, s)->objects;
-					f->n++;
+					nr_moved++;
 				} else if (free <= SHRINK_PROMOTE_MAX) {
-					remove_partial(m, f->cache, f->j, s);
+					remove_partial(m, f->cache, nid, s);
 					dlist_add(m, P_SLAB, &promote[free - 1], s, true);
 				}
 				s = next;
@@ -396,27 +426,31 @@ int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 				while (t != NIL) {
 					idx_t prev = slab_r(m, t)->lprev;
 					dlist_del(m, P_SLAB, &promote[i], t);
-					add_partial(m, f->cache, f->j, t, false);
+					add_partial(m, f->cache, nid, t, false);
 					t = prev;
 				}
 			}
 		}
-		EV(.kind = EV_MOVE_SLAB, .fn = KFN___kmem_cache_shrink, .node = f->j, .from = LOC_PARTIAL,
-		   .to = LOC_PRIVATE, .count = f->n, .value = cnode_r(m, cnode_idx(m, f->cache, f->j))->nr_partial);
-		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->j));
+		EV(.kind = EV_MOVE_SLAB, .fn = KFN___kmem_cache_shrink, .node = nid, .from = LOC_PARTIAL,
+		   .to = LOC_PRIVATE, .count = nr_moved, .value = cnode_r(m, cnode_idx(m, f->cache, nid))->nr_partial);
+		UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, nid));
 		while (WORLD(m)->cpus[cpu].private_list.first != NIL) {
-			f->x = WORLD(m)->cpus[cpu].private_list.first;
-			dlist_del(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, f->x);
-			slab_r(m, f->x)->list = LIST_NONE;
-			f->i = slab_r(m, f->x)->order;
-			MOVES(slab_destroy(m, f->x)); /* counters already dropped under the lock */
-			EV(.kind = EV_DISCARD_SLAB, .fn = KFN___kmem_cache_shrink, .slab = f->x,
-			   .node = f->j, .count = f->i);
+			cur_slab = WORLD(m)->cpus[cpu].private_list.first;
+			dlist_del(m, P_SLAB, &WORLD(m)->cpus[cpu].private_list, cur_slab);
+			slab_r(m, cur_slab)->list = LIST_NONE;
+			slab_order = slab_r(m, cur_slab)->order;
+			MOVES(slab_destroy(m, cur_slab)); /* counters already dropped under the lock */
+			EV(.kind = EV_DISCARD_SLAB, .fn = KFN___kmem_cache_shrink, .slab = cur_slab,
+			   .node = nid, .count = slab_order);
 		}
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef nid
+#undef nr_moved
+#undef cur_slab
+#undef slab_order
 
 int co_OP_SHRINK(struct model *m, int cpu, struct frame *f)
 {

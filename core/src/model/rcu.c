@@ -29,38 +29,47 @@
 #define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
 #define SH(s) sheaf_r(m, (s))
 
-/* barn_get_full_or_empty_sheaf(): a = barn. Prefers a full sheaf. */
+/* barn_get_full_or_empty_sheaf(): prefers a full sheaf. */
+#define barn  f->a      /* in */
+#define taken f->x
+#define full  f->flag1
 int co_BARN_GET_FULL_OR_EMPTY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (barn_r(m, f->a)->nr_full == 0 && barn_r(m, f->a)->nr_empty == 0)
+	if (barn_r(m, barn)->nr_full == 0 && barn_r(m, barn)->nr_empty == 0)
 		CO_RETURN(-1);
-	LOCK(LK_BARN_LOCK, f->a, false);
+	LOCK(LK_BARN_LOCK, barn, false);
 	{
-		struct barn_rec *b = barn_r(m, f->a);
+		struct barn_rec *b = barn_r(m, barn);
 		struct dlist *l = b->nr_full ? &b->sheaves_full : b->nr_empty ? &b->sheaves_empty : NULL;
-		f->x = NIL;
+		taken = NIL;
 		if (l) {
-			f->x = l->first;
-			f->flag1 = b->nr_full != 0;
-			dlist_del(m, P_SHEAF, l, f->x);
-			if (f->flag1)
+			taken = l->first;
+			full = b->nr_full != 0;
+			dlist_del(m, P_SHEAF, l, taken);
+			if (full)
 				b->nr_full--;
 			else
 				b->nr_empty--;
-			sheaf_place(m, f->x, SH_DETACHED, -1);
+			sheaf_place(m, taken, SH_DETACHED, -1);
 		}
 	}
-	if (f->x != NIL)
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->x,
-		   .from = f->flag1 ? LOC_BARN_FULL : LOC_BARN_EMPTY, .to = LOC_NONE,
-		   .node = barn_r(m, f->a)->node, .value = sheaf_size(m, f->x));
-	UNLOCK(LK_BARN_LOCK, f->a);
-	CO_RETURN(f->x == NIL ? -1 : (int32_t)f->x);
+	if (taken != NIL)
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = taken,
+		   .from = full ? LOC_BARN_FULL : LOC_BARN_EMPTY, .to = LOC_NONE,
+		   .node = barn_r(m, barn)->node, .value = sheaf_size(m, taken));
+	UNLOCK(LK_BARN_LOCK, barn);
+	CO_RETURN(taken == NIL ? -1 : (int32_t)taken);
 	CO_END;
 }
+#undef barn
+#undef taken
+#undef full
 
-/* kmem_cache_prefill_sheaf(): n = size. Returns the sheaf or -1. */
+/* kmem_cache_prefill_sheaf(): returns the sheaf or -1. */
+#define size      f->n
+#define prefilled f->x
+#define barn      f->y
 int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -74,86 +83,89 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
 		if (claim_handle(m, cpu, op->sheaf))
 			CO_RETURN(-1);
-		f->n = (int32_t)op->count;
+		size = (int32_t)op->count;
 	}
 	if (CLASSIC(m)) {
 		/* NULL, as a failed prefill: the handle holds no sheaf */
 		CHECK_EV(CHK_CLASSIC_NO_PREFILL);
 		CO_RETURN(0);
 	}
-	f->x = NIL;
-	if ((uint32_t)f->n > CAPACITY) {
+	prefilled = NIL;
+	if ((uint32_t)size > CAPACITY) {
 		/* oversize: kzalloc'ed (no SHEAF_ALLOC), filled by bulk allocation */
-		MOVES_TO(f->x, sheaf_new(m, f->cache, (uint32_t)f->n));
-		sheaf_r(m, f->x)->oversize = true;
-		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .value = f->n);
+		MOVES_TO(prefilled, sheaf_new(m, f->cache, (uint32_t)size));
+		sheaf_r(m, prefilled)->oversize = true;
+		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .value = size);
 		STAT(SHEAF_PREFILL_OVERSIZE, 1);
-		CALL(CO_REFILL_OBJECTS, callee->z = f->x; callee->n = f->n; callee->k = f->n);
-		if (f->ret < f->n) {
-			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
-			sheaf_release(m, f->x);
-			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x);
+		CALL(CO_REFILL_OBJECTS, callee->z = prefilled; callee->n = size; callee->k = size);
+		if (f->ret < size) {
+			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = prefilled);
+			sheaf_release(m, prefilled);
+			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled);
 			goto fail;
 		}
 		goto done;
 	}
 	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
 	if (PCS(cpu)->spare != NIL) {
-		f->x = PCS(cpu)->spare;
+		prefilled = PCS(cpu)->spare;
 		PCS(cpu)->spare = NIL;
-		sheaf_place(m, f->x, SH_DETACHED, -1);
-		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .from = LOC_SPARE,
-		   .to = LOC_USER, .value = sheaf_size(m, f->x));
+		sheaf_place(m, prefilled, SH_DETACHED, -1);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .from = LOC_SPARE,
+		   .to = LOC_USER, .value = sheaf_size(m, prefilled));
 		STAT(SHEAF_PREFILL_FAST, 1);
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 	} else {
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		STAT(SHEAF_PREFILL_SLOW, 1);
-		f->y = get_barn(m, f->cache, cpu);
-		if (f->y != NIL) {
-			CALL(CO_BARN_GET_FULL_OR_EMPTY, callee->a = f->y);
+		barn = get_barn(m, f->cache, cpu);
+		if (barn != NIL) {
+			CALL(CO_BARN_GET_FULL_OR_EMPTY, callee->a = barn);
 			if (f->ret >= 0) {
-				f->x = (idx_t)f->ret;
-				if (sheaf_size(m, f->x))
+				prefilled = (idx_t)f->ret;
+				if (sheaf_size(m, prefilled))
 					STAT(BARN_GET, 1);
 			} else {
 				STAT(BARN_GET_FAIL, 1);
 			}
 		}
-		if (f->x == NIL) {
-			MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
-			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+		if (prefilled == NIL) {
+			MOVES_TO(prefilled, sheaf_new(m, f->cache, CAPACITY));
+			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = prefilled, .value = CAPACITY);
 			STAT(SHEAF_ALLOC, 1);
 		}
 	}
-	if (sheaf_size(m, f->x) < (uint32_t)f->n) {
-		CALL(CO_REFILL_SHEAF, callee->a = f->x);
+	if (sheaf_size(m, prefilled) < (uint32_t)size) {
+		CALL(CO_REFILL_SHEAF, callee->a = prefilled);
 		if (f->ret) {
-			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
-			CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = prefilled);
+			CALL(CO_FREE_EMPTY_SHEAF, callee->a = prefilled);
 			goto fail;
 		}
 	}
 	goto done;
 fail:
 	/* NULL, as kmalloc() failing: the trace goes on, the handle holds no
-	 * sheaf (f->x is not a returned object) */
-	f->x = NIL;
+	 * sheaf (prefilled is not a returned object) */
+	prefilled = NIL;
 	handle_r(m, m->trace->ops[cur_op(m, cpu)].sheaf)->alloc_line = m->trace->ops[cur_op(m, cpu)].line;
 	CO_RETURN(0);
 done:
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
-		handle_r(m, op->sheaf)->sheaf = f->x;
+		handle_r(m, op->sheaf)->sheaf = prefilled;
 		handle_r(m, op->sheaf)->alloc_line = op->line;
 		handle_r(m, op->sheaf)->free_line = 0;
-		sheaf_place(m, f->x, SH_PREFILLED, (int)op->sheaf);
+		sheaf_place(m, prefilled, SH_PREFILLED, (int)op->sheaf);
 	}
-	EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = f->x, .from = LOC_NONE,
-	   .to = LOC_USER, .value = sheaf_size(m, f->x));
+	EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .from = LOC_NONE,
+	   .to = LOC_USER, .value = sheaf_size(m, prefilled));
 	CO_RETURN(0);
 	CO_END;
 }
+#undef size
+#undef prefilled
+#undef barn
 
 static idx_t held_sheaf(struct model *m, int cpu, const char *fn)
 {
@@ -166,11 +178,13 @@ static idx_t held_sheaf(struct model *m, int cpu, const char *fn)
 }
 
 /* kmem_cache_alloc_from_sheaf(): pop one object; none left -> NULL. */
+#define held   f->x      /* the held sheaf, then the object for the RETURN event */
+#define object f->y
 int co_OP_ALLOC_FROM_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->x = held_sheaf(m, cpu, "kmem_cache_alloc_from_sheaf");
-	if (f->x == NIL)
+	held = held_sheaf(m, cpu, "kmem_cache_alloc_from_sheaf");
+	if (held == NIL)
 		CO_RETURN(-1);
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
@@ -179,77 +193,86 @@ int co_OP_ALLOC_FROM_SHEAF(struct model *m, int cpu, struct frame *f)
 		handle_r(m, op->handle)->alloc_line = op->line;
 		handle_r(m, op->handle)->free_line = 0;
 	}
-	if (sheaf_size(m, f->x) == 0) {
-		CHECK_EV(CHK_SHEAF_EMPTY, .sheaf = f->x);
+	if (sheaf_size(m, held) == 0) {
+		CHECK_EV(CHK_SHEAF_EMPTY, .sheaf = held);
 		CO_RETURN(0);
 	}
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
-		idx_t o = sheaf_pop(m, f->x);
+		idx_t o = sheaf_pop(m, held);
 		handle_r(m, op->handle)->obj = o;
 		obj_r(m, o)->state = OBJ_USER;
 		obj_r(m, o)->holder = op->handle;
 		obj_r(m, o)->site = op->site;
-		f->y = o;
+		object = o;
 	}
-	EV(.kind = EV_TAKE_OBJECT, .fn = KFN_kmem_cache_alloc_from_sheaf, .sheaf = f->x, .obj = f->y,
-	   .from = LOC_SHEAF, .to = LOC_USER, .count = 1, .value = sheaf_size(m, f->x));
-	f->x = f->y; /* the RETURN event names the object */
+	EV(.kind = EV_TAKE_OBJECT, .fn = KFN_kmem_cache_alloc_from_sheaf, .sheaf = held, .obj = object,
+	   .from = LOC_SHEAF, .to = LOC_USER, .count = 1, .value = sheaf_size(m, held));
+	held = object; /* the RETURN event names the object */
 	CO_RETURN(0);
 	CO_END;
 }
+#undef held
+#undef object
 
 /* kmem_cache_return_sheaf(): oversize -> flush and kfree; else the CPU's
  * spare (SHEAF_RETURN_FAST), or refilled into the barn (SHEAF_RETURN_SLOW,
  * BARN_PUT) unless the barn is full or the refill fails (flush, free). */
+#define held f->x
+#define barn f->y
 int co_OP_RETURN_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->x = held_sheaf(m, cpu, "kmem_cache_return_sheaf");
-	if (f->x == NIL)
+	held = held_sheaf(m, cpu, "kmem_cache_return_sheaf");
+	if (held == NIL)
 		CO_RETURN(-1);
 	{
 		const struct svz_op *op = &m->trace->ops[cur_op(m, cpu)];
 		handle_r(m, op->sheaf)->sheaf = NIL;
 		handle_r(m, op->sheaf)->free_line = op->line;
-		sheaf_place(m, f->x, SH_DETACHED, -1);
+		sheaf_place(m, held, SH_DETACHED, -1);
 	}
-	if (sheaf_r(m, f->x)->oversize) {
-		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
-		sheaf_release(m, f->x);
-		EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_return_sheaf, .sheaf = f->x);
+	if (sheaf_r(m, held)->oversize) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = held);
+		sheaf_release(m, held);
+		EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_return_sheaf, .sheaf = held);
 		CO_RETURN(0);
 	}
 	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
 	if (PCS(cpu)->spare == NIL) {
-		PCS(cpu)->spare = f->x;
-		sheaf_place(m, f->x, SH_SPARE, cpu);
-		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_return_sheaf, .sheaf = f->x, .from = LOC_USER,
-		   .to = LOC_SPARE, .value = sheaf_size(m, f->x));
+		PCS(cpu)->spare = held;
+		sheaf_place(m, held, SH_SPARE, cpu);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN_kmem_cache_return_sheaf, .sheaf = held, .from = LOC_USER,
+		   .to = LOC_SPARE, .value = sheaf_size(m, held));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		STAT(SHEAF_RETURN_FAST, 1);
 		CO_RETURN(0);
 	}
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 	STAT(SHEAF_RETURN_SLOW, 1);
-	f->y = get_barn(m, f->cache, cpu);
-	if (f->y == NIL || barn_r(m, f->y)->nr_full >= MAX_FULL_SHEAVES)
+	barn = get_barn(m, f->cache, cpu);
+	if (barn == NIL || barn_r(m, barn)->nr_full >= MAX_FULL_SHEAVES)
 		goto flush;
-	CALL(CO_REFILL_SHEAF, callee->a = f->x);
+	CALL(CO_REFILL_SHEAF, callee->a = held);
 	if (f->ret)
 		goto flush;
-	CALL(CO_BARN_PUT_FULL, callee->a = f->y; callee->b = f->x);
+	CALL(CO_BARN_PUT_FULL, callee->a = barn; callee->b = held);
 	STAT(BARN_PUT, 1);
 	CO_RETURN(0);
 flush:
-	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->x);
-	CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = held);
+	CALL(CO_FREE_EMPTY_SHEAF, callee->a = held);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef held
+#undef barn
 
-/* __kfree_rcu_sheaf(): b = object (pending). Returns 1 if it went into the
- * CPU's rcu_free sheaf. y = barn, x = sheaf. */
+/* __kfree_rcu_sheaf(): returns 1 if the object went into the CPU's
+ * rcu_free sheaf. */
+#define object    f->b      /* in: in this CPU's pending slot */
+#define barn      f->y
+#define rcu_sheaf f->x
 int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -264,50 +287,50 @@ int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
 			EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = PCS(cpu)->rcu_free,
 			   .from = LOC_SPARE, .to = LOC_SHEAF);
 		} else {
-			f->y = get_barn(m, f->cache, cpu);
-			if (f->y == NIL) {
+			barn = get_barn(m, f->cache, cpu);
+			if (barn == NIL) {
 				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 				goto fail;
 			}
-			CALL(CO_BARN_GET_EMPTY, callee->a = f->y; callee->flag1 = true);
+			CALL(CO_BARN_GET_EMPTY, callee->a = barn; callee->flag1 = true);
 			if (f->ret >= 0) {
-				f->x = (idx_t)f->ret;
+				rcu_sheaf = (idx_t)f->ret;
 			} else {
 				/* alloc_empty_sheaf(GFP_NOWAIT) without the lock */
 				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-				MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
-				EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+				MOVES_TO(rcu_sheaf, sheaf_new(m, f->cache, CAPACITY));
+				EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = rcu_sheaf, .value = CAPACITY);
 				STAT(SHEAF_ALLOC, 1);
 				LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 				if (!f->ret) {
-					CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->x);
+					CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = rcu_sheaf);
 					goto fail;
 				}
 				if (PCS(cpu)->rcu_free != NIL) {
 					/* raced: someone installed one meanwhile */
-					CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->x);
+					CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = rcu_sheaf);
 					goto push;
 				}
 			}
-			PCS(cpu)->rcu_free = f->x;
-			sheaf_place(m, f->x, SH_RCU_FREE, cpu);
+			PCS(cpu)->rcu_free = rcu_sheaf;
+			sheaf_place(m, rcu_sheaf, SH_RCU_FREE, cpu);
 		}
 	}
 push:
 	WORLD(m)->cpus[cpu].pending = NIL;
-	sheaf_push(m, PCS(cpu)->rcu_free, f->b);
-	EV(.kind = EV_PUT_OBJECT, .fn = KFN___kfree_rcu_sheaf, .obj = f->b, .sheaf = PCS(cpu)->rcu_free,
+	sheaf_push(m, PCS(cpu)->rcu_free, object);
+	EV(.kind = EV_PUT_OBJECT, .fn = KFN___kfree_rcu_sheaf, .obj = object, .sheaf = PCS(cpu)->rcu_free,
 	   .from = LOC_USER, .to = LOC_SHEAF, .count = 1, .value = sheaf_size(m, PCS(cpu)->rcu_free));
 	if (sheaf_size(m, PCS(cpu)->rcu_free) == CAPACITY) {
 		/* full: call_rcu(rcu_free_sheaf), tagged with the node */
-		f->x = PCS(cpu)->rcu_free;
+		rcu_sheaf = PCS(cpu)->rcu_free;
 		PCS(cpu)->rcu_free = NIL;
-		sheaf_r(m, f->x)->node = cpu_node(m, cpu); /* numa_mem_id() == own node on x86 */
-		sheaf_r(m, f->x)->nobarn = false;
-		sheaf_place(m, f->x, SH_RCU_PENDING, -1);
-		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, f->x, true);
-		EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = f->x, .from = LOC_SHEAF,
-		   .to = LOC_NONE, .value = sheaf_size(m, f->x));
+		sheaf_r(m, rcu_sheaf)->node = cpu_node(m, cpu); /* numa_mem_id() == own node on x86 */
+		sheaf_r(m, rcu_sheaf)->nobarn = false;
+		sheaf_place(m, rcu_sheaf, SH_RCU_PENDING, -1);
+		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, rcu_sheaf, true);
+		EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = rcu_sheaf, .from = LOC_SHEAF,
+		   .to = LOC_NONE, .value = sheaf_size(m, rcu_sheaf));
 	}
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 	STAT(FREE_RCU_SHEAF, 1);
@@ -317,45 +340,53 @@ fail:
 	CO_RETURN(0);
 	CO_END;
 }
+#undef object
+#undef barn
+#undef rcu_sheaf
 
-/* rcu_free_sheaf() after the grace period: a = sheaf. Into the barn of
+/* rcu_free_sheaf() after the grace period: into the barn of
  * sheaf->node as a full sheaf if it has room (BARN_PUT), else flush it
  * (BARN_PUT_FAIL) and keep it as an empty barn sheaf if there is room,
  * else free it. nobarn sheaves (from a flush) are flushed and freed. */
+#define rcu_sheaf f->a      /* in */
+#define node_barn f->y      /* the barn of sheaf->node */
 int co_RCU_FREE_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->node = sheaf_r(m, f->a)->node;
-	f->y = NIL;
-	if (!sheaf_r(m, f->a)->nobarn && f->node >= 0) {
+	f->node = sheaf_r(m, rcu_sheaf)->node;
+	node_barn = NIL;
+	if (!sheaf_r(m, rcu_sheaf)->nobarn && f->node >= 0) {
 		struct cnode_rec *n = cnode_r(m, cnode_idx(m, f->cache, f->node));
 		if (n->exists || WORLD(m)->cfg.sw.barn_all_nodes)
-			f->y = n->barn;
+			node_barn = n->barn;
 	}
-	if (sheaf_r(m, f->a)->nobarn) {
-		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->a);
-		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->a);
+	if (sheaf_r(m, rcu_sheaf)->nobarn) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = rcu_sheaf);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = rcu_sheaf);
 		CO_RETURN(0);
 	}
-	if (f->y != NIL && barn_r(m, f->y)->nr_full < MAX_FULL_SHEAVES &&
-	    sheaf_size(m, f->a) == sheaf_cap(m, f->a)) {
-		CALL(CO_BARN_PUT_FULL, callee->a = f->y; callee->b = f->a);
+	if (node_barn != NIL && barn_r(m, node_barn)->nr_full < MAX_FULL_SHEAVES &&
+	    sheaf_size(m, rcu_sheaf) == sheaf_cap(m, rcu_sheaf)) {
+		CALL(CO_BARN_PUT_FULL, callee->a = node_barn; callee->b = rcu_sheaf);
 		STAT(BARN_PUT, 1);
 		CO_RETURN(0);
 	}
 	STAT(BARN_PUT_FAIL, 1);
-	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->a);
-	if (f->y != NIL && barn_r(m, f->y)->nr_empty < MAX_EMPTY_SHEAVES) {
-		CALL(CO_BARN_PUT_EMPTY, callee->a = f->y; callee->b = f->a);
+	CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = rcu_sheaf);
+	if (node_barn != NIL && barn_r(m, node_barn)->nr_empty < MAX_EMPTY_SHEAVES) {
+		CALL(CO_BARN_PUT_EMPTY, callee->a = node_barn; callee->b = rcu_sheaf);
 		CO_RETURN(0);
 	}
-	CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->a);
+	CALL(CO_FREE_EMPTY_SHEAF, callee->a = rcu_sheaf);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef rcu_sheaf
+#undef node_barn
 
 /* kfree_rcu(): handle -> an rcu_free sheaf (caches with sheaves) or the
  * classic batching (freed at the grace period). */
+#define object f->b
 int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -370,51 +401,56 @@ int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 				     op->line, m->trace->handle_names[op->handle]);
 			CO_RETURN(-1);
 		}
-		f->b = h->obj;
-		f->cache = slab_r(m, obj_r(m, f->b)->slab)->cache;
+		object = h->obj;
+		f->cache = slab_r(m, obj_r(m, object)->slab)->cache;
 		h->obj = NIL;
 		h->free_line = op->line;
-		WORLD(m)->cpus[cpu].pending = f->b;
-		obj_r(m, f->b)->state = OBJ_BULK;
-		obj_r(m, f->b)->holder = (idx_t)cpu;
+		WORLD(m)->cpus[cpu].pending = object;
+		obj_r(m, object)->state = OBJ_BULK;
+		obj_r(m, object)->holder = (idx_t)cpu;
 	}
 	if (cache_r(m, f->cache)->has_sheaves) {
-		CALL(CO_KFREE_RCU_SHEAF, callee->b = f->b);
+		CALL(CO_KFREE_RCU_SHEAF, callee->b = object);
 		if (f->ret)
 			CO_RETURN(0);
 	}
 	WORLD(m)->cpus[cpu].pending = NIL;
-	obj_r(m, f->b)->state = OBJ_RCU;
-	obj_r(m, f->b)->holder = NIL;
-	obj_r(m, f->b)->next = WORLD(m)->rcu_objects;
-	WORLD(m)->rcu_objects = f->b;
-	CHECK_EV(CHK_RCU_FAIL, .obj = f->b);
+	obj_r(m, object)->state = OBJ_RCU;
+	obj_r(m, object)->holder = NIL;
+	obj_r(m, object)->next = WORLD(m)->rcu_objects;
+	WORLD(m)->rcu_objects = object;
+	CHECK_EV(CHK_RCU_FAIL, .obj = object);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef object
 
 /* rcu_barrier(): the grace period ends: every call_rcu'd sheaf goes
  * through rcu_free_sheaf(), every batched object through kfree(). */
+#define rcu_sheaf f->x
+#define object    f->b
 int co_OP_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	while (WORLD(m)->rcu_pending.first != NIL) {
-		f->x = WORLD(m)->rcu_pending.first;
-		dlist_del(m, P_SHEAF, &WORLD(m)->rcu_pending, f->x);
-		sheaf_place(m, f->x, SH_DETACHED, -1);
-		f->cache = sheaf_r(m, f->x)->cache;
-		CALL(CO_RCU_FREE_SHEAF, callee->a = f->x; callee->cache = f->cache);
+		rcu_sheaf = WORLD(m)->rcu_pending.first;
+		dlist_del(m, P_SHEAF, &WORLD(m)->rcu_pending, rcu_sheaf);
+		sheaf_place(m, rcu_sheaf, SH_DETACHED, -1);
+		f->cache = sheaf_r(m, rcu_sheaf)->cache;
+		CALL(CO_RCU_FREE_SHEAF, callee->a = rcu_sheaf; callee->cache = f->cache);
 	}
 	while (WORLD(m)->rcu_objects != NIL) {
-		f->b = WORLD(m)->rcu_objects;
-		WORLD(m)->rcu_objects = obj_r(m, f->b)->next;
-		obj_r(m, f->b)->next = NIL;
-		obj_r(m, f->b)->state = OBJ_BULK;
-		obj_r(m, f->b)->holder = (idx_t)cpu;
-		WORLD(m)->cpus[cpu].pending = f->b;
-		f->cache = slab_r(m, obj_r(m, f->b)->slab)->cache;
-		CALL(CO_SLAB_FREE, callee->b = f->b; callee->cache = f->cache);
+		object = WORLD(m)->rcu_objects;
+		WORLD(m)->rcu_objects = obj_r(m, object)->next;
+		obj_r(m, object)->next = NIL;
+		obj_r(m, object)->state = OBJ_BULK;
+		obj_r(m, object)->holder = (idx_t)cpu;
+		WORLD(m)->cpus[cpu].pending = object;
+		f->cache = slab_r(m, obj_r(m, object)->slab)->cache;
+		CALL(CO_SLAB_FREE, callee->b = object; callee->cache = f->cache);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef rcu_sheaf
+#undef object

@@ -5,104 +5,14 @@
  * step_cpu() lets a caller advance one chosen CPU, which is what interleaving
  * schedulers build on. A step ends at the first EV() (one event) or when the
  * op's root frame returns (then the step's event is the op's RETURN). */
-#include <string.h>
-
 #include "model/engine.h"
 #include "model/model.h"
 
 static const co_func co_table[CO__COUNT] = {
-#define X(n) [CO_##n] = co_##n,
-	CO_FNS(X)
-#undef X
+#define CO_FN(n, kfn) [CO_##n] = co_##n,
+#include "model/coroutines.def"
+#undef CO_FN
 };
-
-static const uint8_t co_kfn[CO__COUNT] = {
-	[CO_OP_ALLOC] = KFN_kmem_cache_alloc, [CO_OP_FREE] = KFN_kmem_cache_free,
-	[CO_OP_KMALLOC] = KFN___kmalloc, [CO_OP_KFREE] = KFN_kfree,
-	[CO_OP_ALLOC_BULK] = KFN_kmem_cache_alloc_bulk,
-	[CO_OP_FREE_BULK] = KFN_kmem_cache_free_bulk, [CO_OP_FLUSH] = KFN_flush_cpu_sheaves,
-	[CO_OP_FLUSH_ALL] = KFN_flush_all, [CO_OP_SHRINK] = KFN_kmem_cache_shrink,
-	[CO_OP_DESTROY] = KFN_kmem_cache_destroy, [CO_SLAB_ALLOC_NODE] = KFN_slab_alloc_node,
-	[CO_ALLOC_FROM_PCS] = KFN_alloc_from_pcs,
-	[CO_PCS_REPLACE_EMPTY_MAIN] = KFN___pcs_replace_empty_main,
-	[CO_ALLOC_FULL_SHEAF] = KFN_alloc_full_sheaf, [CO_REFILL_SHEAF] = KFN_refill_sheaf,
-	[CO_REFILL_OBJECTS] = KFN_refill_objects,
-	[CO_REFILL_OBJECTS_NODE] = KFN___refill_objects_node,
-	[CO_REFILL_OBJECTS_ANY] = KFN___refill_objects_any,
-	[CO_GET_PARTIAL_NODE_BULK] = KFN_get_partial_node_bulk,
-	[CO_ALLOC_FROM_NEW_SLAB] = KFN_alloc_from_new_slab, [CO_NEW_SLAB] = KFN_new_slab,
-	[CO_SLAB_ALLOC] = KFN____slab_alloc, [CO_GET_FROM_PARTIAL] = KFN_get_from_partial,
-	[CO_GET_FROM_PARTIAL_NODE] = KFN_get_from_partial_node,
-	[CO_GET_FROM_ANY_PARTIAL] = KFN_get_from_any_partial,
-	[CO_BARN_GET_EMPTY] = KFN_barn_get_empty_sheaf, [CO_BARN_PUT_EMPTY] = KFN_barn_put_empty_sheaf,
-	[CO_BARN_PUT_FULL] = KFN_barn_put_full_sheaf,
-	[CO_BARN_REPLACE_EMPTY] = KFN_barn_replace_empty_sheaf,
-	[CO_BARN_REPLACE_FULL] = KFN_barn_replace_full_sheaf, [CO_SLAB_FREE] = KFN_slab_free,
-	[CO_FREE_TO_PCS] = KFN_free_to_pcs, [CO_PCS_REPLACE_FULL_MAIN] = KFN___pcs_replace_full_main,
-	[CO_PCS_INSTALL_EMPTY] = KFN___pcs_install_empty_sheaf, [CO___SLAB_FREE] = KFN___slab_free,
-	[CO_FREE_BULK_SLABS] = KFN___kmem_cache_free_bulk,
-	[CO_SHEAF_FLUSH_MAIN] = KFN_sheaf_flush_main,
-	[CO_SHEAF_FLUSH_UNUSED] = KFN_sheaf_flush_unused, [CO_PCS_FLUSH] = KFN_pcs_flush_all,
-	[CO_BARN_SHRINK] = KFN_barn_shrink, [CO_SHRINK_NODES] = KFN___kmem_cache_shrink,
-	[CO_ALLOC_FROM_PCS_BULK] = KFN_alloc_from_pcs_bulk,
-	[CO_FREE_TO_PCS_BULK] = KFN_free_to_pcs_bulk, [CO_DISCARD_SLAB] = KFN_discard_slab,
-	[CO_FREE_EMPTY_SHEAF] = KFN_free_empty_sheaf,
-	[CO_LOCK] = KFN_get_from_partial_node, /* replaced by the caller's */
-	[CO_C_SLAB_ALLOC_NODE] = KFN_slab_alloc_node, [CO_C_SLAB_ALLOC] = KFN____slab_alloc,
-	[CO_C_GET_PARTIAL] = KFN_get_partial, [CO_C_GET_PARTIAL_NODE] = KFN_get_partial_node,
-	[CO_C_DEACTIVATE_SLAB] = KFN_deactivate_slab,
-	[CO_C_DO_SLAB_FREE] = KFN_do_slab_free, [CO_C___SLAB_FREE] = KFN___slab_free,
-	[CO_C_PUT_CPU_PARTIAL] = KFN_put_cpu_partial, [CO_C_PUT_PARTIALS] = KFN___put_partials,
-	[CO_C_FLUSH_CPU] = KFN_flush_slab, [CO_C_ALLOC_BULK] = KFN_kmem_cache_alloc_bulk,
-	[CO_OP_PREFILL] = KFN_kmem_cache_prefill_sheaf,
-	[CO_OP_ALLOC_FROM_SHEAF] = KFN_kmem_cache_alloc_from_sheaf,
-	[CO_OP_RETURN_SHEAF] = KFN_kmem_cache_return_sheaf, [CO_OP_KFREE_RCU] = KFN_kvfree_call_rcu,
-	[CO_OP_RCU_BARRIER] = KFN_rcu_barrier, [CO_BARN_GET_FULL_OR_EMPTY] = KFN_barn_get_full_or_empty_sheaf,
-	[CO_KFREE_RCU_SHEAF] = KFN___kfree_rcu_sheaf, [CO_RCU_FREE_SHEAF] = KFN_rcu_free_sheaf,
-};
-
-static idx_t frame_idx(struct model *m, int cpu, int depth)
-{
-	(void)m;
-	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
-}
-
-struct frame *co_self(struct model *m, int cpu)
-{
-	return frame_r(m, frame_idx(m, cpu, WORLD(m)->cpus[cpu].depth - 1));
-}
-
-enum kfn f_kfn(const struct frame *f)
-{
-	return (enum kfn)f->k_fn; /* co_LOCK reports its caller's function */
-}
-
-struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn)
-{
-	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	if (c->depth >= FRAME_DEPTH)
-		return NULL; /* cannot happen: call depth is static, < FRAME_DEPTH */
-	struct frame *f = frame_r(m, frame_idx(m, cpu, c->depth++));
-	memset(f, 0, sizeof *f);
-	f->fn = (uint16_t)fn;
-	f->k_fn = co_kfn[fn];
-	f->a = f->b = f->c = f->x = f->y = f->z = NIL;
-	f->on_cpu = (int16_t)cpu;
-	if (parent) {
-		f->on_cpu = parent->on_cpu;
-		f->cache = parent->cache;
-		f->gfp = parent->gfp;
-		f->node = parent->node;
-		if (fn == CO_LOCK)
-			f->k_fn = parent->k_fn;
-	}
-	return f;
-}
-
-uint32_t cur_op(struct model *m, int cpu)
-{
-	return WORLD(m)->cpus[cpu].op;
-}
 
 static bool op_started(struct model *m, uint32_t op)
 {
@@ -274,13 +184,4 @@ ARENA_MOVES int model_step_op(struct model *m)
 	if (r < 0)
 		return -1;
 	return WORLD(m)->stopped ? -1 : 1;
-}
-
-void bulk_push(struct model *m, int cpu, idx_t obj)
-{
-	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	*u32_at(m, c->bulk + c->bulk_len++) = obj;
-	struct obj_rec *o = obj_r(m, obj);
-	o->state = OBJ_BULK;
-	o->holder = (idx_t)cpu;
 }

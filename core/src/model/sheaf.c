@@ -115,6 +115,7 @@ static void swap_main_spare(struct model *m, idx_t pcs, int cpu)
 
 /* alloc_from_pcs(s, gfp, node): cache, gfp, node. Returns the object (now in
  * this CPU's bulk buffer, on its way to the caller) or -1. */
+#define object f->x
 int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -130,25 +131,29 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 		if (!f->ret)
 			CO_RETURN(-1);
 	}
-	f->x = *u32_at(m, sheaf_r(m, PCS(cpu)->main)->slots + sheaf_size(m, PCS(cpu)->main) - 1);
-	if (f->node >= 0 && slab_r(m, obj_r(m, f->x)->slab)->node != f->node) {
+	object = *u32_at(m, sheaf_r(m, PCS(cpu)->main)->slots + sheaf_size(m, PCS(cpu)->main) - 1);
+	if (f->node >= 0 && slab_r(m, obj_r(m, object)->slab)->node != f->node) {
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
 	sheaf_pop(m, PCS(cpu)->main);
-	bulk_push(m, cpu, f->x);
-	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = f->x, .sheaf = PCS(cpu)->main,
+	bulk_push(m, cpu, object);
+	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 	STAT(ALLOC_FASTPATH, 1);
-	CO_RETURN((int32_t)f->x);
+	CO_RETURN((int32_t)object);
 	CO_END;
 }
+#undef object
 
 /* __pcs_replace_empty_main(): entered with the pcs lock held and main
- * empty. Returns 1 with the lock held and a non-empty main, or 0 unlocked.
- * x = barn, y = empty sheaf to refill, z = the full sheaf to install. */
+ * empty. Returns 1 with the lock held and a non-empty main, or 0 unlocked. */
+#define barn      f->x
+#define empty     f->y      /* the sheaf to refill */
+#define full      f->z      /* the sheaf to install */
+#define can_alloc f->flag2
 int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -163,13 +168,13 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
 		CO_RETURN(1);
 	}
-	f->x = get_barn(m, f->cache, cpu);
-	if (f->x == NIL) {
+	barn = get_barn(m, f->cache, cpu);
+	if (barn == NIL) {
 		CHECK_EV(CHK_NO_BARN, .node = cpu_node(m, cpu));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		CO_RETURN(0);
 	}
-	CALL(CO_BARN_REPLACE_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main;
+	CALL(CO_BARN_REPLACE_EMPTY, callee->a = barn; callee->b = PCS(cpu)->main;
 	     callee->flag1 = svz_gfp_allow_spinning(f->gfp));
 	if (f->ret >= 0) {
 		set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
@@ -179,48 +184,48 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 	STAT(BARN_GET_FAIL, 1);
 	/* rc1: refill only if the caller may block; fix 1 (fb1091febd66): if it
 	 * may spin. mempool's first try has neither __GFP_DIRECT_RECLAIM... */
-	f->flag2 = SW.refill_on_spin ? svz_gfp_allow_spinning(f->gfp) : svz_gfp_allow_blocking(f->gfp);
-	f->y = NIL;
-	if (f->flag2) {
+	can_alloc = SW.refill_on_spin ? svz_gfp_allow_spinning(f->gfp) : svz_gfp_allow_blocking(f->gfp);
+	empty = NIL;
+	if (can_alloc) {
 		if (PCS(cpu)->spare != NIL) {
-			f->y = PCS(cpu)->spare;
+			empty = PCS(cpu)->spare;
 			PCS(cpu)->spare = NIL;
-			sheaf_place(m, f->y, SH_DETACHED, -1);
-			EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->y, .from = LOC_SPARE,
+			sheaf_place(m, empty, SH_DETACHED, -1);
+			EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_SPARE,
 			   .to = LOC_NONE);
 		} else {
-			CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = true);
-			f->y = f->ret >= 0 ? (idx_t)f->ret : NIL;
+			CALL(CO_BARN_GET_EMPTY, callee->a = barn; callee->flag1 = true);
+			empty = f->ret >= 0 ? (idx_t)f->ret : NIL;
 		}
 	}
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	if (!f->flag2) {
+	if (!can_alloc) {
 		CHECK_EV(CHK_NO_BLOCKING);
 		CO_RETURN(0);
 	}
-	if (f->y != NIL) {
-		CALL(CO_REFILL_SHEAF, callee->a = f->y; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
+	if (empty != NIL) {
+		CALL(CO_REFILL_SHEAF, callee->a = empty; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
 		if (f->ret) {
 			/* rc1 frees the partly filled sheaf without flushing it:
 			 * its objects leak (fixed later). */
-			for (uint32_t i = 0; i < sheaf_size(m, f->y); i++)
-				obj_r(m, *u32_at(m, sheaf_r(m, f->y)->slots + i))->state = OBJ_LOST;
-			sheaf_r(m, f->y)->size = 0;
-			CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+			for (uint32_t i = 0; i < sheaf_size(m, empty); i++)
+				obj_r(m, *u32_at(m, sheaf_r(m, empty)->slots + i))->state = OBJ_LOST;
+			sheaf_r(m, empty)->size = 0;
+			CALL(CO_FREE_EMPTY_SHEAF, callee->a = empty);
 			CO_RETURN(0);
 		}
-		f->z = f->y;
+		full = empty;
 	} else {
 		CALL(CO_ALLOC_FULL_SHEAF, (void)callee);
 		if (f->ret < 0)
 			CO_RETURN(0);
-		f->z = (idx_t)f->ret;
+		full = (idx_t)f->ret;
 	}
 	/* rc1 re-takes the lock with local_lock(); fix 1 with local_trylock()
 	 * (the path may now run where blocking is not allowed). */
 	LOCK(LK_PCS_LOCK, PCSI(cpu), SW.refill_on_spin);
 	if (!f->ret) {
-		CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->z);
+		CALL(CO_BARN_PUT_FULL, callee->a = barn; callee->b = full);
 		STAT(BARN_PUT, 1);
 		CO_RETURN(0);
 	}
@@ -228,80 +233,96 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 		if (PCS(cpu)->spare == NIL) {
 			set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
 		} else {
-			CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main);
+			CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = PCS(cpu)->main);
 		}
-		set_main(m, PCSI(cpu), cpu, f->z);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
-		   .to = LOC_MAIN, .value = sheaf_size(m, f->z));
+		set_main(m, PCSI(cpu), cpu, full);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = full, .from = LOC_NONE,
+		   .to = LOC_MAIN, .value = sheaf_size(m, full));
 	} else if (PCS(cpu)->spare == NIL) {
-		set_spare(m, PCSI(cpu), cpu, f->z);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
-		   .to = LOC_SPARE, .value = sheaf_size(m, f->z));
+		set_spare(m, PCSI(cpu), cpu, full);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = full, .from = LOC_NONE,
+		   .to = LOC_SPARE, .value = sheaf_size(m, full));
 	} else if (sheaf_size(m, PCS(cpu)->spare) == 0) {
-		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->spare);
-		set_spare(m, PCSI(cpu), cpu, f->z);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->z, .from = LOC_NONE,
-		   .to = LOC_SPARE, .value = sheaf_size(m, f->z));
+		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = PCS(cpu)->spare);
+		set_spare(m, PCSI(cpu), cpu, full);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = full, .from = LOC_NONE,
+		   .to = LOC_SPARE, .value = sheaf_size(m, full));
 	} else {
-		CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->z);
+		CALL(CO_BARN_PUT_FULL, callee->a = barn; callee->b = full);
 		STAT(BARN_PUT, 1);
 	}
 	CO_RETURN(1);
 	CO_END;
 }
+#undef barn
+#undef empty
+#undef full
+#undef can_alloc
 
 /* alloc_empty_sheaf() + refill_sheaf(). Returns the full sheaf or -1. */
+#define new_sheaf f->x
 int co_ALLOC_FULL_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	MOVES_TO(f->x, sheaf_new(m, f->cache, CAPACITY));
-	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->x, .value = CAPACITY);
+	MOVES_TO(new_sheaf, sheaf_new(m, f->cache, CAPACITY));
+	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = new_sheaf, .value = CAPACITY);
 	STAT(SHEAF_ALLOC, 1);
-	CALL(CO_REFILL_SHEAF, callee->a = f->x; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
+	CALL(CO_REFILL_SHEAF, callee->a = new_sheaf; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
 	if (f->ret) {
-		for (uint32_t i = 0; i < sheaf_size(m, f->x); i++)
-			obj_r(m, *u32_at(m, sheaf_r(m, f->x)->slots + i))->state = OBJ_LOST;
-		sheaf_r(m, f->x)->size = 0;
-		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->x);
+		for (uint32_t i = 0; i < sheaf_size(m, new_sheaf); i++)
+			obj_r(m, *u32_at(m, sheaf_r(m, new_sheaf)->slots + i))->state = OBJ_LOST;
+		sheaf_r(m, new_sheaf)->size = 0;
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = new_sheaf);
 		CO_RETURN(-1);
 	}
-	CO_RETURN((int32_t)f->x);
+	CO_RETURN((int32_t)new_sheaf);
 	CO_END;
 }
+#undef new_sheaf
 
-/* free_empty_sheaf(): a = sheaf. */
+/* free_empty_sheaf() */
+#define empty f->a      /* in */
 int co_FREE_EMPTY_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	sheaf_release(m, f->a);
-	EV(.kind = EV_SHEAF_FREE, .fn = KFN_free_empty_sheaf, .sheaf = f->a);
+	sheaf_release(m, empty);
+	EV(.kind = EV_SHEAF_FREE, .fn = KFN_free_empty_sheaf, .sheaf = empty);
 	STAT(SHEAF_FREE, 1);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef empty
 
-/* refill_sheaf(): a = sheaf. 0, or -ENOMEM after a short refill (the
- * objects it did get stay in the sheaf and are counted). */
+/* refill_sheaf(): 0, or -ENOMEM after a short refill (the objects it did
+ * get stay in the sheaf and are counted). */
+#define target  f->a      /* in: the sheaf to fill */
+#define to_fill f->n
+#define filled  f->i
 int co_REFILL_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	f->n = (int32_t)(sheaf_r(m, f->a)->capacity - sheaf_r(m, f->a)->size);
-	if (f->n == 0)
+	to_fill = (int32_t)(sheaf_r(m, target)->capacity - sheaf_r(m, target)->size);
+	if (to_fill == 0)
 		CO_RETURN(0);
-	CALL(CO_REFILL_OBJECTS, callee->z = f->a; callee->n = f->n; callee->k = f->n);
-	f->i = f->ret;
-	if (f->i > 0)
-		STAT(SHEAF_REFILL, f->i);
-	if (f->i < f->n) {
-		CHECK_EV(CHK_SHORT_REFILL, .count = f->i);
+	CALL(CO_REFILL_OBJECTS, callee->z = target; callee->n = to_fill; callee->k = to_fill);
+	filled = f->ret;
+	if (filled > 0)
+		STAT(SHEAF_REFILL, filled);
+	if (filled < to_fill) {
+		CHECK_EV(CHK_SHORT_REFILL, .count = filled);
 		CO_RETURN(-ENOMEM_);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef target
+#undef to_fill
+#undef filled
 
-/* free_to_pcs(s, object, allow_spin): b = object (in this CPU's pending
- * slot), flag1 = allow_spin. Returns 1 if the object went into main. */
+/* free_to_pcs(s, object, allow_spin): returns 1 if the object went into
+ * main. */
+#define object     f->b      /* in: in this CPU's pending slot */
+#define allow_spin f->flag1  /* in: gfpflags_allow_spinning() */
 int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -309,23 +330,28 @@ int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 	if (!f->ret)
 		CO_RETURN(0);
 	if (sheaf_size(m, PCS(cpu)->main) == sheaf_cap(m, PCS(cpu)->main)) {
-		CALL(CO_PCS_REPLACE_FULL_MAIN, callee->flag1 = f->flag1);
+		CALL(CO_PCS_REPLACE_FULL_MAIN, callee->flag1 = allow_spin);
 		if (!f->ret)
 			CO_RETURN(0);
 	}
 	WORLD(m)->cpus[cpu].pending = NIL;
-	sheaf_push(m, PCS(cpu)->main, f->b);
-	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = f->b, .sheaf = PCS(cpu)->main,
+	sheaf_push(m, PCS(cpu)->main, object);
+	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 	STAT(FREE_FASTPATH, 1);
 	CO_RETURN(1);
 	CO_END;
 }
+#undef object
+#undef allow_spin
 
 /* __pcs_replace_full_main(): lock held, main full. 1 = locked with room in
- * main, 0 = unlocked (the caller frees to the slab). flag1 = allow_spin,
- * x = barn, y = empty sheaf, flag2 = put_fail. */
+ * main, 0 = unlocked (the caller frees to the slab). */
+#define allow_spin f->flag1  /* in: gfpflags_allow_spinning() */
+#define barn       f->x
+#define empty      f->y
+#define put_fail   f->flag2
 int co_PCS_REPLACE_FULL_MAIN(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -334,15 +360,15 @@ int co_PCS_REPLACE_FULL_MAIN(struct model *m, int cpu, struct frame *f)
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		CO_RETURN(0);
 	}
-	f->x = get_barn(m, f->cache, cpu);
-	if (f->x == NIL) {
+	barn = get_barn(m, f->cache, cpu);
+	if (barn == NIL) {
 		CHECK_EV(CHK_NO_BARN, .node = cpu_node(m, cpu));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 		CO_RETURN(0);
 	}
-	f->flag2 = false;
+	put_fail = false;
 	if (PCS(cpu)->spare == NIL) {
-		CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = f->flag1);
+		CALL(CO_BARN_GET_EMPTY, callee->a = barn; callee->flag1 = allow_spin);
 		if (f->ret >= 0) {
 			set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
 			set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
@@ -358,73 +384,83 @@ int co_PCS_REPLACE_FULL_MAIN(struct model *m, int cpu, struct frame *f)
 		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
 		CO_RETURN(1);
 	}
-	CALL(CO_BARN_REPLACE_FULL, callee->a = f->x; callee->b = PCS(cpu)->main;
-	     callee->flag1 = f->flag1);
+	CALL(CO_BARN_REPLACE_FULL, callee->a = barn; callee->b = PCS(cpu)->main;
+	     callee->flag1 = allow_spin);
 	if (f->ret >= 0) {
 		set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
 		STAT(BARN_PUT, 1);
 		CO_RETURN(1);
 	}
-	if (f->ret == -E2BIG_ && f->flag1) {
+	if (f->ret == -E2BIG_ && allow_spin) {
 		STAT(BARN_PUT_FAIL, 1);
-		f->y = PCS(cpu)->spare;
+		empty = PCS(cpu)->spare;
 		PCS(cpu)->spare = NIL;
-		sheaf_place(m, f->y, SH_DETACHED, -1);
+		sheaf_place(m, empty, SH_DETACHED, -1);
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = empty);
 		goto got_empty;
 	}
-	f->flag2 = true;
+	put_fail = true;
 alloc_empty:
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	if (!f->flag1)
+	if (!allow_spin)
 		CO_RETURN(0);
 	/* alloc_empty_sheaf(s, GFP_NOWAIT): sheaf structs never fail here
 	 * (they are not allocated from kmalloc caches in the model). */
-	MOVES_TO(f->y, sheaf_new(m, f->cache, CAPACITY));
-	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = f->y, .value = CAPACITY);
+	MOVES_TO(empty, sheaf_new(m, f->cache, CAPACITY));
+	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = empty, .value = CAPACITY);
 	STAT(SHEAF_ALLOC, 1);
 got_empty:
 	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 	if (!f->ret) {
-		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->y);
+		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = empty);
 		CO_RETURN(0);
 	}
-	CALL(CO_PCS_INSTALL_EMPTY, callee->a = f->y; callee->x = f->x);
+	CALL(CO_PCS_INSTALL_EMPTY, callee->a = empty; callee->x = barn);
 	CO_RETURN(1);
 	CO_END;
 }
+#undef allow_spin
+#undef barn
+#undef empty
+#undef put_fail
 
-/* __pcs_install_empty_sheaf(): lock held; a = empty sheaf, x = barn. */
+/* __pcs_install_empty_sheaf(): lock held. */
+#define empty f->a      /* in */
+#define barn  f->x      /* in */
+#define full  f->y      /* the old main */
 int co_PCS_INSTALL_EMPTY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (PCS(cpu)->spare == NIL) {
 		set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
-		set_main(m, PCSI(cpu), cpu, f->a);
-		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_NONE, .to = LOC_MAIN);
+		set_main(m, PCSI(cpu), cpu, empty);
+		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_NONE, .to = LOC_MAIN);
 		CO_RETURN(0);
 	}
 	if (sheaf_size(m, PCS(cpu)->main) < CAPACITY) {
-		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->a);
+		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = empty);
 		CO_RETURN(0);
 	}
 	if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
 		swap_main_spare(m, PCSI(cpu), cpu);
 		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
 		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
-		CALL(CO_BARN_PUT_EMPTY, callee->a = f->x; callee->b = f->a);
+		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = empty);
 		CO_RETURN(0);
 	}
-	f->y = PCS(cpu)->main;
+	full = PCS(cpu)->main;
 	PCS(cpu)->main = NIL;
-	CALL(CO_BARN_PUT_FULL, callee->a = f->x; callee->b = f->y);
+	CALL(CO_BARN_PUT_FULL, callee->a = barn; callee->b = full);
 	STAT(BARN_PUT, 1);
-	set_main(m, PCSI(cpu), cpu, f->a);
-	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_NONE, .to = LOC_MAIN);
+	set_main(m, PCSI(cpu), cpu, empty);
+	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_NONE, .to = LOC_MAIN);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef empty
+#undef barn
+#undef full
 
 /* Move n objects from the top of sheaf sh into the CPU's bulk buffer, in
  * array order (objects[size-n .. size-1]). */
@@ -437,62 +473,73 @@ static void sheaf_to_bulk(struct model *m, int cpu, idx_t sh, uint32_t n)
 	sheaf_r(m, sh)->size = from;
 }
 
-/* sheaf_flush_unused(): a = sheaf (not installed anywhere). */
+/* sheaf_flush_unused() */
+#define target  f->a      /* in: installed nowhere */
+#define flushed f->n
 int co_SHEAF_FLUSH_UNUSED(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (sheaf_size(m, f->a) == 0)
+	if (sheaf_size(m, target) == 0)
 		CO_RETURN(0);
-	f->n = (int32_t)sheaf_size(m, f->a);
-	STAT_CPU(f->on_cpu, SHEAF_FLUSH, f->n);
-	sheaf_to_bulk(m, cpu, f->a, (uint32_t)f->n);
-	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = f->a, .from = LOC_SHEAF, .to = LOC_BULK,
-	   .count = f->n, .value = 0);
+	flushed = (int32_t)sheaf_size(m, target);
+	STAT_CPU(f->on_cpu, SHEAF_FLUSH, flushed);
+	sheaf_to_bulk(m, cpu, target, (uint32_t)flushed);
+	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = target, .from = LOC_SHEAF, .to = LOC_BULK,
+	   .count = flushed, .value = 0);
 	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
 	CO_RETURN(0);
 	CO_END;
 }
+#undef target
+#undef flushed
 
 /* sheaf_flush_main(): main of CPU on_cpu, in batches of PCS_BATCH_MAX, each
  * copied out under the trylock and freed unlocked. */
+#define batch     f->n
+#define remaining f->k      /* objects left in main after this batch */
+#define flushed   f->i      /* a batch went (the return value once the trylock fails) */
 int co_SHEAF_FLUSH_MAIN(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	do {
 		LOCK(LK_PCS_LOCK, PCSI(f->on_cpu), true);
 		if (!f->ret)
-			CO_RETURN(f->i);
-		f->n = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
-		if (f->n > PCS_BATCH_MAX)
-			f->n = PCS_BATCH_MAX;
-		if (f->n) {
-			sheaf_to_bulk(m, cpu, PCS(f->on_cpu)->main, (uint32_t)f->n);
+			CO_RETURN(flushed);
+		batch = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
+		if (batch > PCS_BATCH_MAX)
+			batch = PCS_BATCH_MAX;
+		if (batch) {
+			sheaf_to_bulk(m, cpu, PCS(f->on_cpu)->main, (uint32_t)batch);
 			EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = PCS(f->on_cpu)->main,
-			   .from = LOC_MAIN, .to = LOC_BULK, .count = f->n,
+			   .from = LOC_MAIN, .to = LOC_BULK, .count = batch,
 			   .value = sheaf_size(m, PCS(f->on_cpu)->main));
 		}
-		f->k = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
+		remaining = (int32_t)sheaf_size(m, PCS(f->on_cpu)->main);
 		UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
-		if (f->n) {
+		if (batch) {
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-			STAT_CPU(f->on_cpu, SHEAF_FLUSH, f->n);
+			STAT_CPU(f->on_cpu, SHEAF_FLUSH, batch);
 		}
-		f->i = 1;
-	} while (f->k);
+		flushed = 1;
+	} while (remaining);
 	CO_RETURN(1);
 	CO_END;
 }
+#undef batch
+#undef remaining
+#undef flushed
 
 /* pcs_flush_all() for CPU on_cpu: spare flushed and freed, main flushed. */
+#define old_spare f->y
 int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (!HAS_SHEAVES)
 		goto partials;
 	LOCK(LK_PCS_LOCK, PCSI(f->on_cpu), false);
-	f->y = PCS(f->on_cpu)->spare;
+	old_spare = PCS(f->on_cpu)->spare;
 	PCS(f->on_cpu)->spare = NIL;
-	sheaf_place(m, f->y, SH_DETACHED, -1);
+	sheaf_place(m, old_spare, SH_DETACHED, -1);
 	if (PCS(f->on_cpu)->rcu_free != NIL) {
 		/* call_rcu(rcu_free_sheaf_nobarn): flushed after the grace period */
 		idx_t r = PCS(f->on_cpu)->rcu_free;
@@ -502,9 +549,9 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
 	}
 	UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
-	if (f->y != NIL) {
-		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
-		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+	if (old_spare != NIL) {
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = old_spare);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = old_spare);
 	}
 	CALL(CO_SHEAF_FLUSH_MAIN, (void)callee);
 partials:
@@ -515,17 +562,21 @@ partials:
 	CO_RETURN(0);
 	CO_END;
 }
+#undef old_spare
 
-/* barn_shrink(): a = barn. Every sheaf leaves the barn; full ones are
+/* barn_shrink(): every sheaf leaves the barn; full ones are
  * flushed to slabs, all are freed. */
+#define barn       f->a      /* in */
+#define nr_sheaves f->n
+#define stashed    f->y      /* a sheaf taken out of the barn */
 int co_BARN_SHRINK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	LOCK(LK_BARN_LOCK, f->a, false);
+	LOCK(LK_BARN_LOCK, barn, false);
 	{
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-		struct barn_rec *b = barn_r(m, f->a);
-		f->n = (int32_t)(b->nr_full + b->nr_empty);
+		struct barn_rec *b = barn_r(m, barn);
+		nr_sheaves = (int32_t)(b->nr_full + b->nr_empty);
 		while (b->sheaves_full.first != NIL) {
 			idx_t sh = b->sheaves_full.first;
 			dlist_del(m, P_SHEAF, &b->sheaves_full, sh);
@@ -541,74 +592,89 @@ int co_BARN_SHRINK(struct model *m, int cpu, struct frame *f)
 		b->nr_full = b->nr_empty = 0;
 	}
 	EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .from = LOC_BARN_FULL, .to = LOC_NONE,
-	   .node = barn_r(m, f->a)->node, .count = f->n);
-	UNLOCK(LK_BARN_LOCK, f->a);
+	   .node = barn_r(m, barn)->node, .count = nr_sheaves);
+	UNLOCK(LK_BARN_LOCK, barn);
 	while (WORLD(m)->cpus[cpu].sheaf_stash.first != NIL) {
-		f->y = WORLD(m)->cpus[cpu].sheaf_stash.first;
-		dlist_del(m, P_SHEAF, &WORLD(m)->cpus[cpu].sheaf_stash, f->y);
-		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = f->y);
-		CALL(CO_FREE_EMPTY_SHEAF, callee->a = f->y);
+		stashed = WORLD(m)->cpus[cpu].sheaf_stash.first;
+		dlist_del(m, P_SHEAF, &WORLD(m)->cpus[cpu].sheaf_stash, stashed);
+		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = stashed);
+		CALL(CO_FREE_EMPTY_SHEAF, callee->a = stashed);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef barn
+#undef nr_sheaves
+#undef stashed
 
-/* alloc_from_pcs_bulk(): n = objects wanted. Copies batches from main into
+/* alloc_from_pcs_bulk(): copies batches from main into
  * the bulk buffer; swaps in a non-empty spare or a full barn sheaf; never
  * refills. Returns the number obtained. */
+#define wanted    f->n      /* in */
+#define batch     f->k
+#define allocated f->i
+#define barn      f->x
 int co_ALLOC_FROM_PCS_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	for (;;) {
 		LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 		if (!f->ret)
-			CO_RETURN(f->i);
+			CO_RETURN(allocated);
 		if (sheaf_size(m, PCS(cpu)->main) == 0) {
 			if (!HAS_SHEAVES) {
 				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-				CO_RETURN(f->i);
+				CO_RETURN(allocated);
 			}
 			if (sheaf_size(m, PCS(cpu)->spare) > 0) {
 				swap_main_spare(m, PCSI(cpu), cpu);
 				EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main,
 				   .from = LOC_SPARE, .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
 			} else {
-				f->x = get_barn(m, f->cache, cpu);
-				if (f->x == NIL) {
+				barn = get_barn(m, f->cache, cpu);
+				if (barn == NIL) {
 					UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-					CO_RETURN(f->i);
+					CO_RETURN(allocated);
 				}
-				CALL(CO_BARN_REPLACE_EMPTY, callee->a = f->x; callee->b = PCS(cpu)->main;
+				CALL(CO_BARN_REPLACE_EMPTY, callee->a = barn; callee->b = PCS(cpu)->main;
 				     callee->flag1 = svz_gfp_allow_spinning(f->gfp));
 				if (f->ret < 0) {
 					STAT(BARN_GET_FAIL, 1);
 					UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-					CO_RETURN(f->i);
+					CO_RETURN(allocated);
 				}
 				set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
 				STAT(BARN_GET, 1);
 			}
 		}
-		f->k = (int32_t)sheaf_size(m, PCS(cpu)->main);
-		if (f->k > f->n - f->i)
-			f->k = f->n - f->i;
-		sheaf_to_bulk(m, cpu, PCS(cpu)->main, (uint32_t)f->k);
+		batch = (int32_t)sheaf_size(m, PCS(cpu)->main);
+		if (batch > wanted - allocated)
+			batch = wanted - allocated;
+		sheaf_to_bulk(m, cpu, PCS(cpu)->main, (uint32_t)batch);
 		EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_MAIN,
-		   .to = LOC_BULK, .count = f->k, .value = sheaf_size(m, PCS(cpu)->main));
+		   .to = LOC_BULK, .count = batch, .value = sheaf_size(m, PCS(cpu)->main));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		STAT(ALLOC_FASTPATH, f->k);
-		f->i += f->k;
-		if (f->i >= f->n)
-			CO_RETURN(f->i);
+		STAT(ALLOC_FASTPATH, batch);
+		allocated += batch;
+		if (allocated >= wanted)
+			CO_RETURN(allocated);
 	}
 	CO_END;
 }
+#undef wanted
+#undef batch
+#undef allocated
+#undef barn
 
 /* free_to_pcs_bulk(): the objects are in the bulk buffer. Remote-node
  * objects are set aside and freed to their slabs (FREE_SLOWPATH); local
  * ones fill main in batches, getting room from the barn (an empty sheaf, a
  * non-full spare, or barn_replace_full_sheaf); what does not fit goes to the
  * slabs too. Never allocates a sheaf. */
+#define nr_remote f->k      /* remote objects set aside at the start of the buffer */
+#define placed    f->i      /* local objects placed (or past) */
+#define barn      f->x
+#define batch     f->n
 int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
@@ -626,19 +692,19 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 			}
 		}
 		c->bulk_len = size;
-		f->k = (int32_t)nr;  /* remote objects */
-		f->i = 0;             /* local objects already placed */
+		nr_remote = (int32_t)nr;  /* remote objects */
+		placed = 0;             /* local objects already placed */
 	}
-	while ((uint32_t)f->i < WORLD(m)->cpus[cpu].bulk_len) {
+	while ((uint32_t)placed < WORLD(m)->cpus[cpu].bulk_len) {
 		LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 		if (!f->ret)
 			goto fallback;
 		if (sheaf_size(m, PCS(cpu)->main) == sheaf_cap(m, PCS(cpu)->main)) {
-			f->x = get_barn(m, f->cache, cpu);
-			if (f->x == NIL)
+			barn = get_barn(m, f->cache, cpu);
+			if (barn == NIL)
 				goto no_empty;
 			if (PCS(cpu)->spare == NIL) {
-				CALL(CO_BARN_GET_EMPTY, callee->a = f->x; callee->flag1 = true);
+				CALL(CO_BARN_GET_EMPTY, callee->a = barn; callee->flag1 = true);
 				if (f->ret < 0)
 					goto no_empty;
 				set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
@@ -646,7 +712,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 			} else if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
 				swap_main_spare(m, PCSI(cpu), cpu);
 			} else {
-				CALL(CO_BARN_REPLACE_FULL, callee->a = f->x; callee->b = PCS(cpu)->main;
+				CALL(CO_BARN_REPLACE_FULL, callee->a = barn; callee->b = PCS(cpu)->main;
 				     callee->flag1 = true);
 				if (f->ret < 0) {
 					STAT(BARN_PUT_FAIL, 1);
@@ -659,16 +725,16 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		{
 			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 			uint32_t room = CAPACITY - sheaf_size(m, PCS(cpu)->main);
-			uint32_t left = c->bulk_len - (uint32_t)f->i;
-			f->n = (int32_t)(room < left ? room : left);
-			for (int32_t k = 0; k < f->n; k++)
-				sheaf_push(m, PCS(cpu)->main, *u32_at(m, c->bulk + (uint32_t)f->i + (uint32_t)k));
-			f->i += f->n;
+			uint32_t left = c->bulk_len - (uint32_t)placed;
+			batch = (int32_t)(room < left ? room : left);
+			for (int32_t k = 0; k < batch; k++)
+				sheaf_push(m, PCS(cpu)->main, *u32_at(m, c->bulk + (uint32_t)placed + (uint32_t)k));
+			placed += batch;
 		}
 		EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_BULK,
-		   .to = LOC_MAIN, .count = f->n, .value = sheaf_size(m, PCS(cpu)->main));
+		   .to = LOC_MAIN, .count = batch, .value = sheaf_size(m, PCS(cpu)->main));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		STAT(FREE_FASTPATH, f->n);
+		STAT(FREE_FASTPATH, batch);
 	}
 	goto remote;
 no_empty:
@@ -677,26 +743,30 @@ fallback:
 	{
 		/* the objects not placed move to the front of the buffer */
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-		uint32_t left = c->bulk_len - (uint32_t)f->i;
+		uint32_t left = c->bulk_len - (uint32_t)placed;
 		for (uint32_t k = 0; k < left; k++)
-			*u32_at(m, c->bulk + k) = *u32_at(m, c->bulk + (uint32_t)f->i + k);
+			*u32_at(m, c->bulk + k) = *u32_at(m, c->bulk + (uint32_t)placed + k);
 		c->bulk_len = left;
-		f->n = (int32_t)left;
+		batch = (int32_t)left;
 	}
 	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-	STAT(FREE_SLOWPATH, f->n);
+	STAT(FREE_SLOWPATH, batch);
 remote:
 	WORLD(m)->cpus[cpu].bulk_len = 0;
-	if (f->k) {
+	if (nr_remote) {
 		{
 			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-			for (int32_t k = 0; k < f->k; k++)
+			for (int32_t k = 0; k < nr_remote; k++)
 				*u32_at(m, c->bulk + (uint32_t)k) = *u32_at(m, c->bulk + c->bulk_cap + (uint32_t)k);
-			c->bulk_len = (uint32_t)f->k;
+			c->bulk_len = (uint32_t)nr_remote;
 		}
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-		STAT(FREE_SLOWPATH, f->k);
+		STAT(FREE_SLOWPATH, nr_remote);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
+#undef nr_remote
+#undef placed
+#undef barn
+#undef batch

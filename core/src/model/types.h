@@ -50,54 +50,66 @@ typedef uint32_t idx_t;
 #define SHRINK_PROMOTE_MAX 32
 #define FRAME_DEPTH 16
 
-/* ---- statistics: enum stat_item of v7.0 (sysfs names in stats.c) ---- */
+/* ---- statistics: enum stat_item, one row each in stat_items.def ---- */
 enum stat_item {
-	ALLOC_FASTPATH, ALLOC_SLOWPATH, FREE_RCU_SHEAF, FREE_RCU_SHEAF_FAIL,
-	FREE_FASTPATH, FREE_SLOWPATH, FREE_ADD_PARTIAL, FREE_REMOVE_PARTIAL,
-	ALLOC_SLAB, ALLOC_NODE_MISMATCH, FREE_SLAB, ORDER_FALLBACK,
-	CMPXCHG_DOUBLE_FAIL, SHEAF_FLUSH, SHEAF_REFILL, SHEAF_ALLOC, SHEAF_FREE,
-	BARN_GET, BARN_GET_FAIL, BARN_PUT, BARN_PUT_FAIL, SHEAF_PREFILL_FAST,
-	SHEAF_PREFILL_SLOW, SHEAF_PREFILL_OVERSIZE, SHEAF_RETURN_FAST,
-	SHEAF_RETURN_SLOW,
-	/* ERA A (v6.8 .. v6.19) items, removed in v7.0 */
-	FREE_FROZEN, ALLOC_FROM_PARTIAL, ALLOC_REFILL, CPUSLAB_FLUSH,
-	DEACTIVATE_FULL, DEACTIVATE_EMPTY, DEACTIVATE_TO_HEAD, DEACTIVATE_TO_TAIL,
-	DEACTIVATE_REMOTE_FREES, DEACTIVATE_BYPASS, CMPXCHG_DOUBLE_CPU_FAIL,
-	CPU_PARTIAL_ALLOC, CPU_PARTIAL_FREE, CPU_PARTIAL_NODE, CPU_PARTIAL_DRAIN,
-	ALLOC_PCS, FREE_PCS,
+#define STAT_ITEM(item, sysfs) item,
+#include "model/stat_items.def"
+#undef STAT_ITEM
 	NR_SLUB_STAT_ITEMS
 };
 #define NR_SHEAVES_STAT_ITEMS (SHEAF_RETURN_SLOW + 1)
 
-/* Model counters (not in the kernel) the lessons need, per (cache, node). */
+/* Model counters (not in the kernel) the lessons need, per (cache, node):
+ * NODE_COUNTER(enum name, name in the views). */
+#define NODE_COUNTERS(X) \
+	X(NC_LIST_LOCK, "list_lock") X(NC_LIST_LOCK_TRYFAIL, "list_lock_trylock_fail") \
+	X(NC_LIST_LOCK_SPIN, "list_lock_spin") X(NC_BARN_LOCK, "barn_lock") \
+	X(NC_BARN_LOCK_TRYFAIL, "barn_lock_trylock_fail") X(NC_BARN_LOCK_SPIN, "barn_lock_spin") \
+	/* list pointer writes / list operations under n->list_lock (seed 002) */ \
+	X(NC_LIST_WRITES, "list_writes_locked") X(NC_LIST_OPS, "list_ops_locked") \
+	/* runs of adjacent slabs isolated by get_partial_node_bulk (seed 002) */ \
+	X(NC_RUN_1, "bulk_run_1") X(NC_RUN_2, "bulk_run_2") X(NC_RUN_3, "bulk_run_3") \
+	X(NC_RUN_4PLUS, "bulk_run_4plus")
+
 enum node_counter {
-	NC_LIST_LOCK, NC_LIST_LOCK_TRYFAIL, NC_LIST_LOCK_SPIN,
-	NC_BARN_LOCK, NC_BARN_LOCK_TRYFAIL, NC_BARN_LOCK_SPIN,
-	NC_LIST_WRITES,   /* list pointer writes under n->list_lock */
-	NC_LIST_OPS,      /* list operations under n->list_lock (seed 002) */
-	NC_RUN_1, NC_RUN_2, NC_RUN_3, NC_RUN_4PLUS, /* runs of adjacent slabs
-			     isolated by get_partial_node_bulk (seed 002) */
+#define X(item, name) item,
+	NODE_COUNTERS(X)
+#undef X
 	NR_NODE_COUNTERS
 };
 
-/* Where an object is (obj_rec.state). "Exactly one place" is checked by
+/* Where an object is (obj_rec.state): OBJ_STATE(enum name, name, the
+ * snapshot's one-letter code). "Exactly one place" is checked by
  * validate.c: free objects are on their slab's freelist, the others are
  * held by exactly one handle, sheaf slot, bulk buffer or free chain. */
+#define OBJ_STATES(X) \
+	X(OBJ_FREE, "free", 'f')       /* on slab->freelist */ \
+	X(OBJ_USER, "user", 'u')       /* held by a trace handle */ \
+	X(OBJ_SHEAF, "sheaf", 's')     /* in a sheaf (allocated from the slab's view) */ \
+	X(OBJ_BULK, "bulk", 'b')       /* in this CPU's bulk buffer, not yet handed out */ \
+	X(OBJ_CHAIN, "chain", 'c')     /* on a detached chain being freed by __slab_free */ \
+	X(OBJ_LOST, "lost", 'l')       /* leaked by a kernel path (a failed free is leaked) */ \
+	X(OBJ_CPU_FREELIST, "cpu_freelist", 'p') /* classic: on c->freelist of CPU `holder` */ \
+	X(OBJ_RCU, "rcu", 'r')         /* kfree_rcu()'d, waiting for a grace period \
+					  (classic kfree_rcu batching), on world.rcu_objects via next */
+
 enum obj_state {
-	OBJ_FREE,     /* on slab->freelist */
-	OBJ_USER,     /* held by a trace handle */
-	OBJ_SHEAF,    /* in a sheaf (allocated from the slab's view) */
-	OBJ_BULK,     /* in this CPU's bulk buffer, not yet handed out */
-	OBJ_CHAIN,    /* on a detached chain being freed by __slab_free */
-	OBJ_LOST,     /* leaked by a kernel path (e.g. a failed free is leaked) */
-	OBJ_CPU_FREELIST, /* classic era: on c->freelist of CPU `holder` */
-	OBJ_RCU,      /* kfree_rcu()'d, waiting for a grace period (classic
-			 kfree_rcu batching), on world.rcu_objects via next */
+#define X(st, name, code) st,
+	OBJ_STATES(X)
+#undef X
 };
 
-enum list_id { LIST_NONE, LIST_PARTIAL, LIST_FULL, LIST_PRIVATE,
-	       LIST_CPU_SLAB,     /* classic: c->slab of some CPU (frozen) */
-	       LIST_CPU_PARTIAL,  /* classic: on a CPU's partial chain */
+/* Which list a slab is on (slab_rec.list): LIST_ID(enum name, name). */
+#define LIST_IDS(X) \
+	X(LIST_NONE, "none") X(LIST_PARTIAL, "partial") X(LIST_FULL, "full") \
+	X(LIST_PRIVATE, "private") \
+	X(LIST_CPU_SLAB, "cpu_slab")       /* classic: c->slab of some CPU (frozen) */ \
+	X(LIST_CPU_PARTIAL, "cpu_partial") /* classic: on a CPU's partial chain */
+
+enum list_id {
+#define X(id, name) id,
+	LIST_IDS(X)
+#undef X
 };
 
 /* A doubly linked list of records, like struct list_head (first = head). */
@@ -172,10 +184,19 @@ struct sheaf_rec {           /* slab_sheaf */
 	bool nobarn;             /* rcu_free_sheaf_nobarn(): flushed after the GP */
 };
 
-enum sheaf_where { SH_NONE, SH_MAIN, SH_SPARE, SH_BARN_FULL, SH_BARN_EMPTY, SH_DETACHED,
-		   SH_PREFILLED,  /* handed to the trace (where_id = sheaf handle) */
-		   SH_RCU_FREE,   /* pcs->rcu_free of CPU where_id */
-		   SH_RCU_PENDING /* after call_rcu(), waiting for the grace period */ };
+/* Where a sheaf is (sheaf_rec.where): SHEAF_WHERE(enum name, name). */
+#define SHEAF_WHERES(X) \
+	X(SH_NONE, "none") X(SH_MAIN, "main") X(SH_SPARE, "spare") \
+	X(SH_BARN_FULL, "barn_full") X(SH_BARN_EMPTY, "barn_empty") X(SH_DETACHED, "detached") \
+	X(SH_PREFILLED, "prefilled")     /* handed to the trace (where_id = sheaf handle) */ \
+	X(SH_RCU_FREE, "rcu_free")       /* pcs->rcu_free of CPU where_id */ \
+	X(SH_RCU_PENDING, "rcu_pending") /* after call_rcu(), waiting for the grace period */
+
+enum sheaf_where {
+#define X(w, name) w,
+	SHEAF_WHERES(X)
+#undef X
+};
 
 struct slab_rec {
 	idx_t cache;

@@ -131,8 +131,11 @@ static const char *cname(struct model *m, idx_t c)
 
 static const char *state_name(uint8_t st)
 {
-	static const char *const names[] = { "free", "user", "sheaf", "bulk", "chain", "lost",
-					     "cpu_freelist", "rcu" };
+	static const char *const names[] = {
+#define X(state, name, code) [state] = name,
+		OBJ_STATES(X)
+#undef X
+	};
 	return st < sizeof names / sizeof names[0] ? names[st] : "?";
 }
 

@@ -19,6 +19,7 @@
 #include "slubviz/gfp.h"
 #include "slubviz/sizing.h"
 #include "lib/strtab.h"
+#include "lib/util.h"
 
 /* The limits on a whole trace are in trace.h (the importers share them). */
 #define MAX_REPEAT_COUNT SVZ_TRACE_MAX_ITERATIONS /* one repeat may use them all */
@@ -259,32 +260,6 @@ static bool parse_size(const char *s, size_t len, uint64_t max, uint64_t *out)
 	*out = x << shift;
 	return true;
 }
-
-static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return true;
-	/* Doubling, except that a jump past twice the capacity (the reservation
-	 * for a whole repeat) takes exactly what it needs. */
-	ncap = *cap ? *cap : 16;
-	if (ncap <= UINT32_MAX / 2)
-		ncap *= 2;
-	if (ncap < need)
-		ncap = need;
-	if ((size_t)ncap > SIZE_MAX / elem)
-		return false;
-	np = realloc(*p, (size_t)ncap * elem);
-	if (!np)
-		return false;
-	*p = np;
-	*cap = ncap;
-	return true;
-}
-
-#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 
 /* ---- string interning: strtab.c ------------------------------------------ */
 

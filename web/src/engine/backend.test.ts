@@ -5,11 +5,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { act, Store } from '../state/store';
+import { act } from '../state/actions';
+import { Store } from '../state/store';
 import { decodeShare } from '../state/url';
 import { Backend } from './backend';
 import type { ImportOk } from './protocol';
-import { Session, type SlubvizModule } from './session';
+import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { MemoryStorage } from './storage';
 import { synthFtrace, synthFtraceBlob } from './synth';
 import { LocalEngine, loadModule, ROOT, scenario } from './testing';
@@ -35,7 +36,7 @@ describe('Backend: streaming import', () => {
     const r = await b.importBlob(new Blob([text]), file, '', true, (done) => progress.push(done));
     expect(r.ok, r.ok ? '' : r.error).toBe(true);
     const ok = r as ImportOk;
-    const direct = Session.openAny(mod, text);
+    const direct = SlubvizSession.openAny(mod, text);
     const summary = JSON.parse(direct.importSummaryJson());
     expect(ok.meta.summary).toEqual(summary);
     expect(ok.meta.summaryText).toBe(direct.importSummary());
@@ -89,7 +90,8 @@ describe('Backend: streaming import', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen[seen.length - 1].lines).toBe(20_000);
 
-    const p = b.importBlob(blob, 'synth.txt', '', true, () => void b.handle({ type: 'importCancel' }));
+    const cancel = new AbortController();
+    const p = b.importBlob(blob, 'synth.txt', '', true, () => cancel.abort(), cancel.signal);
     const c = await p;
     expect(c.ok).toBe(false);
     expect(!c.ok && c.cancelled).toBe(true);

@@ -7,10 +7,10 @@
 // export is kept, under a ref). Progress goes out after every chunk. The
 // import does not touch the Engine's session, so the worker runs it beside
 // the engine requests (they interleave at the chunk reads), and a cancel
-// is seen between two chunks.
+// (the request's signal) is seen between two chunks.
 import { Engine } from './engine';
-import type { Held, ImportResult, Request, ReplyPayload, RequestBody } from './protocol';
-import { lastError, readManifest, StreamImport, type SlubvizModule } from './session';
+import type { Held, ImportResult, ReplyPayload, RequestBody } from './protocol';
+import { lastError, manifest, SlubvizImport, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
 
@@ -23,13 +23,6 @@ function newId(now: number): string {
   return `${now.toString(36)}-${(seqId++).toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
-/** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
- * stack overflow): the instance may be corrupt and is not used again. */
-export function isTrap(e: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  return e instanceof RangeError && /call stack/i.test(e.message);
-}
-
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -40,7 +33,7 @@ export class Backend {
   private texts = new Map<string, string>();
   private openRef: string | null = null;
   private pendingRef: string | null = null;
-  private importing: { cancelled: boolean } | null = null;
+  private importing = false;
 
   private readonly now: () => number;
   /** bytes read from the source per svz_import_feed */
@@ -57,22 +50,22 @@ export class Backend {
   }
 
   /** Requests that may run beside the engine's (not queued behind them). */
-  static concurrent(type: Request['type']): boolean {
-    return type === 'import' || type === 'importCancel' || type === 'held' || type === 'manifest';
+  static concurrent(type: RequestBody['type']): boolean {
+    return type === 'import' || type === 'held' || type === 'manifest';
   }
 
-  async handle<T extends RequestBody>(req: T, progress?: BackendProgress): Promise<ReplyPayload[T['type']]> {
-    return (await this.dispatch(req as RequestBody, progress)) as ReplyPayload[T['type']];
+  async handle<T extends RequestBody>(req: T, progress?: BackendProgress, signal?: AbortSignal): Promise<ReplyPayload[T['type']]> {
+    return (await this.dispatch(req as RequestBody, progress, signal)) as ReplyPayload[T['type']];
   }
 
-  private async dispatch(req: RequestBody, progress?: BackendProgress): Promise<unknown> {
+  private async dispatch(req: RequestBody, progress?: BackendProgress, signal?: AbortSignal): Promise<unknown> {
     const e = this.engine;
     const p = progress ? (done: number, total: number, what: string) => progress(done, total, what) : undefined;
     switch (req.type) {
       case 'init':
         return null;
       case 'manifest':
-        return readManifest(this.mod);
+        return manifest(this.mod);
       case 'open': {
         let text = req.trace;
         if (req.ref) {
@@ -98,11 +91,7 @@ export class Backend {
       case 'frame':
         return e.frame();
       case 'import':
-        return this.importBlob(req.source, req.name, req.format, req.store, progress);
-      case 'importCancel':
-        if (!this.importing) return false;
-        this.importing.cancelled = true;
-        return true;
+        return this.importBlob(req.source, req.name, req.format, req.store, progress, signal);
       case 'export': {
         const text = e.exportV1();
         return { text, bytes: text.length };
@@ -157,20 +146,20 @@ export class Backend {
     for (const k of [...this.texts.keys()]) if (k !== this.openRef && k !== this.pendingRef) this.texts.delete(k);
   }
 
-  async importBlob(source: Blob, name: string, format: string, store: boolean, progress?: BackendProgress): Promise<ImportResult> {
+  async importBlob(source: Blob, name: string, format: string, store: boolean, progress?: BackendProgress, signal?: AbortSignal): Promise<ImportResult> {
     if (this.importing) throw new Error('an import is already running');
-    const state = { cancelled: false };
-    this.importing = state;
+    this.importing = true;
+    const cancelled = () => signal?.aborted ?? false;
     const size = source.size;
     const t0 = this.now();
-    let si: StreamImport | null = null;
+    let si: SlubvizImport | null = null;
     try {
-      si = new StreamImport(this.mod, format);
+      si = new SlubvizImport(this.mod, format);
       let last = 0;
       const CH = this.chunk;
       for (let o = 0; o < size; o += CH) {
         const bytes = new Uint8Array(await source.slice(o, Math.min(size, o + CH)).arrayBuffer());
-        if (state.cancelled) break;
+        if (cancelled()) break;
         si.feed(bytes);
         const t = this.now();
         if (progress && (t - last > 50 || o + CH >= size)) {
@@ -179,13 +168,13 @@ export class Backend {
         }
       }
       const lines = si.lines();
-      if (state.cancelled) {
+      if (cancelled()) {
         si.cancel();
         return { ok: false, cancelled: true, error: 'import cancelled', name, bytes: size, lines };
       }
       let session;
       try {
-        session = si.end('', null);
+        session = si.end();
       } catch (err) {
         return { ok: false, cancelled: false, error: message(err) || lastError(this.mod), name, bytes: size, lines };
       }
@@ -243,7 +232,7 @@ export class Backend {
       si?.cancel();
       return { ok: false, cancelled: false, error: message(err), name, bytes: size, lines: 0 };
     } finally {
-      this.importing = null;
+      this.importing = false;
     }
   }
 }

@@ -6,11 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { Store } from '../state/store';
-import { Backend, isTrap } from './backend';
+import { isTrap } from '../rpc/server';
+import type { Message, Reply } from '../rpc/protocol';
+import { Backend } from './backend';
 import { EngineClient, EngineCrash, MAX_RESTARTS, type WorkerLike } from './client';
-import type { Reply, Request } from './protocol';
+import type { RequestBody } from './protocol';
 import { serve } from './serve';
 import { MemoryStorage } from './storage';
+import { synthFtraceBlob } from './synth';
 import { loadModule, ROOT, scenario } from './testing';
 
 const SAMPLE = readFileSync(join(ROOT, 'core/tests/data/ftrace/ftrace-kmem-v6.12-rostedt-node-accounted-name.txt'), 'utf8');
@@ -20,7 +23,7 @@ class FakeWorker implements WorkerLike {
   onerror: ((ev: ErrorEvent) => unknown) | null = null;
   terminated = false;
   readonly got: string[] = [];
-  private readonly onRequest: (req: Request) => void;
+  private readonly onRequest: (req: Message<RequestBody>) => void;
   constructor(storage: MemoryStorage) {
     const reply = (r: Reply) => {
       if (!this.terminated) setTimeout(() => !this.terminated && this.onmessage?.({ data: structuredClone(r) } as MessageEvent), 0);
@@ -43,7 +46,7 @@ class FakeWorker implements WorkerLike {
   }
   postMessage(msg: unknown): void {
     if (this.terminated) return;
-    const req = msg as Request;
+    const req = msg as Message<RequestBody>;
     this.got.push(req.type);
     setTimeout(() => this.onRequest(req), 0);
   }
@@ -138,6 +141,34 @@ describe('engine restart after a trap', () => {
     await client.call({ type: 'open', trace: scenario('basics'), preset: '', sets: '' });
     expect(workers[0].got).not.toContain('held');
     expect(client.restarts).toBe(1);
+  });
+
+  test('a signal cancels a request in the worker (the import stops between chunks)', async () => {
+    const { client, workers } = makeClient();
+    const cancel = new AbortController();
+    const seen: string[] = [];
+    // a browser reads a Blob's slice in a task, so messages (the cancel) get
+    // in between two chunks; Node's in-memory Blob never yields: wait a timer
+    const big = synthFtraceBlob(50_000);
+    const source = {
+      size: big.size,
+      slice: (a?: number, b?: number) => ({
+        arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => setTimeout(() => resolve(big.slice(a, b).arrayBuffer()), 1)),
+      }),
+    } as Blob;
+    const r = await client.call(
+      { type: 'import', source, name: 'big.txt', format: '', store: false },
+      (_d, _t, what) => {
+        seen.push(what);
+        cancel.abort();
+      },
+      cancel.signal,
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(r).toMatchObject({ ok: false, cancelled: true });
+    expect(workers).toHaveLength(1);
+    // the worker goes on serving
+    expect((await client.call({ type: 'import', source: new Blob([SAMPLE]), name: 's.txt', format: '', store: false })).ok).toBe(true);
   });
 
   test(`gives up after ${MAX_RESTARTS} crashes in a row`, async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CHECKPOINT_BUDGET, classify, Engine, matchEvent } from './engine';
-import type { SlubvizModule } from './session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { loadModule, scenario } from './testing';
 
 let mod: SlubvizModule;

@@ -16,7 +16,7 @@
 // is within the first checkpoint interval. Stepping forward from the
 // current position needs no restore.
 import type { Breakpoint, EndHandle, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
-import { Session, type SlubvizModule } from './session';
+import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { Snapshot, SvzEvent } from './types';
 
 interface Checkpoint {
@@ -124,7 +124,7 @@ export function objectWhere(snap: Snapshot, obj: number): string {
 }
 
 export class Engine {
-  private s: Session | null = null;
+  private s: SlubvizSession | null = null;
   private ckpts: Checkpoint[] = [];
   /** bytes of the checkpoints kept */
   private ckptBytes = 0;
@@ -146,7 +146,7 @@ export class Engine {
     this.budget = opts.budget ?? CHECKPOINT_BUDGET;
   }
 
-  get session(): Session {
+  get session(): SlubvizSession {
     if (!this.s) throw new Error('no trace is open');
     return this.s;
   }
@@ -165,7 +165,7 @@ export class Engine {
 
   open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress): OpenResult {
     this.close();
-    const s = Session.open(this.mod, trace, preset, sets || null);
+    const s = SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
     return this.prepass(s, trace, checkpointEvery, progress);
   }
 
@@ -174,7 +174,7 @@ export class Engine {
     return this.session.exportV1();
   }
 
-  private prepass(s: Session, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
+  private prepass(s: SlubvizSession, trace: string, checkpointEvery: number, progress?: Progress): OpenResult {
     this.s = s;
     const total = s.opsTotal();
     this.every = Math.max(
@@ -404,21 +404,13 @@ export class Engine {
     if (bp.kind === 'object') return this.runUntilObject(bp.obj ?? -1, maxSteps);
     const s = this.session;
     const objSlab: number | null = null;
-    const BATCH = 4096;
-    let ran = 0;
     let t0 = Date.now();
-    while (ran < maxSteps) {
-      const from = s.seq();
-      const n = this.stepN(Math.min(BATCH, maxSteps - ran));
-      ran += n;
-      if (n === 0) break;
-      const evs = this.events(from, n);
+    for (const { evs } of this.batches(4096, maxSteps)) {
       const hit = evs.find((e) => matchEvent(bp, e, objSlab));
       if (hit) {
         this.seekSeqNoFrame(hit.seq + 1);
         return this.frame(true);
       }
-      if (n < BATCH) break;
       if (progress && Date.now() - t0 > 100) {
         progress(s.opsDone(), s.opsTotal(), 'breakpoint');
         t0 = Date.now();
@@ -427,18 +419,26 @@ export class Engine {
     return this.frame(false);
   }
 
+  /** Steps forward in batches of `batch` micro-steps (at most `maxSteps` in
+   * all, ending early at the end of the trace), yielding each batch's first
+   * seq, its length and its events; the model is at the batch's end. */
+  private *batches(batch: number, maxSteps: number): Generator<{ from: number; n: number; evs: SvzEvent[] }> {
+    let ran = 0;
+    while (ran < maxSteps) {
+      const from = this.session.seq();
+      const n = this.stepN(Math.min(batch, maxSteps - ran));
+      ran += n;
+      if (n === 0) return;
+      yield { from, n, evs: this.events(from, n) };
+      if (n < batch) return;
+    }
+  }
+
   /** Run until object `obj` changes state or place (see objectWhere). */
   private runUntilObject(obj: number, maxSteps: number): Frame {
     const s = this.session;
-    const BATCH = 256;
     let where = objectWhere(this.lastSnap ?? this.snapshot(), obj);
-    let ran = 0;
-    while (ran < maxSteps) {
-      const from = s.seq();
-      const n = this.stepN(Math.min(BATCH, maxSteps - ran));
-      ran += n;
-      if (n === 0) break;
-      const evs = this.events(from, n);
+    for (const { from, n, evs } of this.batches(256, maxSteps)) {
       const direct = evs.find((e) => e.obj === obj);
       // moves of many objects name only the last one: look closer
       const bulk = evs.some((e) => e.kind === 'new_slab' || e.kind === 'discard_slab' || Math.abs(e.count) > 1);
@@ -454,7 +454,6 @@ export class Engine {
         }
       }
       where = now;
-      if (n < BATCH) break;
     }
     return this.frame(false);
   }

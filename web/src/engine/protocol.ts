@@ -1,6 +1,6 @@
-// The typed {id, type} message protocol between the UI and the engine worker.
-// Every request gets exactly one reply with the same id ('ok' or 'error');
-// long requests may send 'progress' messages with that id first.
+// The engine worker's requests and replies, carried by the shared worker
+// protocol (rpc/protocol.ts: ids, 'ok' / 'error' / 'progress' replies).
+import type { InitBody } from '../rpc/protocol';
 import type { StoredMeta } from './storage';
 import type { Manifest, Snapshot, SvzEvent } from './types';
 
@@ -97,12 +97,12 @@ export interface Frame {
   hit?: boolean;
 }
 
-export type Request =
-  | { id: number; type: 'init'; wasmBase: string }
+/** The engine worker's requests (the first, 'init', is the protocol's). */
+export type RequestBody =
+  | InitBody
   /** svz_manifest_json: the presets, switches, stats ... the UI offers */
-  | { id: number; type: 'manifest' }
+  | { type: 'manifest' }
   | {
-      id: number;
       type: 'open';
       /** the trace text, or '' with `ref` (a text the worker holds: an import) */
       trace: string;
@@ -113,32 +113,31 @@ export type Request =
       sets: string;
       checkpointEvery?: number;
     }
-  | { id: number; type: 'step'; count: number }
-  | { id: number; type: 'stepOp'; count: number }
-  | { id: number; type: 'seek'; seq: number }
-  | { id: number; type: 'seekOp'; op: number }
-  | { id: number; type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
-  | { id: number; type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
-  | { id: number; type: 'frame' }
-  /** stream `source` through svz_import_* in chunks (progress: bytes, lines) */
-  | { id: number; type: 'import'; source: Blob; name: string; format: string; store: boolean }
-  /** cancels the import in flight (answered at once, out of order) */
-  | { id: number; type: 'importCancel' }
+  | { type: 'step'; count: number }
+  | { type: 'stepOp'; count: number }
+  | { type: 'seek'; seq: number }
+  | { type: 'seekOp'; op: number }
+  | { type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
+  | { type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
+  | { type: 'frame' }
+  /** stream `source` through svz_import_* in chunks (progress: bytes,
+   * lines); cancelled through the call's signal */
+  | { type: 'import'; source: Blob; name: string; format: string; store: boolean }
   /** svz_export_v1 of the open session */
-  | { id: number; type: 'export' }
-  | { id: number; type: 'storedList' }
+  | { type: 'export' }
+  | { type: 'storedList' }
   /** loads a stored trace's text under ref "stored:<id>" */
-  | { id: number; type: 'storedOpen'; storedId: string }
-  | { id: number; type: 'storedDelete'; storedId: string }
+  | { type: 'storedOpen'; storedId: string }
+  | { type: 'storedDelete'; storedId: string }
   /** a held text (share links of imports), null if above maxBytes */
-  | { id: number; type: 'getText'; ref: string; maxBytes: number }
+  | { type: 'getText'; ref: string; maxBytes: number }
   /** the trace texts the worker holds, for the worker that replaces it
    * after a trap (plain JS state, answered even by a broken worker) */
-  | { id: number; type: 'held' }
+  | { type: 'held' }
   /** the texts a replaced worker held */
-  | { id: number; type: 'adopt'; held: Held }
+  | { type: 'adopt'; held: Held }
   /** test only: trap the wasm instance (svz_debug_trap) */
-  | { id: number; type: 'debugTrap'; kind: 'abort' | 'unreachable' };
+  | { type: 'debugTrap'; kind: 'abort' | 'unreachable' };
 
 /** Trace texts a worker holds (imports by ref), handed to its successor. */
 export interface Held {
@@ -147,9 +146,7 @@ export interface Held {
   pendingRef: string | null;
 }
 
-export type RequestType = Request['type'];
-type Bare<T> = T extends { id: number } ? Omit<T, 'id'> : never;
-export type RequestBody = Bare<Request>;
+export type RequestType = RequestBody['type'];
 
 export interface OpenResult {
   meta: RunMeta;
@@ -168,7 +165,6 @@ export type ReplyPayload = {
   text: string;
   frame: Frame;
   import: ImportResult;
-  importCancel: boolean;
   export: { text: string; bytes: number };
   storedList: StoredMeta[];
   storedOpen: { ref: string; meta: StoredMeta };
@@ -178,9 +174,3 @@ export type ReplyPayload = {
   adopt: null;
   debugTrap: null;
 };
-
-export type Reply =
-  | { id: number; type: 'ok'; result: unknown; ms: number }
-  /** trap: the wasm instance trapped (it must not be used again) */
-  | { id: number; type: 'error'; message: string; trap?: boolean }
-  | { id: number; type: 'progress'; done: number; total: number; what: string; lines?: number };

@@ -7,7 +7,7 @@ import { Backend } from './backend';
 import type { EngineApi, ProgressFn } from './client';
 import { Engine } from './engine';
 import type { RequestBody, ReplyPayload } from './protocol';
-import type { SlubvizModule } from './session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { MemoryStorage } from './storage';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -38,8 +38,8 @@ export class LocalEngine implements EngineApi {
   get engine(): Engine {
     return this.backend.engine;
   }
-  async call<T extends RequestBody>(body: T, onProgress?: ProgressFn): Promise<ReplyPayload[T['type']]> {
-    const r = await this.backend.handle(body, onProgress);
+  async call<T extends RequestBody>(body: T, onProgress?: ProgressFn, signal?: AbortSignal): Promise<ReplyPayload[T['type']]> {
+    const r = await this.backend.handle(body, onProgress, signal);
     // a structured clone, as postMessage would make
     return structuredClone(r) as ReplyPayload[T['type']];
   }

@@ -231,36 +231,6 @@ export interface ImportSummary {
 }
 
 /** svz_manifest_json() (core/src/api/manifest.c): the core's vocabulary. The
- * app's lists of presets, switches, stats and formats come from here. */
-export interface ManifestPreset {
-  name: string;
-  description: string;
-  /** "key=value ..." as svz_config_set takes them */
-  settings: string;
-}
-
-export interface ManifestSwitch {
-  name: string;
-  aliases: string[];
-  kind: 'bool' | 'value';
-  /** the words a value switch takes (enum order); [] for numbers and names */
-  choices: string[];
-  what: string;
-}
-
-export interface Manifest {
-  schema: number;
-  presets: ManifestPreset[];
-  default_preset: string;
-  switches: ManifestSwitch[];
-  stats: { item: string; sysfs: string; eras: string[] }[];
-  node_counters: string[];
-  event_kinds: string[];
-  kernel_functions: string[];
-  ops: string[];
-  directives: string[];
-  import_formats: { name: string; aliases: string[]; label: string }[];
-  /** why an imported event was not kept: the summary's key and text */
-  import_skip_reasons: { name: string; text: string }[];
-  limits: Record<string, number>;
-}
+ * app's lists of presets, switches, stats and formats come from here; its
+ * types are the binding's (core/wasm/slubviz-api.d.ts). */
+export type { Manifest, ManifestPreset, ManifestSwitch } from '../../../core/wasm/slubviz-api';

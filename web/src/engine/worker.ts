@@ -1,28 +1,20 @@
 /// <reference lib="webworker" />
 // The engine worker: owns the wasm instance and the Backend (engine, held
-// trace texts, streaming import, IndexedDB storage) and answers the typed
-// {id, type} requests of protocol.ts (the loop and its trap handling:
-// serve.ts).
+// trace texts, streaming import, IndexedDB storage) and answers the
+// requests of protocol.ts (the loop and its trap handling: serve.ts).
+import type { Message } from '../rpc/protocol';
+import { loadWasm } from '../rpc/server';
 import { Backend } from './backend';
-import type { Request } from './protocol';
+import type { RequestBody } from './protocol';
 import { serve } from './serve';
-import type { SlubvizModule } from './session';
 import { IdbStorage } from './storage';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-async function loadBackend(base: string): Promise<Backend> {
-  const factoryMod = (await import(/* @vite-ignore */ `${base}slubviz_core.mjs`)) as {
-    default: (opts: object) => Promise<SlubvizModule>;
-  };
-  const mod = await factoryMod.default({
-    locateFile: (p: string) => base + p,
-    print: (s: string) => console.log(s),
-    printErr: (s: string) => console.warn(s),
-  });
-  return new Backend(mod, new IdbStorage());
-}
-
 // where slubviz_core.{mjs,wasm} are served; the page sends it first ('init')
-const onRequest = serve(loadBackend, (r) => self.postMessage(r), new URL('../wasm/', self.location.href).href);
-self.onmessage = (ev: MessageEvent<Request>) => onRequest(ev.data);
+const onRequest = serve(
+  async (base) => new Backend(await loadWasm(base, (s) => console.log(s)), new IdbStorage()),
+  (r) => self.postMessage(r),
+  new URL('../wasm/', self.location.href).href,
+);
+self.onmessage = (ev: MessageEvent<Message<RequestBody>>) => onRequest(ev.data);

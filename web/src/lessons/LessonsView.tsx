@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
-import { answerIds, lessonFormat, lessonItems, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
+import { answerIds, lessonItems, lessonVocabulary, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
 import { Markdown } from './markdown';
 import { useLessons, useLessonState } from './mount';
@@ -439,7 +439,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
   const snap = app.frame?.snapshot;
   const cpus = sb.allow?.cpus ?? [...Array(snap?.topology.nr_cpus ?? 1).keys()];
   const caches = sb.allow?.caches ?? (snap?.caches.filter((c) => c.alive && !c.kmalloc).map((c) => c.name) ?? [sb.cache]);
-  const ops = sb.allow?.ops ?? lessonFormat.OPS;
+  const ops = sb.allow?.ops ?? lessonVocabulary.vocabulary().ops;
   const [cpu, setCpu] = useState(String(cpus[0] ?? 0));
   const [op, setOp] = useState(ops[0] ?? 'alloc');
   const [cache, setCache] = useState(sb.cache);

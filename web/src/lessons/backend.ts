@@ -5,9 +5,10 @@
 // `reveal`, the events between) and evaluates the checks with the shared
 // predicate engine, runs sandbox attempts (check.mjs runSandbox) and fills
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
-import { Session, type SlubvizModule } from '../engine/session';
+import { manifest, SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import type { LessonReplyPayload, LessonRequestBody } from './protocol';
 import {
-  check, lessonFormat, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
+  check, lessonFormat, lessonVocabulary, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
   type Probe, type ProbeResult, type Question, type SandboxRun,
 } from './format';
 
@@ -63,16 +64,46 @@ export class LessonBackend {
   private prepared = new Map<string, PreparedVariant>();
   private contexts = new Map<string, PredicateContext>();
 
-  constructor(readonly mod: SlubvizModule) {}
+  /** the lesson engine checks and reads with the core's names (its manifest) */
+  constructor(readonly mod: SlubvizModule) {
+    lessonVocabulary.useManifest(manifest(mod));
+  }
 
-  /** Sessions for the shared runner (web Session has the methods it drives). */
-  readonly open: OpenFn = (trace, { preset, sets }) => Session.open(this.mod, trace, preset, sets);
+  /** Sessions for the shared runner. */
+  readonly open: OpenFn = (trace, opts) => SlubvizSession.open(this.mod, trace, opts);
 
   private readScenario = (file: string): string => {
     const t = this.texts.get(file);
     if (t === undefined) throw new Error(`scenario ${file} was not loaded`);
     return t;
   };
+
+  /** One request of the lesson worker (protocol.ts). */
+  handle<T extends LessonRequestBody>(req: T): LessonReplyPayload[T['type']] {
+    const body = req as LessonRequestBody;
+    const r = ((): unknown => {
+      switch (body.type) {
+        case 'init':
+          return null;
+        case 'load':
+          this.load(body.lesson, body.scenarios);
+          return null;
+        case 'prepare':
+          return this.prepare(body.lessonId, body.variant);
+        case 'choices':
+          return this.choices(body.lessonId, body.qid);
+        case 'click':
+          return this.click(body.lessonId, body.qid, body.target);
+        case 'candidates':
+          return this.candidates(body.lessonId, body.qid);
+        case 'sandbox':
+          return this.sandbox(body.lessonId, body.lines);
+        case 'extras':
+          return this.extras(body.lessonId);
+      }
+    })();
+    return r as LessonReplyPayload[T['type']];
+  }
 
   /** Register a lesson with the scenario files it uses (path -> text). */
   load(lesson: Lesson, scenarios: Record<string, string>): void {
@@ -93,11 +124,11 @@ export class LessonBackend {
     return l;
   }
 
-  private opener(lesson: Lesson, variant: string): () => Session {
+  private opener(lesson: Lesson, variant: string): () => SlubvizSession {
     const cfg = runOf(lesson, variant);
     const text = 'inline' in cfg.scenario ? cfg.scenario.inline : this.readScenario(cfg.scenario.file);
     const sets = lessonFormat.setsText(cfg.sets) || null;
-    return () => Session.open(this.mod, text, cfg.preset, sets);
+    return () => SlubvizSession.open(this.mod, text, { preset: cfg.preset, sets });
   }
 
   /** Resolve every stop and question position of one run (a variant) and
@@ -115,7 +146,8 @@ export class LessonBackend {
         id: `stop:${s.id}`,
         at: s.at,
         need: {
-          snapshot: false,
+          // counters are read from the snapshot
+          snapshot: s.highlight.some((h) => 'stat' in h),
           stats: s.highlight.some((h) => 'stat' in h),
           slabinfo: s.highlight.some((h) => 'slabinfo' in h),
           sysfs: s.highlight.some((h) => 'sysfs' in h) ? [cache] : [],
@@ -124,11 +156,12 @@ export class LessonBackend {
     }
     for (const q of lesson.questions.filter((x) => mine(x.variant))) {
       const preds = q.kind === 'choice' ? q.choices.map((c) => c.check) : [q.check];
-      const need = { snapshot: q.kind === 'click', stats: false, slabinfo: false, sysfs: [] as string[], events: false, before: true };
+      const need = { snapshot: q.kind === 'click', stats: false, pageAlloc: false, slabinfo: false, sysfs: [] as string[], events: false, before: true };
       for (const p of preds) {
         const r = predicates.requirements(p);
         need.snapshot ||= r.snapshot;
         need.stats ||= r.stats;
+        need.pageAlloc ||= !!r.pageAlloc;
         need.slabinfo ||= r.slabinfo;
         need.events ||= r.events;
         for (const c of r.sysfs) if (!need.sysfs.includes(c)) need.sysfs.push(c);

@@ -11,6 +11,9 @@ import * as formatJs from '../../../lessons/engine/lesson-format.mjs';
 import * as runnerJs from '../../../lessons/engine/runner.mjs';
 // @ts-ignore -- plain ES module without declarations (typed below)
 import * as checkJs from '../../../lessons/engine/check.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as vocabularyJs from '../../../lessons/engine/vocabulary.mjs';
+import type { Manifest } from '../engine/types';
 
 /** A predicate or value expression (docs/lessons.md, "Predicates"): JSON. */
 export type Predicate = boolean | { [k: string]: unknown };
@@ -185,7 +188,10 @@ export interface Lesson {
 /** What a predicate reads (predicates.mjs requirements()). */
 export interface Needs {
   snapshot: boolean;
+  /** counters (read from the snapshot) */
   stats: boolean;
+  /** the stats text's page_alloc block */
+  pageAlloc?: boolean;
   slabinfo: boolean;
   sysfs: string[];
   events: boolean;
@@ -261,7 +267,6 @@ type FormatModule = {
   LESSON_FORMAT: number;
   VIEWS: string[];
   TARGETS: string[];
-  OPS: string[];
   setsText(sets: Sets | undefined): string;
   runConfig(lesson: Lesson, variantId?: string): { scenario: Scenario; preset: string; sets: Sets };
   describePosition(pos: Position): string;
@@ -279,6 +284,24 @@ type RunnerModule = {
   runProbes(open: () => RunnerSession, probes: Probe[]): { results: Map<string, ProbeResult>; info: { opsTotal: number; stepsTotal: number; runError: string } | null };
 };
 
+/** The core's names the lesson engine uses (lessons/engine/vocabulary.mjs). */
+export interface Vocabulary {
+  ops: string[];
+  presets: string[];
+  settings: string[];
+  statEras: Map<string, string[]>;
+  nodeCounters: string[];
+  eventKinds: string[];
+  kernelFunctions: string[];
+  locations: string[];
+  eventRing: number;
+}
+
+type VocabularyModule = {
+  useManifest(m: Manifest): Vocabulary;
+  vocabulary(): Vocabulary;
+};
+
 type CheckModule = {
   runSandbox(lesson: Lesson, lines: string[], env: { open: OpenFn; readScenario: (file: string) => string }): SandboxRun;
 };
@@ -287,6 +310,7 @@ export const predicates = predicatesJs as PredicatesModule;
 export const lessonFormat = formatJs as FormatModule;
 export const runner = runnerJs as RunnerModule;
 export const check = checkJs as CheckModule;
+export const lessonVocabulary = vocabularyJs as VocabularyModule;
 
 export const LESSON_FORMAT: number = lessonFormat.LESSON_FORMAT;
 

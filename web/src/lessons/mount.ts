@@ -4,7 +4,7 @@
 import { useSyncExternalStore } from 'react';
 import type { Store } from '../state/store';
 import { useStore } from '../views/hooks';
-import { LazyLessonClient } from './client';
+import { LessonClient } from './client';
 import { installLessonHook } from './hook';
 import { decodeLessonLink } from './link';
 import { defaultProgressStorage } from './progress';
@@ -17,7 +17,7 @@ export function lessonsFor(app: Store): LessonStore {
   let l = stores.get(app);
   if (!l) {
     const base = new URL(import.meta.env.BASE_URL, location.href);
-    l = new LessonStore(app, new LazyLessonClient(new URL('wasm/', base).href), defaultProgressStorage(), {
+    l = new LessonStore(app, new LessonClient(new URL('wasm/', base).href), defaultProgressStorage(), {
       fetchText: (path) => app.env.fetchText(path),
       setHash: (hash) => {
         if (location.hash === hash || (!hash && !location.hash)) return;

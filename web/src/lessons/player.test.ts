@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Engine } from '../engine/engine';
-import type { SlubvizModule } from '../engine/session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { LocalEngine, loadModule, ROOT } from '../engine/testing';
 import { Store } from '../state/store';
 import { LessonBackend } from './backend';

@@ -1,20 +1,18 @@
-// The lesson worker's typed {id, type} messages (the same shape as the
-// engine protocol, engine/protocol.ts): one reply per request.
+// The lesson worker's requests and replies, carried by the shared worker
+// protocol (rpc/protocol.ts), as the engine worker's are.
+import type { Api, InitBody } from '../rpc/protocol';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant } from './backend';
 import type { Lesson, SandboxRun } from './format';
 
-export type LessonRequest =
-  | { id: number; type: 'init'; wasmBase: string }
-  | { id: number; type: 'load'; lesson: Lesson; scenarios: Record<string, string> }
-  | { id: number; type: 'prepare'; lessonId: string; variant: string }
-  | { id: number; type: 'choices'; lessonId: string; qid: string }
-  | { id: number; type: 'click'; lessonId: string; qid: string; target: number | string }
-  | { id: number; type: 'candidates'; lessonId: string; qid: string }
-  | { id: number; type: 'sandbox'; lessonId: string; lines: string[] }
-  | { id: number; type: 'extras'; lessonId: string };
-
-type Bare<T> = T extends { id: number } ? Omit<T, 'id'> : never;
-export type LessonRequestBody = Bare<LessonRequest>;
+export type LessonRequestBody =
+  | InitBody
+  | { type: 'load'; lesson: Lesson; scenarios: Record<string, string> }
+  | { type: 'prepare'; lessonId: string; variant: string }
+  | { type: 'choices'; lessonId: string; qid: string }
+  | { type: 'click'; lessonId: string; qid: string; target: number | string }
+  | { type: 'candidates'; lessonId: string; qid: string }
+  | { type: 'sandbox'; lessonId: string; lines: string[] }
+  | { type: 'extras'; lessonId: string };
 
 export type LessonReplyPayload = {
   init: null;
@@ -27,10 +25,5 @@ export type LessonReplyPayload = {
   extras: Extras;
 };
 
-/** trap: the worker's wasm instance trapped (it is replaced, client.ts) */
-export type LessonReply = { id: number; type: 'ok'; result: unknown } | { id: number; type: 'error'; message: string; trap?: boolean };
-
 /** What the lesson store asks of the lesson backend (a worker, or in process in tests). */
-export interface LessonApi {
-  call<T extends LessonRequestBody>(body: T): Promise<LessonReplyPayload[T['type']]>;
-}
+export type LessonApi = Api<LessonRequestBody, LessonReplyPayload>;

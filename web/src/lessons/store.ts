@@ -9,7 +9,7 @@ import { configSets } from '../state/store';
 import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
-  answerIds, itemOfStop, lessonFormat, lessonItems, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
+  answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
   type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
 import { encodeLessonLink, type LessonLink } from './link';
@@ -172,8 +172,16 @@ export class LessonStore {
 
   // ---- data -------------------------------------------------------------------
 
+  /** The lesson format's checks use the core's names: its manifest, from the app's engine. */
+  private async useVocabulary(): Promise<void> {
+    const m = await this.app.manifest();
+    if (!m) throw new Error("the lessons need the engine's vocabulary, which could not be read");
+    lessonVocabulary.useManifest(m);
+  }
+
   private async loadIndex(): Promise<IndexEntry[]> {
     if (this.state.index) return this.state.index;
+    await this.useVocabulary();
     const idx = JSON.parse(await this.env.fetchText('lessons/index.json')) as LessonIndex;
     if (idx.format !== LESSON_FORMAT) throw new Error(`lessons/index.json has format ${String(idx.format)}; this player knows format ${LESSON_FORMAT}`);
     const errs = lessonFormat.validateIndex(idx);
@@ -216,6 +224,7 @@ export class LessonStore {
         const lesson = JSON.parse(await this.env.fetchText(`lessons/${id}/lesson.json`)) as Lesson;
         if (lesson.format !== LESSON_FORMAT) throw new Error(`lesson ${id} has format ${String(lesson.format)}; this player knows format ${LESSON_FORMAT}`);
         const entry = this.state.index?.find((e) => e.id === id) ?? null;
+        await this.useVocabulary();
         const errs = lessonFormat.validateLesson(lesson, entry);
         if (errs.length) throw new Error(errs.slice(0, 3).join('; '));
         const files = new Set<string>();

@@ -4,9 +4,10 @@
 // default run opens.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Engine } from '../engine/engine';
-import type { SlubvizModule } from '../engine/session';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
-import { act, Store } from './store';
+import { act } from './actions';
+import { Store } from './store';
 import { compressTrace, encodeShare, inflateLink, LINK_MAX_COMPRESSED, LINK_MAX_TRACE, LinkError } from './url';
 
 let mod: SlubvizModule;

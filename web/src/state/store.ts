@@ -217,6 +217,8 @@ export class Store {
   private recovering = false;
   /** a share link's trace being inflated: set to cancel it */
   private linkInflate: { cancelled: boolean } | null = null;
+  /** cancels the import in flight (its request's signal) */
+  private importAbort: AbortController | null = null;
 
   constructor(
     readonly engine: EngineApi,
@@ -325,16 +327,32 @@ export class Store {
   /** The presets, switches, import formats and skip reasons the core has
    * (its manifest, via the worker). */
   async loadManifest(): Promise<void> {
+    await this.manifest();
+  }
+
+  private manifestP: Promise<Manifest | null> | null = null;
+
+  /** The core's manifest, asked once (null when it could not be read:
+   * `error` says why, and the next call asks again). */
+  manifest = (): Promise<Manifest | null> => {
+    this.manifestP ??= this.fetchManifest().then((m) => {
+      if (!m) this.manifestP = null;
+      return m;
+    });
+    return this.manifestP;
+  };
+
+  private async fetchManifest(): Promise<Manifest | null> {
     for (let tries = 0; ; tries++) {
       try {
         const m = await this.engine.call({ type: 'manifest' });
         this.set({ presets: m.presets, switches: m.switches, importFormats: m.import_formats, skipReasons: m.import_skip_reasons });
-        return;
+        return m;
       } catch (e) {
         // a crash while starting: the client restarts the engine; ask the new one once
         if (e instanceof EngineCrash && tries === 0) continue;
         this.set({ error: `The engine's presets and switches could not be read: ${e instanceof Error ? e.message : String(e)}` });
-        return;
+        return null;
       }
     }
   }
@@ -684,13 +702,17 @@ export class Store {
     if (this.state.importing) throw new Error('an import is already running');
     this.set({ importing: { name, done: 0, total: source.size, lines: 0, what: 'import', updates: 0 }, importView: null });
     let r: ImportResult;
+    const abort = (this.importAbort = new AbortController());
     try {
-      r = await this.engine.call({ type: 'import', source, name, format, store: true }, (done, total, what, lines) => {
+      const progress = (done: number, total: number, what: string, lines?: number) => {
         const cur = this.state.importing;
         this.set({ importing: { name, done, total, lines: lines ?? cur?.lines ?? 0, what, updates: (cur?.updates ?? 0) + 1 } });
-      });
+      };
+      r = await this.engine.call({ type: 'import', source, name, format, store: true }, progress, abort.signal);
     } catch (e) {
       r = { ok: false, cancelled: false, error: e instanceof Error ? e.message : String(e), name, bytes: source.size, lines: 0 } satisfies ImportFail;
+    } finally {
+      if (this.importAbort === abort) this.importAbort = null;
     }
     this.set({ importing: null, importView: { result: r, open: false } });
     if (r.ok) await this.refreshStored();
@@ -709,7 +731,7 @@ export class Store {
 
   cancelImport = async (): Promise<void> => {
     if (this.linkInflate) this.linkInflate.cancelled = true;
-    else if (this.state.importing) await this.engine.call({ type: 'importCancel' });
+    else this.importAbort?.abort();
   };
 
   /** Replay the import shown in the summary. */
@@ -760,30 +782,4 @@ export class Store {
   };
 
   setSiteFilter = (site: string): void => this.set({ siteFilter: site });
-}
-
-/** The actions, by name: what buttons, shortcuts and tests call. */
-export type ActionName =
-  | 'stepForward' | 'stepBack' | 'stepOp' | 'opBack' | 'jumpToOp' | 'seekSeq' | 'toStart' | 'toEnd'
-  | 'play' | 'pause' | 'togglePlay' | 'faster' | 'slower' | 'setSpeed' | 'runToBreakpoint' | 'setBreakpoint'
-  | 'selectCache' | 'selectSlab' | 'selectCpu' | 'selectNode' | 'setTextTab' | 'setAnim' | 'freeAlloc' | 'freeFree'
-  | 'setFreePlay' | 'restart' | 'setConfig' | 'loadScenario' | 'openTrace' | 'openRef'
-  | 'importFile' | 'importText' | 'importSample' | 'cancelImport' | 'replayImport' | 'dismissImport'
-  | 'refreshStored' | 'openStored' | 'deleteStored' | 'exportV1' | 'setSiteFilter' | 'dismissNotice' | 'openLink';
-
-export const ACTIONS: readonly ActionName[] = [
-  'stepForward', 'stepBack', 'stepOp', 'opBack', 'jumpToOp', 'seekSeq', 'toStart', 'toEnd',
-  'play', 'pause', 'togglePlay', 'faster', 'slower', 'setSpeed', 'runToBreakpoint', 'setBreakpoint',
-  'selectCache', 'selectSlab', 'selectCpu', 'selectNode', 'setTextTab', 'setAnim', 'freeAlloc', 'freeFree',
-  'setFreePlay', 'restart', 'setConfig', 'loadScenario', 'openTrace', 'openRef',
-  'importFile', 'importText', 'importSample', 'cancelImport', 'replayImport', 'dismissImport',
-  'refreshStored', 'openStored', 'deleteStored', 'exportV1', 'setSiteFilter', 'dismissNotice', 'openLink',
-];
-
-export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {
-  const fn = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[name];
-  if (typeof fn !== 'function') throw new Error(`no action ${name}`);
-  const r = await fn.apply(store, args);
-  await store.idle();
-  return r;
 }

@@ -1,29 +1,28 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BreakpointKind, RunMeta } from '../engine/protocol';
+import { ready, type ActionName } from '../state/actions';
 import { SPEEDS } from '../state/store';
 import { renderTimeline } from '../viz/timeline';
 import { PATH_COLORS, PATH_LABELS } from '../viz/common';
+import { ActionButton } from './ActionButton';
 import { useAppState, useD3, useStore } from './hooks';
+
+/** The playback buttons, in their row's order. */
+const PLAYBACK: ActionName[] = ['toStart', 'opBack', 'stepBack', 'togglePlay', 'stepForward', 'stepOp', 'toEnd'];
 
 export function Controls() {
   const store = useStore();
   const st = useAppState();
   const f = st.frame;
-  const disabled = !f || st.status !== 'ready';
+  const disabled = !ready(st);
   const [jump, setJump] = useState('');
   const [obj, setObj] = useState('');
   return (
     <section className="controls" aria-label="Playback controls">
       <div className="row">
-        <button type="button" onClick={() => void store.toStart()} disabled={disabled} aria-label="To start" title="To start (Home)">|◀</button>
-        <button type="button" onClick={() => void store.opBack()} disabled={disabled} aria-label="Op back" title="Back one op (Shift+←)">◀◀ op</button>
-        <button type="button" onClick={() => void store.stepBack()} disabled={disabled} aria-label="Step back" title="Back one micro-step (←)">◀ step</button>
-        <button type="button" onClick={() => store.togglePlay()} disabled={disabled} aria-label={st.playing ? 'Pause' : 'Play'} title="Play/pause (Space)" aria-pressed={st.playing}>
-          {st.playing ? '❚❚ pause' : '▶ play'}
-        </button>
-        <button type="button" onClick={() => void store.stepForward()} disabled={disabled} aria-label="Step" title="One micro-step (→)">step ▶</button>
-        <button type="button" onClick={() => void store.stepOp()} disabled={disabled} aria-label="Step op" title="One op (Shift+→)">op ▶▶</button>
-        <button type="button" onClick={() => void store.toEnd()} disabled={disabled} aria-label="To end" title="To end (End)">▶|</button>
+        {PLAYBACK.map((name) => (
+          <ActionButton key={name} name={name} />
+        ))}
         <label className="speed">
           speed
           <select aria-label="Speed (micro-steps per second)" value={st.speed} onChange={(e) => store.setSpeed(Number(e.target.value))}>
@@ -75,9 +74,7 @@ export function Controls() {
             />
           </label>
         )}
-        <button type="button" onClick={() => void store.runToBreakpoint()} disabled={disabled} title="Run to breakpoint (B)">
-          Run to breakpoint
-        </button>
+        <ActionButton name="runToBreakpoint" />
         {st.lastHit && (
           <span className="hit" role="status" data-hit={st.lastHit.found ? 'true' : 'false'}>
             {st.lastHit.found ? `stopped at step ${st.lastHit.seq}` : 'not found before the end'}

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ImportFail, ImportOk } from '../engine/protocol';
 import type { ImportSummary } from '../engine/types';
 import type { Store } from '../state/store';
-import { Panel } from './Panels';
+import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
 
 const NOTES: Record<string, string> = {

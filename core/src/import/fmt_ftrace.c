@@ -1,0 +1,302 @@
+/* ftrace text (/sys/kernel/tracing/trace, trace_pipe), also the event-line
+ * parser of trace-cmd report and perf script (fmt_trace_cmd.c, fmt_perf.c).
+ *
+ * Event lines are anchored on "[CPU] ... TIMESTAMP: EVENT:" and read from
+ * the CPU column rightwards, so task names may hold ':' and spaces; perf
+ * script adds a sample period and names events "kmem:kmalloc:", which moves
+ * an import from ftrace to perf. Lines trimmed to "EVENT: fields", the
+ * function tracer's and stack tracer's lines, "[LOST n EVENTS]", perf -g
+ * callchains and ftrace " => " frames are recognised and counted. */
+#include "import/importer.h"
+
+#include <stdio.h>
+
+/* Any line may be an event line: the format when no other claims it. */
+enum claim ftrace_detect(const char *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return CLAIM_ANY;
+}
+
+/* "[003]": 1 and the CPU (INT64_MAX if huge); "[-1]": -1; otherwise 0. */
+static int cpu_token(struct slice t, int64_t *cpu)
+{
+	if (t.len < 3 || t.s[0] != '[' || t.s[t.len - 1] != ']')
+		return 0;
+	size_t i = 1;
+	bool neg = t.s[1] == '-';
+	if (neg)
+		i++;
+	if (i >= t.len - 1)
+		return 0;
+	uint64_t v = 0;
+	for (; i < t.len - 1; i++) {
+		if (!is_digit(t.s[i]))
+			return 0;
+		v = v > 1000000000ull ? v : v * 10 + (uint64_t)(t.s[i] - '0');
+	}
+	if (neg)
+		return -1;
+	*cpu = v > 1000000000ull ? INT64_MAX : (int64_t)v;
+	return 1;
+}
+
+/* "312444.111637:" or "1234:" (counter clocks). */
+static bool ts_token(struct slice t, uint64_t *ts)
+{
+	if (t.len < 2 || t.s[t.len - 1] != ':' || !is_digit(t.s[0]))
+		return false;
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, fd = 0;
+	for (; i < t.len - 1 && is_digit(t.s[i]); i++)
+		sec = sec < 100000000000ull ? sec * 10 + (uint64_t)(t.s[i] - '0') : sec;
+	if (i < t.len - 1 && t.s[i] == '.') {
+		i++;
+		for (; i < t.len - 1 && is_digit(t.s[i]); i++, fd++)
+			if (fd < 9)
+				frac = frac * 10 + (uint64_t)(t.s[i] - '0');
+	}
+	if (i != t.len - 1)
+		return false;
+	for (; fd < 9; fd++)
+		frac *= 10;
+	*ts = sec * 1000000000ull + frac;
+	return true;
+}
+
+/* "kmalloc:" or "kmem:kmalloc:" (perf): the event name without subsystem. */
+static bool event_token(struct slice t, struct slice *name, bool *subsys)
+{
+	if (t.len < 2 || t.s[t.len - 1] != ':' || !is_ident_start(t.s[0]))
+		return false;
+	size_t start = 0, colons = 0;
+	for (size_t i = 0; i < t.len - 1; i++) {
+		if (t.s[i] == ':') {
+			if (++colons > 1 || i + 1 >= t.len - 1 || !is_ident_start(t.s[i + 1]))
+				return false;
+			start = i + 1;
+		} else if (!is_ident(t.s[i])) {
+			return false;
+		}
+	}
+	name->s = t.s + start;
+	name->len = t.len - 1 - start;
+	*subsys = colons != 0;
+	return true;
+}
+
+/* Up to 64 blank-separated tokens of a line, from the start. */
+#define MAX_PREFIX_TOKS 64
+
+/* A function name as the function tracer prints it: "do_filp_open",
+ * "xas_load.isra.0", "do_filp_open+0x4/0xd0" (sym-offset). */
+static bool symbol_token(struct slice t)
+{
+	if (!t.len || !is_ident_start(t.s[0]))
+		return false;
+	for (size_t i = 1; i < t.len; i++)
+		if (!is_ident(t.s[i]) && t.s[i] != '.' && t.s[i] != '+' && t.s[i] != '/')
+			return false;
+	return true;
+}
+
+/* What follows "TIMESTAMP:" when it is not "EVENT: fields" but another
+ * tracer's standard output (tk: the tokens from there to the line's end):
+ *   "<stack trace>" / "<user stack trace>"   options/stacktrace, perf-tools tpoint -s
+ *   "func <-parent" / "func"                   the function tracer (print-parent on/off)
+ * The kind it is counted under, or NULL. */
+static const char *tracer_kind(const struct slice *tk, size_t n)
+{
+	if (n == 2 && slice_is(tk[0], "<stack") && slice_is(tk[1], "trace>"))
+		return "<stack trace>";
+	if (n == 3 && slice_is(tk[0], "<user") && slice_is(tk[1], "stack") && slice_is(tk[2], "trace>"))
+		return "<user stack trace>";
+	if (symbol_token(tk[0]) &&
+	    (n == 1 || (n == 2 && tk[1].len > 2 && memcmp(tk[1].s, "<-", 2) == 0)))
+		return "function";
+	return NULL;
+}
+
+/* libtraceevent's kmem plugin (trace-cmd report, perf script) prints the
+ * call site it resolved before the event's own fields: "kmalloc:
+ * (fw_core_handle_request+0x7b) call_site=... ptr=..." (plugin_kmem.c:
+ * "(%s+0x%x) "). The text inside the parentheses, and *f moved past them;
+ * an empty slice if there is none. */
+static struct slice plugin_site(const char **f, const char *end)
+{
+	const char *p = *f;
+	while (p < end && is_space(*p))
+		p++;
+	if (p >= end || *p != '(')
+		return (struct slice){ NULL, 0 };
+	const char *q = p + 1;
+	while (q < end && *q != ')' && !is_space(*q))
+		q++;
+	if (q >= end || *q != ')' || q == p + 1 || (q + 1 < end && !is_space(q[1])))
+		return (struct slice){ NULL, 0 };
+	*f = q + 1;
+	return (struct slice){ p + 1, (size_t)(q - p - 1) };
+}
+
+/* A call_site that is only a number: "%lx" before v5.4 ("c104deff"), or the
+ * options/fields "0xffffffff92d10d97 (-1831793257)". */
+static bool site_is_number(struct slice v)
+{
+	struct slice t = first_tok(v);
+	uint64_t x;
+	return imp_parse_knum(t.s, t.len, &x) || imp_parse_hex(t.s, t.len, &x);
+}
+
+/* The kmem event "name:" whose fields start at f: parsed and applied. */
+static void kmem_fields(struct svz_importer *im, struct slice name, int kind, int64_t cpu,
+			const char *f, const char *end, uint64_t line)
+{
+	char msg[160];
+	struct ev ev;
+	imp_init_ev(&ev, kind, name, cpu);
+	struct slice plugin = plugin_site(&f, end);
+	if (imp_parse_fields(f, (size_t)(end - f), &ev, msg, sizeof msg)) {
+		imp_bad_line(im, line, "%.*s: %s", (int)name.len, name.s, msg);
+		return;
+	}
+	/* the plugin's symbol names the site better than a bare address */
+	if (plugin.len && (!ev.site.s || site_is_number(ev.site)))
+		ev.site = plugin;
+	imp_apply_event(im, &ev, line);
+}
+
+/* ftrace / trace-cmd / perf script event lines. */
+static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
+{
+	struct slice tk[MAX_PREFIX_TOKS];
+	size_t nt = 0, i = 0;
+	char ex[64];
+
+	while (nt < MAX_PREFIX_TOKS) {
+		while (i < n && is_space(s[i]))
+			i++;
+		if (i >= n)
+			break;
+		size_t b = i;
+		while (i < n && !is_space(s[i]))
+			i++;
+		tk[nt++] = (struct slice){ s + b, i - b };
+		/* stop scanning once the fields begin */
+		if (memchr(tk[nt - 1].s, '=', tk[nt - 1].len) && nt > 2)
+			break;
+	}
+	int64_t cpu = -1;
+	int last_cpu_tok = -1;
+	bool neg_cpu = false;
+	for (size_t t = 0; t + 1 < nt; t++) {
+		int64_t c;
+		int k = cpu_token(tk[t], &c);
+		if (k == 1) {
+			cpu = c;
+			last_cpu_tok = (int)t;
+			neg_cpu = false;
+			continue;
+		}
+		if (k == -1) {
+			last_cpu_tok = (int)t;
+			neg_cpu = true;
+			continue;
+		}
+		uint64_t ts;
+		if (!ts_token(tk[t], &ts))
+			continue;
+		size_t e = t + 1;
+		struct slice name;
+		bool subsys = false;
+		const char *other = NULL;
+		if (e < nt && !event_token(tk[e], &name, &subsys) && e + 1 < nt &&
+		    imp_parse_dec(tk[e].s, tk[e].len, &(uint64_t){ 0 }))
+			e++; /* perf's sample period */
+		if (e >= nt)
+			continue;
+		if (!event_token(tk[e], &name, &subsys) &&
+		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
+			continue;
+		if (last_cpu_tok < 0) {
+			/* a task name like "x 1.5: y:" before the real columns? */
+			bool later_cpu = false;
+			for (size_t u = t + 1; u < nt && u < t + 5; u++)
+				later_cpu |= cpu_token(tk[u], &(int64_t){ 0 }) != 0;
+			if (later_cpu)
+				continue;
+		}
+		/* found: TS at t, event at e */
+		if (neg_cpu) {
+			imp_bad_line(im, line, "expected a CPU like [003], got '%s'",
+				 imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
+			return;
+		}
+		if (subsys && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
+			im->fmt = SVZ_FMT_PERF;
+		if (im->have_ts && ts < im->last_ts)
+			im->rep.ts_backwards++;
+		im->last_ts = ts;
+		im->have_ts = true;
+		if (other) {
+			imp_other_event(im, other, strlen(other));
+			return;
+		}
+		int kind = imp_kmem_kind(name);
+		if (kind < 0) {
+			imp_other_event(im, name.s, name.len);
+			return;
+		}
+		kmem_fields(im, name, kind, last_cpu_tok >= 0 ? cpu : -1, tk[e].s + tk[e].len, s + n,
+			    line);
+		return;
+	}
+	if (imp_lost_line(im, s, n))
+		return;
+	/* A line an author trimmed to "EVENT: fields" (no task, CPU or
+	 * timestamp): the event with its CPU unknown. */
+	struct slice name;
+	bool subsys;
+	if (nt >= 2 && event_token(tk[0], &name, &subsys) &&
+	    (memchr(tk[1].s, '=', tk[1].len) || tk[1].s[0] == '(')) {
+		int kind = imp_kmem_kind(name);
+		if (kind < 0)
+			imp_other_event(im, name.s, name.len);
+		else
+			kmem_fields(im, name, kind, -1, tk[0].s + tk[0].len, s + n, line);
+		return;
+	}
+	/* perf script -g: "\t ffffffff8124d0a0 kmem_cache_alloc+0x1a0 ([kernel.kallsyms])";
+	 * ftrace's stack trace: " => __kmalloc+0x1a0/0x2d0" (trace-cmd: "=> __kmalloc (ffff...)") */
+	if ((nt >= 1 && (s[0] == '\t' || (im->fmt == SVZ_FMT_PERF && is_space(s[0]))) &&
+	     imp_parse_hex(tk[0].s, tk[0].len, &(uint64_t){ 0 })) ||
+	    (nt >= 2 && slice_is(tk[0], "=>"))) {
+		im->rep.callchain_lines++;
+		return;
+	}
+	imp_bad_line(im, line, "expected an event line 'TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: "
+		 "FIELDS', got '%s'", imp_excerpt(s, n, 40, ex, sizeof ex));
+}
+
+/* One content line of the ftrace family: the header lines trace-cmd
+ * report prints ("cpus=4", "version = 6", "CPU 3 is empty"), else an event
+ * line. */
+void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
+{
+	struct svz_import_report *r = &im->rep;
+	size_t i = 0;
+
+	while (i < n && is_space(s[i]))
+		i++;
+	if ((n - i > 5 && memcmp(s + i, "cpus=", 5) == 0)) {
+		r->comment_lines++;
+		imp_header_cpus(im, s, n, "cpus=");
+		return;
+	}
+	if ((n - i > 9 && memcmp(s + i, "version =", 9) == 0) ||
+	    (n - i > 12 && memcmp(s + i, "CPU ", 4) == 0 && memcmp(s + n - 8, "is empty", 8) == 0)) {
+		r->comment_lines++;
+		return;
+	}
+	event_line(im, s, n, line);
+}

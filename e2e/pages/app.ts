@@ -1,0 +1,64 @@
+// The app as a whole: opening it, its state through the test hook
+// (window.__slubviz), running actions by name. The areas (controls.ts,
+// import.ts, lessons.ts, views.ts) hold the locators of their part of the page.
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { StateSummary } from '../../web/src/testHook';
+
+export class AppPage {
+  readonly main: Locator;
+  /** the header's status line (trace name, preset, era) */
+  readonly status: Locator;
+
+  constructor(readonly page: Page) {
+    this.main = page.locator('main');
+    this.status = page.locator('header .status').first();
+  }
+
+  /** Opens the app (animations off) and waits for the run to be ready. */
+  async open(hash = ''): Promise<void> {
+    await this.page.goto(`./?anim=0${hash}`);
+    await this.ready();
+  }
+
+  async ready(): Promise<void> {
+    await expect.poll(async () => (await this.stateOrNull())?.status ?? 'none', { timeout: 60_000 }).toBe('ready');
+    await this.idle();
+  }
+
+  async idle(): Promise<void> {
+    await this.page.waitForFunction(() => !!window.__slubviz);
+    await this.page.evaluate(() => window.__slubviz!.idle());
+  }
+
+  async stateOrNull(): Promise<StateSummary | null> {
+    return this.page.evaluate(() => window.__slubviz?.state() ?? null);
+  }
+
+  async state(): Promise<StateSummary> {
+    await this.idle();
+    return this.page.evaluate(() => window.__slubviz!.state());
+  }
+
+  /** The drawn state: data-* attributes of every element in <main>. */
+  async dump(): Promise<string[]> {
+    await this.idle();
+    return this.page.evaluate(() => window.__slubviz!.dump('main'));
+  }
+
+  /** Runs a store action by name (web/src/state/actions.ts). */
+  async act(name: string, ...args: unknown[]): Promise<void> {
+    await this.page.evaluate(([n, a]) => window.__slubviz!.act(n as never, ...(a as unknown[])), [name, args] as const);
+  }
+
+  /** Clicks a control and waits until the engine has answered. */
+  async click(l: Locator, times = 1): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await l.click();
+      await this.idle();
+    }
+  }
+
+  async waitSeq(seq: number): Promise<void> {
+    await expect.poll(async () => (await this.state()).seq).toBe(seq);
+  }
+}

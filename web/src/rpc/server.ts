@@ -1,0 +1,98 @@
+// The worker side of the protocol (protocol.ts): a request loop over a
+// handler made once from the wasm module (on 'init' or the first request).
+// Requests run one at a time in arrival order, except those the options
+// call concurrent (they never touch the queued requests' state: an import
+// beside the engine's session, its cancel, the held texts).
+//
+// A wasm trap (isTrap) is answered with `trap: true` and breaks this
+// instance: it may be corrupt, so every later request fails (as a trap)
+// except those `afterTrap` allows (plain JS state the client fetches for
+// the worker it starts instead, client.ts).
+import type { SlubvizModule, SlubvizModuleFactory } from '../../../core/wasm/slubviz-api';
+import type { Body, Cancel, InitBody, Message, ProgressFn, Reply } from './protocol';
+
+/** What a worker does with each request but 'init'. */
+export interface Handler<B extends Body> {
+  /** `signal` fires when the caller cancels the request */
+  handle(body: B, progress: ProgressFn, signal: AbortSignal): unknown;
+}
+
+export interface ServeOptions<B extends Body> {
+  /** requests that may run beside the queue */
+  concurrent?(type: B['type']): boolean;
+  /** requests still answered after a trap */
+  afterTrap?(type: B['type']): boolean;
+}
+
+/** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
+ * stack overflow): the instance may be corrupt and is not used again. */
+export function isTrap(e: unknown): boolean {
+  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+class Broken extends Error {}
+
+/** A request handler over the Handler `load(wasmBase)` makes; replies go to `post`. */
+export function serve<B extends Body>(
+  load: (wasmBase: string) => Promise<Handler<B>>,
+  post: (r: Reply) => void,
+  wasmBase: string,
+  opts: ServeOptions<B> = {},
+): (req: Message<B | InitBody> | Cancel) => void {
+  let handler: Promise<Handler<B>> | null = null;
+  /** the trap that broke the instance */
+  let broken: string | null = null;
+  /** the requests running or queued, by id */
+  const running = new Map<number, AbortController>();
+
+  async function handle(req: Message<B | InitBody>, signal: AbortSignal): Promise<unknown> {
+    const init = req.type === 'init';
+    if (init) wasmBase = (req as Message<InitBody>).wasmBase;
+    handler ??= load(wasmBase);
+    const h = await handler;
+    if (init) return null;
+    const { id, ...rest } = req as Message<B>;
+    const body = rest as unknown as B;
+    if (broken !== null && !opts.afterTrap?.(body.type)) throw new Broken(`the engine is restarting after: ${broken}`);
+    return h.handle(body, (done, total, what, lines) => post({ id, type: 'progress', done, total, what, lines }), signal);
+  }
+
+  async function answer(req: Message<B | InitBody>, signal: AbortSignal): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const result = await handle(req, signal);
+      post({ id: req.id, type: 'ok', result, ms: performance.now() - t0 });
+    } catch (err) {
+      const trapped = isTrap(err);
+      // a trap names its kind ("RuntimeError: unreachable")
+      const message = err instanceof Error ? (trapped ? `${err.name}: ${err.message}` : err.message) : String(err);
+      if (trapped && broken === null) broken = message;
+      post({ id: req.id, type: 'error', message, trap: trapped || err instanceof Broken });
+    } finally {
+      running.delete(req.id);
+    }
+  }
+
+  let chain: Promise<void> = Promise.resolve();
+  return (msg) => {
+    if ('cancel' in msg) {
+      running.get(msg.id)?.abort();
+      return;
+    }
+    const req = msg;
+    const ac = new AbortController();
+    running.set(req.id, ac);
+    if (req.type !== 'init' && opts.concurrent?.(req.type as B['type'])) {
+      void answer(req, ac.signal);
+      return;
+    }
+    chain = chain.then(() => answer(req, ac.signal));
+  };
+}
+
+/** The wasm module served from `base` (the folder of slubviz_core.{mjs,wasm}). */
+export async function loadWasm(base: string, print: (s: string) => void = () => {}): Promise<SlubvizModule> {
+  const factory = (await import(/* @vite-ignore */ `${base}slubviz_core.mjs`)) as { default: SlubvizModuleFactory };
+  return factory.default({ locateFile: (p: string) => base + p, print, printErr: (s: string) => console.warn(s) });
+}

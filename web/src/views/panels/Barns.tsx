@@ -1,0 +1,17 @@
+// The per-node barns panel (viz/barns.ts).
+import { renderBarns } from '../../viz/barns';
+import { useD3 } from '../hooks';
+import { Panel } from './Panel';
+import { useViz } from './useViz';
+
+export function BarnsView() {
+  const { input, opts } = useViz();
+  const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
+  return (
+    <Panel id="barns" title="Barns (per node)">
+      <div className="scroll" tabIndex={0} role="region" aria-label="barns (scrolls)">
+        <svg ref={ref} role="img" aria-label="full and empty sheaves of each node's barn" />
+      </div>
+    </Panel>
+  );
+}

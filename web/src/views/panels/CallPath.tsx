@@ -1,0 +1,57 @@
+// The call path panel: the coroutine frames of each CPU's op in flight.
+import { useAppState } from '../hooks';
+import { Panel } from './Panel';
+
+export function CallPathView() {
+  const st = useAppState();
+  const f = st.frame;
+  const ev = f?.event ?? null;
+  const cpu = ev ? f!.snapshot.cpus[ev.cpu] : null;
+  const locks: string[] = [];
+  if (f) {
+    for (const c of f.snapshot.caches) {
+      for (const n of c.nodes ?? []) {
+        if (n.list_lock >= 0) locks.push(`${c.name}: node ${n.node} list_lock (cpu ${n.list_lock})`);
+        if (n.barn && n.barn.lock >= 0) locks.push(`${c.name}: node ${n.node} barn lock (cpu ${n.barn.lock})`);
+      }
+      for (const p of c.cpus ?? []) if (p.lock >= 0) locks.push(`${c.name}: cpu ${p.cpu} cpu_sheaves lock`);
+    }
+  }
+  return (
+    <Panel id="callpath" title="Call path">
+      {ev ? (
+        <div data-testid="callpath" data-fn={ev.fn} data-kind={ev.kind} data-seq={ev.seq}>
+          <p className="event-text">
+            <code>{ev.text}</code>
+          </p>
+          <ol className="frames" aria-label={`kernel call stack of cpu ${ev.cpu}, outermost first`}>
+            {(cpu?.frames.length ? cpu.frames : [ev.fn]).map((fn, i, a) => (
+              <li key={i} className={i === a.length - 1 ? 'cur' : ''}>
+                <code>{fn}</code>
+              </li>
+            ))}
+            {cpu?.frames.length && cpu.frames[cpu.frames.length - 1] !== ev.fn ? (
+              <li className="cur">
+                <code>{ev.fn}</code> (this step)
+              </li>
+            ) : null}
+          </ol>
+          <p>
+            <b>{ev.kind}</b>
+            {ev.lock ? ` ${ev.lock}` : ''}
+            {ev.stat ? ` ${ev.stat}` : ''}
+            {ev.check ? ` ${ev.check}` : ''}
+            {ev.from ? ` from ${ev.from}` : ''}
+            {ev.to ? ` to ${ev.to}` : ''} · cpu {ev.cpu} · op {ev.op}
+          </p>
+          <p>
+            locks held: <span data-testid="locks">{locks.length ? locks.join('; ') : 'none'}</span>
+          </p>
+        </div>
+      ) : (
+        <p>Before the first step. Press Step (→).</p>
+      )}
+      {f?.runError ? <pre className="error" role="alert">{f.runError}</pre> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,198 @@
+// The slab detail panel: one slab's objects (SVG, or a canvas for big
+// slabs), their owners and a call-site filter (viz/slab.ts, viz/slabCanvas.ts).
+import { useEffect, useRef, useState } from 'react';
+import type { SnapSlab } from '../../engine/types';
+import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
+import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
+import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
+import { useAppState, useD3, useStore } from '../hooks';
+import { Panel } from './Panel';
+import { useViz } from './useViz';
+
+function SlabCanvas({ slab, input, opts }: { slab: SnapSlab; input: VizInput; opts: VizOptions }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const cells = useRef<ObjectCell[]>([]);
+  const [hover, setHover] = useState<ObjectCell | null>(null);
+  useEffect(() => {
+    if (ref.current) cells.current = renderSlabCanvas(ref.current, slab, input, opts);
+  }, [slab, input, opts.siteFilter]);
+  const at = (e: { clientX: number; clientY: number }) => {
+    const el = ref.current;
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return canvasHit(cells.current, slab.objects, e.clientX - r.left, e.clientY - r.top, opts.width ?? 640);
+  };
+  return (
+    <>
+      <canvas ref={ref} tabIndex={0} role="img" onMouseMove={(e) => setHover(at(e))} onMouseLeave={() => setHover(null)} />
+      <p className="canvas-hover" aria-live="polite" data-testid="canvas-hover">
+        {hover
+          ? `object #${hover.id} (index ${hover.index}): ${objectState(hover.state).desc}${hover.fl >= 0 ? `, freelist position ${hover.fl}` : ''}${hover.owner ? `; held by ${hover.owner.handle}${hover.owner.site ? ` from ${hover.owner.site}` : ''}` : ''}`
+          : `${slab.objects} objects drawn on a canvas (point at one for its state and owner)`}
+      </p>
+    </>
+  );
+}
+
+function Owners({ slab, filter }: { slab: SnapSlab; filter: string }) {
+  const owners = slab.owners ?? [];
+  if (owners.length === 0) return null;
+  const shown = owners.filter((o) => siteMatches(o.site, filter));
+  const MAX = 200;
+  return (
+    <details className="owners" open data-testid="owners">
+      <summary>
+        owners: {owners.length} object(s) held by handles{filter ? `, ${shown.length} from call sites matching "${filter}"` : ''}
+      </summary>
+      <table className="fp">
+        <thead>
+          <tr>
+            <th>object</th>
+            <th>handle</th>
+            <th>call site</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.slice(0, MAX).map((o) => (
+            <tr key={o.obj} data-owner-obj={o.obj} data-owner={o.handle} data-site={o.site}>
+              <td>#{o.obj}</td>
+              <td>{o.handle}</td>
+              <td>{o.site || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown.length > MAX && <p>… and {shown.length - MAX} more</p>}
+    </details>
+  );
+}
+
+function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) {
+  const st = useAppState();
+  const store = useStore();
+  const sites = cacheSites(slabs, cacheId).filter((x) => x.site !== '');
+  if (sites.length === 0 && !st.siteFilter) return null;
+  return (
+    <div className="site-filter form" data-testid="site-filter">
+      <label>
+        call site{' '}
+        <input
+          aria-label="Call site filter"
+          list="svz-sites"
+          size={28}
+          value={st.siteFilter}
+          placeholder="filter (substring)"
+          onChange={(e) => store.setSiteFilter(e.target.value)}
+        />
+      </label>
+      <datalist id="svz-sites">
+        {sites.slice(0, 200).map((x) => (
+          <option key={x.site} value={x.site} />
+        ))}
+      </datalist>
+      {st.siteFilter && (
+        <button type="button" className="link" onClick={() => store.setSiteFilter('')}>
+          clear
+        </button>
+      )}
+      <span className="sites">
+        {sites.slice(0, 6).map((x) => (
+          <button
+            type="button"
+            key={x.site}
+            className="chip"
+            aria-pressed={st.siteFilter === x.site}
+            data-site={x.site}
+            data-count={x.count}
+            onClick={() => store.setSiteFilter(st.siteFilter === x.site ? '' : x.site)}
+          >
+            {x.site} ({x.count})
+          </button>
+        ))}
+        {sites.length > 6 ? ` +${sites.length - 6} more` : ''}
+      </span>
+    </div>
+  );
+}
+
+export function SlabDetailView() {
+  const st = useAppState();
+  const store = useStore();
+  const { input, opts } = useViz();
+  const slab = input ? pickSlab(input, opts.cache, opts.selectedSlab) : null;
+  const cache = input && slab ? cacheOf(input.snap, slab.cache) : null;
+  const big = !!slab && slab.objects > CANVAS_MIN;
+  const ref = useD3<SVGSVGElement>((el) => input && renderSlab(el, big ? null : slab, input, opts), [input, slab, big, opts.animMs, opts.siteFilter]);
+  const hardened = input?.snap.config.switches.freelist_hardened === true;
+  const matches = slab && st.siteFilter ? objectCells(slab).filter((c) => c.owner && siteMatches(c.owner.site, st.siteFilter)).length : null;
+  return (
+    <Panel id="slab" title="Slab detail" extra={slab && <small>{`slab ${slab.slab} (#${slab.id})`}</small>}>
+      {input && <SiteFilter slabs={input.snap.slabs} cacheId={opts.cache} />}
+      {slab && cache ? (
+        <>
+          <p className="slab-facts" data-testid="slab-facts">
+            {cache.name} · node {slab.node} · order {slab.order} · base {slab.base} · inuse {slab.inuse}/{slab.objects} ·{' '}
+            {slab.frozen ? 'frozen' : 'not frozen'} · list {slab.list} · freelist {slab.freelist.length}
+            {slab.freelist_broken ? ' (BROKEN)' : ''}
+            {matches !== null ? ` · ${matches} object(s) from matching call sites` : ''}
+            {st.selectedSlab !== null && (
+              <button type="button" className="link" onClick={() => store.selectSlab(null)}>
+                follow events
+              </button>
+            )}
+          </p>
+          <div className="scroll" tabIndex={0} role="region" aria-label="slab objects (scrolls)">
+            {big ? (
+              <SlabCanvas slab={slab} input={input!} opts={opts} />
+            ) : (
+              <svg ref={ref} role="img" aria-label={`objects of slab ${slab.slab}, freelist arrows in order`} />
+            )}
+          </div>
+          <ul className="legend" aria-label="object states">
+            {Object.entries(OBJECT_STATES).map(([ch, s]) => (
+              <li key={s.name}>
+                <i style={{ background: s.color }}>{s.label}</i> {s.desc}
+                {big ? ` (${SHAPES[ch] ?? 'square'})` : ''}
+              </li>
+            ))}
+          </ul>
+          <Owners slab={slab} filter={st.siteFilter} />
+          <details>
+            <summary>free pointers ({hardened ? 'hardened: raw stored value vs decoded next' : 'not hardened'})</summary>
+            <table className="fp">
+              <thead>
+                <tr>
+                  <th>freelist #</th>
+                  <th>object</th>
+                  <th>address</th>
+                  <th>raw (stored)</th>
+                  <th>decoded next</th>
+                </tr>
+              </thead>
+              <tbody>
+                {slab.freelist.slice(0, 64).map((o, i) => {
+                  const fr = slab.free.find((x) => x.obj === o);
+                  const addr = (BigInt('0x' + slab.base) + BigInt((o - slab.obj0) * cache.size)).toString(16).padStart(16, '0');
+                  return (
+                    <tr key={o} data-free-obj={o}>
+                      <td>{i}</td>
+                      <td>#{o}</td>
+                      <td>{addr}</td>
+                      <td>{fr?.raw ?? '?'}</td>
+                      <td>{fr?.next ?? '?'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </details>
+        </>
+      ) : (
+        <>
+          <p>No slab in this cache yet.</p>
+          <svg ref={ref} aria-hidden="true" />
+        </>
+      )}
+    </Panel>
+  );
+}

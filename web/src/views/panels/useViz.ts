@@ -1,0 +1,25 @@
+// What every D3 panel draws from: the frame's snapshot and event, and the
+// view options (selection, focus, animation) of the store.
+import { type VizInput, type VizOptions } from '../../viz/common';
+import { useAppState, useStore } from '../hooks';
+
+export function useViz(): { input: VizInput | null; opts: VizOptions } {
+  const st = useAppState();
+  const store = useStore();
+  const f = st.frame;
+  return {
+    input: f ? { snap: f.snapshot, event: f.event } : null,
+    opts: {
+      // short transitions while playing, so frames keep up
+      animMs: st.playing ? Math.min(st.animMs, 60) : st.animMs,
+      cache: st.selectedCache ?? 0,
+      focusCpu: st.focusCpu,
+      focusNode: st.focusNode,
+      onSelectNode: (node) => store.selectNode(store.getState().focusNode === node ? null : node),
+      selectedSlab: st.selectedSlab,
+      onSelectSlab: (id) => store.selectSlab(id),
+      onSelectCpu: (cpu) => store.selectCpu(store.getState().focusCpu === cpu ? null : cpu),
+      siteFilter: st.siteFilter,
+    },
+  };
+}
