@@ -602,7 +602,7 @@ static void test_errors(void)
 		   "t.trace:2:8: error: expected a preset (v5.10, v5.11, v5.12, v6.6, v6.8, v6.19, "
 		   "v7.0-17c38c88294d, v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1-candidate), got 'v9'");
 	EXPECT_ERR(HDR "set colour=blue\n",
-		   "t.trace:2:5: error: expected a setting (preset, era, cpu_source, order_form, "
+		   "t.trace:2:5: error: expected a setting (preset, kernel, era, cpu_source, order_form, "
 		   "freelist_random, freelist_hardened, fix1, fix2, deferred_freelist, "
 		   "batched_partial, cpu_partial_free, cpu_partial_objects, frozen_partial, try_thisnode, continue_on_error, seed, page_size, possible, present, online), "
 		   "got 'colour'");
