@@ -1,14 +1,18 @@
 /* slubviz run --sysfs-tree DIR: write svz_sysfs_tree() as a directory shaped
  * like /sys/kernel/slab, one folder per cache and one file per attribute
  * holding what the kernel's show() prints (its "\n" included; a file whose
- * show() prints nothing is empty). The kernel's tools/mm/slabinfo and the
+ * show() prints nothing is empty); a mergeable cache's folder is its unique
+ * id (":0000064") and each of its names a symlink to it, as sysfs_slab_add()
+ * and sysfs_slab_alias() make them. The kernel's tools/mm/slabinfo and the
  * like then read DIR bind-mounted on /sys/kernel/slab. */
+#define _POSIX_C_SOURCE 200809L /* symlink() */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -67,6 +71,19 @@ int cli_write_sysfs_tree(const char *dir, const char *tree, char *err, size_t er
 			snprintf(path, sizeof path, "%s/%s", dir, cache);
 			if (mkdir(path, 0755)) {
 				snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+				return -1;
+			}
+		} else if (strncmp(line, "link ", 5) == 0) {
+			/* a merged cache's name: a symlink to its unique-id directory */
+			char link[128];
+			snprintf(link, sizeof link, "%.*s", (int)(len - 5), line + 5);
+			if (!cache[0] || strcmp(link, ".") == 0 || strcmp(link, "..") == 0) {
+				snprintf(err, errlen, "malformed sysfs tree line '%.*s'", (int)len, line);
+				return -1;
+			}
+			snprintf(path, sizeof path, "%s/%s", dir, link);
+			if (symlink(cache, path)) {
+				snprintf(err, errlen, "cannot link '%s': %s", path, strerror(errno));
 				return -1;
 			}
 		} else {

@@ -374,8 +374,71 @@ static void test_debug_paths(void)
 	free(t);
 }
 
+/* Cache merging, find_mergeable() by hand (64-bit, no slub_debug, the
+ * usercopy region of kmalloc caches makes them unmergeable as under
+ * CONFIG_HARDENED_USERCOPY):
+ *   a size=64: s->size 64, align 8 - the first, a cache of its own;
+ *   b size=60: ALIGN(60, 8) = 64 <= 64, same MERGE_SAME flags (none), 64 is
+ *     8-aligned, 64 - 64 < 8: an alias of a (a's aliases 1);
+ *   c size=56: 64 - 56 = 8 is a whole word to spare: its own cache;
+ *   d size=64 ACCOUNT: SLAB_ACCOUNT is a MERGE_SAME flag a lacks: its own;
+ *   e size=64 with a constructor, f size=64 TYPESAFE_BY_RCU: never merged.
+ * /proc/slabinfo has a, c, d, e, f and kmalloc-64 (the kmalloc): 6 rows.
+ * sysfs: a's folder is ":0000064" with a and b linked to it, d's
+ * ":A-0000064", c's ":0000056"; e and f are folders of their own name.
+ * With slab_nomerge: 7 rows, b its own. Destroying b leaves a alive
+ * (refcount 2 -> 1); destroying a then (empty) removes it. */
+static void test_merging(void)
+{
+	const char *text =
+		"slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+		"cache a size=64\ncache b size=60\ncache c size=56\ncache d size=64 flags=ACCOUNT\n"
+		"cache e size=64 ctor\ncache f size=64 flags=TYPESAFE_BY_RCU\n"
+		"c0 alloc b x\nc0 kmalloc 64 k\n";
+	for (int nomerge = 0; nomerge < 2; nomerge++) {
+		int h = svz_t_run(text, "v6.19", nomerge ? "slab_nomerge=1" : NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *si = svz_slabinfo(h);
+		int rows = 0;
+		for (const char *l = si; (l = strchr(l, '\n')) && l[1]; l++)
+			rows += l[1] != '#' && l[1] != 's';
+		CHECK_EQ_INT(rows, nomerge ? 7 : 6);
+		CHECK_EQ_INT(strstr(si, "\nb ") != NULL, nomerge);
+		char buf[64];
+		/* b's objects live in a's slabs: a counts the allocation */
+		CHECK_EQ_STR(attr_line(svz_sysfs(h, "b"), "aliases", buf, sizeof buf), nomerge ? "0" : "1");
+		CHECK_EQ_STR(attr_line(svz_sysfs(h, "a"), "alloc_slowpath", buf, sizeof buf), nomerge ? "0" : "1 C0=1");
+		const char *tree = svz_sysfs_tree(h);
+		CHECK_EQ_INT(strstr(tree, "cache :0000064\nlink a\nlink b\n") != NULL, !nomerge);
+		CHECK_EQ_INT(strstr(tree, "cache :A-0000064\nlink d\n") != NULL, !nomerge);
+		CHECK_EQ_INT(strstr(tree, "cache :0000056\nlink c\n") != NULL, !nomerge);
+		CHECK(strstr(tree, "cache e\n") != NULL && strstr(tree, "cache f\n") != NULL);
+		CHECK_EQ_INT(strstr(tree, "cache b\n") != NULL, nomerge);
+		svz_close(h);
+	}
+	/* kmem_cache_destroy(): b's name goes, a stays; then a goes */
+	const char *destroy = "slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+			      "cache a size=64\ncache b size=60\nc0 destroy b\n";
+	int h = svz_t_run(destroy, "v6.19", NULL);
+	CHECK(h >= 0);
+	if (h >= 0) {
+		CHECK(strstr(svz_slabinfo(h), "\na ") != NULL);
+		svz_close(h);
+	}
+	h = svz_t_run("slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+		      "cache a size=64\ncache b size=60\nc0 destroy b\nc0 destroy a\n", "v6.19", NULL);
+	CHECK(h >= 0);
+	if (h >= 0) {
+		CHECK(strstr(svz_slabinfo(h), "\na ") == NULL);
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
+	test_merging();
 	test_debug_paths();
 	test_debug_geometry();
 	test_sysfs_files();

@@ -60,6 +60,8 @@ struct svz_switches {
 				   partial list are frozen */
 	bool try_thisnode;      /* v6.9+ (9198ffbd2b49): ___slab_alloc() for a
 				   preferred node tries that node only first */
+	bool slab_nomerge;      /* the slab_nomerge boot parameter: no cache
+				   becomes an alias of another (find_mergeable()) */
 	bool continue_on_error; /* keep going past a bad free in a trace */
 	uint64_t seed;          /* every random draw of the model comes from it */
 };

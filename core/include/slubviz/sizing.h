@@ -31,6 +31,11 @@
 #define SLAB_NO_OBJ_EXT         0x10000u
 #define SLAB_DEBUG_FLAGS (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
 			  SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+/* mm/slab_common.c: flags that keep a cache from ever merging, and flags
+ * two caches must share to merge. */
+#define SLAB_NEVER_MERGE (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | SLAB_TRACE | \
+			  SLAB_TYPESAFE_BY_RCU | SLAB_NOLEAKTRACE | SLAB_NO_MERGE)
+#define SLAB_MERGE_SAME (SLAB_RECLAIM_ACCOUNT | SLAB_CACHE_DMA | SLAB_CACHE_DMA32 | SLAB_ACCOUNT)
 
 #define SVZ_OO_SHIFT 16
 #define SVZ_MAX_OBJS_PER_PAGE 32767

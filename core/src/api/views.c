@@ -369,7 +369,7 @@ static bool show_attr(struct model *m, idx_t ci, const struct sysfs_file *f, str
 			return false;
 		ctor_symbol(c->name, b);
 		break;
-	case A_aliases: sb_puts(b, "0"); break; /* the model merges no caches */
+	case A_aliases: sb_printf(b, "%u", c->refcount - 1); break;
 	case A_align: sb_printf(b, "%u", c->g.align); break;
 	case A_hwcache_align: sb_printf(b, "%d", flag(c, SLAB_HWCACHE_ALIGN)); break;
 	case A_reclaim_account: sb_printf(b, "%d", flag(c, SLAB_RECLAIM_ACCOUNT)); break;
@@ -403,12 +403,7 @@ static bool show_attr(struct model *m, idx_t ci, const struct sysfs_file *f, str
 int view_sysfs(struct model *m, const char *cache, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
-	idx_t ci = NIL;
-	for (uint32_t i = 0; i < w->nr_caches && cache; i++)
-		if (cache_r(m, i)->alive && strcmp(cache_r(m, i)->name, cache) == 0) {
-			ci = i;
-			break;
-		}
+	idx_t ci = cache ? model_find_cache(m, cache) : NIL; /* an alias opens its cache */
 	if (ci == NIL)
 		return -1;
 
@@ -428,9 +423,41 @@ int view_sysfs(struct model *m, const char *cache, struct sbuf *b)
 	return 0;
 }
 
+/* sysfs_slab_add(): an unmergeable cache's directory is its name; a
+ * mergeable one's is create_unique_id() - ':', flag letters (d DMA, D DMA32,
+ * a RECLAIM_ACCOUNT, F CONSISTENCY_CHECKS, A ACCOUNT) and '-' if any, then
+ * s->size in 7 digits - and each of its names (its own, then the caches
+ * merged into it) is a symlink to it: "cache DIR" and "link NAME" lines. */
+static void sysfs_dir_and_links(struct model *m, idx_t ci, struct sbuf *b)
+{
+	const struct cache_rec *c = cache_r(m, ci);
+	const bool unmergeable = WORLD(m)->cfg.sw.slab_nomerge || (c->flags & SLAB_NEVER_MERGE) ||
+				 c->ctor || c->is_kmalloc || c->sheaf_req;
+	if (unmergeable) {
+		sb_printf(b, "cache %s\n", c->name);
+		return;
+	}
+	static const struct { uint32_t flag; char letter; } letters[] = {
+		{ SLAB_CACHE_DMA, 'd' }, { SLAB_CACHE_DMA32, 'D' }, { SLAB_RECLAIM_ACCOUNT, 'a' },
+		{ SLAB_CONSISTENCY_CHECKS, 'F' }, { SLAB_ACCOUNT, 'A' },
+	};
+	sb_puts(b, "cache :");
+	bool any = false;
+	for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+		if (c->flags & letters[i].flag) {
+			sb_putc(b, letters[i].letter);
+			any = true;
+		}
+	sb_printf(b, "%s%07u\nlink %s\n", any ? "-" : "", c->g.size, c->name);
+	const struct svz_trace *t = m->trace;
+	for (uint32_t i = 0; t && i < t->nr_caches; i++)
+		if (*u32_at(m, WORLD(m)->cache_map + i) == ci && strcmp(t->caches[i].name, c->name) != 0)
+			sb_printf(b, "link %s\n", t->caches[i].name);
+}
+
 /* The whole of /sys/kernel/slab as text, for a writer that makes the
  * directory (slubviz run --sysfs-tree): every live cache in /proc/slabinfo
- * order, "cache <name>" then one "<file>\t<value>" line per file of the
+ * order, "cache <dir>" and its "link <name>" lines, then one "<file>\t<value>" line per file of the
  * kernel modelled, the value being what show() prints without its "\n"
  * (empty for a file that reads back empty). */
 void view_sysfs_tree(struct model *m, struct sbuf *b)
@@ -444,7 +471,7 @@ void view_sysfs_tree(struct model *m, struct sbuf *b)
 	for (uint32_t ci = w->nr_caches; ci-- > 0;) {
 		if (!cache_r(m, ci)->alive)
 			continue;
-		sb_printf(b, "cache %s\n", cache_r(m, ci)->name);
+		sysfs_dir_and_links(m, ci, b);
 		for (int i = 0; i < nfiles; i++) {
 			val.len = 0;
 			if (val.s)

@@ -18,6 +18,8 @@
 #include "model/engine.h"
 #include "model/model.h"
 
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
 /* Everything here allocates: the arena rule (types.h) holds, so records are
  * reached by index after every pool_alloc()/sheaf_new(). */
 static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
@@ -72,6 +74,8 @@ static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t 
 	cr->pcs = pcs;
 	cr->stats = stats;
 	cr->decl = decl;
+	cr->refcount = 1;
+	cr->sheaf_req = sheaf_req;
 	cr->random = model_rand(m);
 	cr->random_seq = seq;
 	if (seq != NIL) {
@@ -135,12 +139,64 @@ oom:
 	return -1;
 }
 
+/* The cache a name opens: a cache of that name, or the one a trace cache of
+ * that name was merged into (its alias). */
 idx_t model_find_cache(struct model *m, const char *name)
 {
 	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++)
 		if (cache_r(m, c)->alive && strcmp(cache_r(m, c)->name, name) == 0)
 			return c;
+	for (uint32_t i = 0; m->trace && i < m->trace->nr_caches; i++)
+		if (strcmp(m->trace->caches[i].name, name) == 0) {
+			idx_t c = *u32_at(m, WORLD(m)->cache_map + i);
+			return cache_r(m, c)->alive ? c : NIL;
+		}
 	return NIL;
+}
+
+/* slab_unmergeable(): slab_nomerge, a never-merge flag, a constructor, a
+ * usercopy region (kmalloc caches, CONFIG_HARDENED_USERCOPY as distributions
+ * build), or sheaves asked for (v6.18's opt-in sheaves). */
+static bool slab_unmergeable(struct model *m, idx_t c)
+{
+	const struct cache_rec *cr = cache_r(m, c);
+	return WORLD(m)->cfg.sw.slab_nomerge || (cr->flags & SLAB_NEVER_MERGE) || cr->ctor ||
+	       cr->is_kmalloc || cr->sheaf_req;
+}
+
+/* find_mergeable() (mm/slab_common.c): the oldest live cache a new one can
+ * share: mergeable itself, at least as large, the same SLAB_MERGE_SAME
+ * flags, a size that keeps the new alignment, and less than a word to
+ * spare. NIL if none. */
+static idx_t find_mergeable(struct model *m, const struct svz_cache_decl *d)
+{
+	const struct svz_switches *sw = &WORLD(m)->cfg.sw;
+	if (sw->slab_nomerge || d->ctor || (d->flags & SLAB_NEVER_MERGE) || d->sheaf_capacity)
+		return NIL;
+	uint64_t size = ALIGN_UP((uint64_t)d->object_size, 8);
+	uint32_t align = svz_calculate_alignment(d->flags, d->align, (uint32_t)size);
+	size = ALIGN_UP(size, (uint64_t)align);
+	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++) {
+		const struct cache_rec *cr = cache_r(m, c);
+		if (!cr->alive || slab_unmergeable(m, c) || size > cr->g.size ||
+		    (d->flags & SLAB_MERGE_SAME) != (cr->flags & SLAB_MERGE_SAME) ||
+		    (cr->g.size & (align - 1)) || cr->g.size - size >= 8)
+			continue;
+		return c;
+	}
+	return NIL;
+}
+
+/* __kmem_cache_alias(): the older cache takes the new one's name too. */
+static void merge_into(struct model *m, idx_t c, const struct svz_cache_decl *d)
+{
+	struct cache_rec *cr = cache_r(m, c);
+	cr->refcount++;
+	if (d->object_size > cr->g.object_size)
+		cr->g.object_size = d->object_size;
+	uint32_t inuse = (uint32_t)ALIGN_UP((uint64_t)d->object_size, 8);
+	if (inuse > cr->g.inuse)
+		cr->g.inuse = inuse;
 }
 
 /* kmalloc_slab(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
@@ -188,11 +244,9 @@ ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
 	}
 	if (op->cache == SVZ_NO_CACHE)
 		return NIL;
-	/* trace caches are created in declaration order, first in the arena */
-	idx_t c = op->cache;
-	if (c < WORLD(m)->nr_caches && cache_r(m, c)->decl == op->cache)
-		return cache_r(m, c)->alive ? c : NIL;
-	return model_find_cache(m, m->trace->caches[op->cache].name);
+	/* a trace cache, or the cache it merged into */
+	idx_t c = *u32_at(m, WORLD(m)->cache_map + op->cache);
+	return cache_r(m, c)->alive ? c : NIL;
 }
 
 ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
@@ -265,15 +319,22 @@ ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const str
 		handle_r(m, h0 + h)->large = NIL;
 		handle_r(m, h0 + h)->sheaf = NIL;
 	}
+	idx_t map = pool_alloc(m, P_U32, t->nr_caches ? t->nr_caches : 1);
+	if (map == NIL)
+		goto oom;
+	WORLD(m)->cache_map = map;
 	for (uint32_t i = 0; i < t->nr_caches; i++) {
 		const struct svz_cache_decl *d = &t->caches[i];
-		idx_t c;
+		idx_t c = find_mergeable(m, d);
 		char e[200];
-		if (create_cache(m, d->name, d->object_size, d->align, d->flags, d->ctor,
-				 d->sheaf_capacity, false, i, &c, e, sizeof e)) {
+		if (c != NIL) {
+			merge_into(m, c, d);
+		} else if (create_cache(m, d->name, d->object_size, d->align, d->flags, d->ctor,
+					d->sheaf_capacity, false, i, &c, e, sizeof e)) {
 			snprintf(err, errlen, "line %u: cache %s: %s", d->line, d->name, e);
 			return -1;
 		}
+		*u32_at(m, WORLD(m)->cache_map + i) = (uint32_t)c;
 	}
 	return 0;
 oom:

@@ -469,6 +469,9 @@ int co_OP_DESTROY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	REQUIRE_CACHE();
+	/* a cache other names merged into lives on until its last name goes */
+	if (--cache_r(m, f->cache)->refcount > 0)
+		CO_RETURN(0);
 	CALL(CO_OP_FLUSH_ALL, (void)callee);
 	CALL(CO_SHRINK_NODES, (void)callee);
 	{

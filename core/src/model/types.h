@@ -136,6 +136,8 @@ struct cache_rec {
 	uint64_t fp_writes;      /* free pointer writes (set_freepointer) */
 	uint64_t slabs_allocated, slabs_freed;
 	uint32_t decl;           /* index in trace caches, or NIL (kmalloc) */
+	uint32_t refcount;       /* s->refcount: 1 + the caches merged into it */
+	uint32_t sheaf_req;      /* kmem_cache_args.sheaf_capacity asked for */
 };
 
 struct cnode_rec {           /* kmem_cache_node */
@@ -322,6 +324,8 @@ struct world {
 	uint32_t inflight;               /* ops started and not finished */
 	uint32_t started_words;          /* P_U32 bitmap of started ops */
 	idx_t started;
+	idx_t cache_map;                 /* u32 pool: trace cache -> the cache it is
+					    (itself, or the one it merged into) */
 	bool stopped;                    /* stopped on an error */
 	struct dlist rcu_pending;        /* sheaves waiting for a grace period */
 	idx_t rcu_objects;               /* kfree_rcu objects (OBJ_RCU), chained */
