@@ -210,6 +210,30 @@ static void test_prefill_and_rcu(void)
 		     "c0 alloc_from_sheaf c64 big none\nc0 return_sheaf c64 big\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_oversize", 0), 1);
 	CHECK_EQ_INT(stat_total(s, "sheaf_alloc"), 0);
+	/* the oversize sheaf is filled by __kmem_cache_alloc_bulk(s, gfp, 100):
+	 * refill_objects() gets all 100, stat_add(ALLOC_SLOWPATH, 100); the
+	 * alloc_from_sheaf pops count nothing */
+	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 0), 100);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* kmem_cache_prefill_sheaf() counts BARN_GET_FAIL for any sheaf it takes
+	 * from the barn without objects. CPU 1 prefills twice (no spare, empty
+	 * barn: 2 x SLOW, BARN_GET_FAIL) and returns both: the first becomes its
+	 * spare (RETURN_FAST), the second goes full into the barn (RETURN_SLOW,
+	 * BARN_PUT). CPU 0's first alloc finds main empty and no spare:
+	 * barn_replace_empty_sheaf() takes that full sheaf (BARN_GET) and leaves
+	 * the empty main in the barn, so CPU 0's prefill (no spare: SLOW) gets
+	 * the empty sheaf: BARN_GET_FAIL, refilled to 60 (SHEAF_REFILL), and no
+	 * new sheaf (SHEAF_ALLOC 0) */
+	s = sysfs_of("c1 prefill_sheaf c64 10 sh1\nc1 prefill_sheaf c64 10 sh2\nc1 return_sheaf c64 sh1\n"
+		     "c1 return_sheaf c64 sh2\nc0 alloc c64 x\nc0 prefill_sheaf c64 10 sh3\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 1), 2);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put", 1), 1);
+	CHECK_EQ_INT(stat_cpu(s, "barn_get", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_slow", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 0);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
 	/* a returned sheaf when the CPU already has a spare: SLOW, refilled and
@@ -230,16 +254,47 @@ static void test_prefill_and_rcu(void)
 	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
-	/* a CPU of a memoryless node without fix 2 has no barn: FREE_RCU_SHEAF_FAIL,
-	 * classic batching, freed by the barrier (to the slab: FREE_SLOWPATH) */
+	/* kfree_rcu_sheaf() offers only objects of numa_mem_id()'s node to
+	 * __kfree_rcu_sheaf(): CPU 0 of a memoryless node (numa_mem_id() = 0 on
+	 * x86) frees an object of node 1 (the only memory), so nothing is
+	 * counted (FREE_RCU_SHEAF_FAIL 0): classic batching, freed by the
+	 * barrier to its remote slab (FREE_SLOWPATH) */
 	{
 		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=0\nnode 1 mem=64M\n"
 				"cpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\ncache c64 size=64\n"
 				"c0 alloc c64 a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
 		h = svz_t_run(t, NULL, NULL);
 		s = svz_sysfs(h, "c64");
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 0);
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
 		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
+		CHECK_EQ_INT(svz_ops_done(h), 3);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	/* the same on a machine where both nodes have memory: CPU 2 (node 1)
+	 * kfree_rcu()s an object CPU 0 took from node 0, not counted; CPU 0's
+	 * own object goes into its rcu_free sheaf (FREE_RCU_SHEAF); at the
+	 * barrier CPU 2's kfree() of the remote object is FREE_SLOWPATH */
+	s = sysfs_of("c0 alloc c64 a\nc0 alloc c64 b\nc2 kfree_rcu a\nc0 kfree_rcu b\nc2 rcu_barrier\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 2), 0);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 2), 0);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 2), 1);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* every v7.0 cache has cpu_sheaves, so a node-local object of a cache
+	 * without sheaves (NOLEAKTRACE: sheaf_capacity 0) reaches
+	 * __kfree_rcu_sheaf(), which finds no rcu_free sheaf and
+	 * !cache_has_sheaves(): FREE_RCU_SHEAF_FAIL */
+	{
+		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
+				"preset v7.0+fix1+fix2\ncache nl size=64 flags=NOLEAKTRACE\n"
+				"c0 alloc nl a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
+		h = svz_t_run(t, NULL, NULL);
+		s = svz_sysfs(h, "nl");
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
 		CHECK_EQ_INT(svz_ops_done(h), 3);
 		CHECK_EQ_STR(svz_validate(h), "");
 		svz_close(h);
