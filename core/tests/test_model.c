@@ -344,6 +344,61 @@ static void test_cmpxchg_double_fail_interleaved(void)
 	svz_close(h);
 }
 
+/* Node 0's partial list as "a,b" from the snapshot (its first "partial"). */
+static void node0_partial(int h, unsigned *a, unsigned *b)
+{
+	const char *p = strstr(svz_snapshot_json(h), "\"partial\":[");
+	CHECK(p != NULL);
+	CHECK_EQ_INT(p ? sscanf(p, "\"partial\":[%u,%u]", a, b) : 0, 2);
+}
+
+/* __kmem_cache_do_shrink() moves each slab with list_move(), which adds at
+ * the head: into promote[free - 1] (equal-free slabs come back reversed)
+ * and into the discard list (empty slabs are freed in reverse order).
+ * CPU 0 fills slab A (a[]) and slab B (b[]) with one alloc_bulk each (64
+ * objects of 64 bytes per order-0 slab: both full, on no list); CPU 2, on
+ * node 1, frees objects of each (remote: one __slab_free per slab, was
+ * full -> add_partial() at the tail): partial is A, B. */
+static void test_shrink_order(void)
+{
+	static const char *const frees[] = {
+		/* 2 free objects each: promote[1] = B, A, spliced to the head */
+		"c2 free_bulk c64 2 a\nc2 free_bulk c64 2 b\nc2 shrink c64\n",
+		/* empty (kept: nr_partial < min_partial 5): discard = B, A */
+		"c2 free_bulk c64 64 a\nc2 free_bulk c64 64 b\nc2 shrink c64\n",
+	};
+	for (int k = 0; k < 2; k++) {
+		char t[1024];
+		snprintf(t, sizeof t, HDR "c0 alloc_bulk c64 64 a\nc0 alloc_bulk c64 64 b\n%s", frees[k]);
+		int h = svz_open(t, NULL, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			return;
+		unsigned a = 0, b = 0, a2 = 1, b2 = 1;
+		svz_run_to_op(h, 4); /* before the shrink */
+		node0_partial(h, &a, &b);
+		CHECK(a != b);
+		int64_t from = svz_seq(h);
+		svz_run_all(h);
+		if (k == 0) {
+			node0_partial(h, &b2, &a2);
+		} else {
+			const char *ev = svz_events_json(h, from, 1000);
+			const char *d1 = strstr(ev, "\"kind\":\"discard_slab\"");
+			const char *d2 = d1 ? strstr(d1 + 1, "\"kind\":\"discard_slab\"") : NULL;
+			CHECK(d1 && d2);
+			if (d1 && d2) {
+				CHECK_EQ_INT(sscanf(strstr(d1, "\"slab\":"), "\"slab\":%u", &b2), 1);
+				CHECK_EQ_INT(sscanf(strstr(d2, "\"slab\":"), "\"slab\":%u", &a2), 1);
+			}
+		}
+		CHECK_EQ_INT(a2, a);
+		CHECK_EQ_INT(b2, b);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+}
+
 /* A double free stops the run with the kernel's wording; with
  * continue_on_error the run goes on past it. */
 static void test_bad_free_reports(void)
@@ -382,6 +437,7 @@ int main(void)
 	test_cmpxchg_double_fail_interleaved();
 	test_bad_free_reports();
 	test_prefill_and_rcu();
+	test_shrink_order();
 	test_v5();
 	test_validator_all_scenarios();
 	test_counters();
