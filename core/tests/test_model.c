@@ -186,6 +186,35 @@ static void test_counters(void)
 	}
 }
 
+/* Per-CPU counters of a run's sysfs (NULL-terminated), then the validator;
+ * closes the run. */
+struct want { const char *stat; int cpu; long long value; };
+static void check_stats(int h, const char *s, const struct want *w)
+{
+	for (; w->stat; w++)
+		CHECK_EQ_INT(stat_cpu(s, w->stat, w->cpu), w->value);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
+/* CPU 0 allocates one object of cache c1 (declared in `topo`), kfree_rcu()s
+ * it and ends the grace period: FREE_RCU_SHEAF_FAIL = `fail`, no
+ * FREE_RCU_SHEAF, and the barrier's kfree() is one FREE_SLOWPATH. */
+static void kfree_rcu_one(const char *topo, long long fail)
+{
+	char t[512];
+	snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\n%sc0 alloc c1 a\nc0 kfree_rcu a\n"
+		 "c0 rcu_barrier\n", topo);
+	int h = svz_t_run(t, NULL, NULL);
+	const char *s = svz_sysfs(h, "c1");
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), fail);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
+	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
+	CHECK_EQ_INT(svz_ops_done(h), 3);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 /* Prefilled sheaves and kfree_rcu sheaves: SHEAF_PREFILL_*, SHEAF_RETURN_*,
  * FREE_RCU_SHEAF(_FAIL), BARN_PUT(_FAIL), SHEAF_FREE where §5.12/§5.13 say. */
 static void test_prefill_and_rcu(void)
@@ -227,15 +256,9 @@ static void test_prefill_and_rcu(void)
 	 * new sheaf (SHEAF_ALLOC 0) */
 	s = sysfs_of("c1 prefill_sheaf c64 10 sh1\nc1 prefill_sheaf c64 10 sh2\nc1 return_sheaf c64 sh1\n"
 		     "c1 return_sheaf c64 sh2\nc0 alloc c64 x\nc0 prefill_sheaf c64 10 sh3\n", &h);
-	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 1), 2);
-	CHECK_EQ_INT(stat_cpu(s, "barn_put", 1), 1);
-	CHECK_EQ_INT(stat_cpu(s, "barn_get", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_slow", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
-	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 0);
-	CHECK_EQ_STR(svz_validate(h), "");
-	svz_close(h);
+	check_stats(h, s, (const struct want[]){ { "barn_get_fail", 1, 2 }, { "barn_put", 1, 1 },
+		{ "barn_get", 0, 1 }, { "sheaf_prefill_slow", 0, 1 }, { "barn_get_fail", 0, 1 },
+		{ "sheaf_refill", 0, 60 }, { "sheaf_alloc", 0, 0 }, { NULL, 0, 0 } });
 	/* a returned sheaf when the CPU already has a spare: SLOW, refilled and
 	 * put into the barn (BARN_PUT) */
 	s = sysfs_of("c0 alloc c64 x\nc0 prefill_sheaf c64 5 sh\nc0 prefill_sheaf c64 5 sh2\n"
@@ -259,46 +282,23 @@ static void test_prefill_and_rcu(void)
 	 * x86) frees an object of node 1 (the only memory), so nothing is
 	 * counted (FREE_RCU_SHEAF_FAIL 0): classic batching, freed by the
 	 * barrier to its remote slab (FREE_SLOWPATH) */
-	{
-		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=0\nnode 1 mem=64M\n"
-				"cpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\ncache c64 size=64\n"
-				"c0 alloc c64 a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
-		h = svz_t_run(t, NULL, NULL);
-		s = svz_sysfs(h, "c64");
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 0);
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
-		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
-		CHECK_EQ_INT(svz_ops_done(h), 3);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	kfree_rcu_one("node 0 mem=0\nnode 1 mem=64M\ncpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\n"
+		      "cache c1 size=64\n", 0);
 	/* the same on a machine where both nodes have memory: CPU 2 (node 1)
 	 * kfree_rcu()s an object CPU 0 took from node 0, not counted; CPU 0's
 	 * own object goes into its rcu_free sheaf (FREE_RCU_SHEAF); at the
 	 * barrier CPU 2's kfree() of the remote object is FREE_SLOWPATH */
 	s = sysfs_of("c0 alloc c64 a\nc0 alloc c64 b\nc2 kfree_rcu a\nc0 kfree_rcu b\nc2 rcu_barrier\n", &h);
-	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 2), 0);
-	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 2), 0);
-	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 2), 1);
-	CHECK_EQ_STR(svz_validate(h), "");
-	svz_close(h);
+	check_stats(h, s, (const struct want[]){ { "free_rcu_sheaf", 2, 0 }, { "free_rcu_sheaf_fail", 2, 0 },
+		{ "free_rcu_sheaf", 0, 1 }, { "free_slowpath", 2, 1 }, { NULL, 0, 0 } });
 	/* every v7.0 cache has cpu_sheaves, so a node-local object of a cache
 	 * without sheaves (NOLEAKTRACE: sheaf_capacity 0) reaches
 	 * __kfree_rcu_sheaf(), which finds no rcu_free sheaf and
-	 * !cache_has_sheaves(): FREE_RCU_SHEAF_FAIL */
-	{
-		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
-				"preset v7.0+fix1+fix2\ncache nl size=64 flags=NOLEAKTRACE\n"
-				"c0 alloc nl a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
-		h = svz_t_run(t, NULL, NULL);
-		s = svz_sysfs(h, "nl");
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
-		CHECK_EQ_INT(svz_ops_done(h), 3);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	 * !cache_has_sheaves(): FREE_RCU_SHEAF_FAIL. At the barrier kfree()
+	 * finds the bootstrap main "full" and __pcs_replace_full_main() backs
+	 * off (!cache_has_sheaves()): __slab_free, FREE_SLOWPATH */
+	kfree_rcu_one("node 0 mem=64M\ncpus 0 node=0\npreset v7.0+fix1+fix2\n"
+		      "cache c1 size=64 flags=NOLEAKTRACE\n", 1);
 	/* a full barn (MAX_FULL_SHEAVES) refuses the rcu sheaf: BARN_PUT_FAIL,
 	 * flushed (SHEAF_FLUSH) and kept as an empty barn sheaf */
 	s = sysfs_of("repeat 1400 {\nc0 alloc c64 o{$i}\n}\nrepeat 1340 {\nc1 free c64 o{$i}\n}\n"
