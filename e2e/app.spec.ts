@@ -26,10 +26,10 @@ test('loads the default scenario', async ({ app, views }) => {
   expect(st.seq).toBe(0);
   expect(st.opsTotal).toBeGreaterThan(0);
   expect(st.checkpoints).toBeGreaterThan(1);
-  await expect(app.page.locator('[data-panel=topology] [data-node]')).not.toHaveCount(0);
-  await expect(app.page.locator('[data-panel=topology] [data-cpu]')).not.toHaveCount(0);
+  await expect(views.panel('topology').locator('[data-node]')).not.toHaveCount(0);
+  await expect(views.panel('topology').locator('[data-cpu]')).not.toHaveCount(0);
   await expect(views.mainSheaf(0)).toHaveCount(1);
-  await expect(app.page.locator('[data-panel=barns] [data-barn-node]')).not.toHaveCount(0);
+  await expect(views.panel('barns').locator('[data-barn-node]')).not.toHaveCount(0);
   await expect(app.page.getByTestId('text-slabinfo')).toContainText('slabinfo - version: 2.1');
 });
 
@@ -168,7 +168,7 @@ test('free play: allocate and free on a chosen CPU, download the trace', async (
   expect(st.opsTotal).toBe(st0.opsTotal + 2);
   expect(st.op).toBe(st.opsTotal);
   await expect(app.page.getByTestId('free-ops')).toContainText('c1 free pair-64 fp0');
-  await expect(app.page.locator('[data-panel=callpath] .error')).toHaveCount(0);
+  await expect(views.panel('callpath').locator('.error')).toHaveCount(0);
 
   const download = app.page.waitForEvent('download');
   await app.page.getByRole('button', { name: 'Download trace' }).click();
@@ -186,7 +186,7 @@ test('the preset picker offers the core\'s presets; the race preset opens with c
   expect(names).toContain('v7.0-17c38c88294d');
   await views.preset.selectOption('v7.0-17c38c88294d');
   await app.ready();
-  await expect(app.page.locator('header .status')).toContainText('v7.0-17c38c88294d');
+  await expect(app.statuses).toContainText('v7.0-17c38c88294d');
   expect((await app.state()).error).toBeNull();
   await expect(views.switchBox('cpu_partial_free')).toBeChecked();
   await expect(views.switchBox('fix1')).not.toBeChecked();
@@ -238,17 +238,17 @@ test('share link round trip: a free-play trace travels compressed', async ({ app
   expect(await other.evaluate(() => window.__slubviz!.trace())).toBe(trace);
 });
 
-test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', async ({ app, controls }) => {
+test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', async ({ app, controls, views }) => {
   await app.open('#s=ublk-bio256');
   const st = await app.state();
   expect(st.opsTotal).toBeGreaterThan(100_000);
-  await expect(app.page.locator('[data-panel=topology] [data-cpu]')).toHaveCount(64);
-  await expect(app.page.locator('[data-panel=topology] [data-memoryless=true]')).toHaveCount(6);
-  await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(64);
+  await expect(views.panel('topology').locator('[data-cpu]')).toHaveCount(64);
+  await expect(views.panel('topology').locator('[data-memoryless=true]')).toHaveCount(6);
+  await expect(views.panel('sheaves').locator('g.cpu-row')).toHaveCount(64);
   // focus node 5: its 8 CPUs only
   await app.page.getByRole('combobox', { name: 'Focus node' }).selectOption('5');
-  await expect(app.page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(8);
-  await expect(app.page.locator('[data-panel=topology] [data-node="5"]')).toHaveAttribute('data-focus', 'true');
+  await expect(views.panel('sheaves').locator('g.cpu-row')).toHaveCount(8);
+  await expect(views.panel('topology').locator('[data-node="5"]')).toHaveAttribute('data-focus', 'true');
   await expect(app.page.getByTestId('node-counters')).toContainText('list_lock');
   await controls.jumpInput.fill('150000');
   await app.click(controls.jumpButton);

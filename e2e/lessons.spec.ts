@@ -40,16 +40,16 @@ test('lesson 1 end to end with UI ops in the sandbox; progress survives a reload
   await expect(lessons.col.getByTestId('sandbox-card')).toBeVisible();
   await expect(lessons.col.getByTestId('sandbox-status')).toContainText('Goal reached');
   await lessons.col.getByRole('button', { name: '← All lessons' }).click();
-  const row = page.locator('.lesson-list li[data-lesson-id="01-anatomy"]');
+  const row = lessons.listItem('01-anatomy');
   await expect(row).toHaveAttribute('data-done', 'true');
-  await expect(page.getByTestId('progress-01-anatomy')).toHaveAttribute('data-stops', `${lesson.stops.length}/${lesson.stops.length}`);
-  await expect(page.getByTestId('progress-01-anatomy')).toHaveAttribute('data-goal', 'true');
-  await expect(page.locator('.lesson-list li[data-lesson-id="02-classic-paths"] .prereq')).toContainText('✓');
+  await expect(lessons.progress('01-anatomy')).toHaveAttribute('data-stops', `${lesson.stops.length}/${lesson.stops.length}`);
+  await expect(lessons.progress('01-anatomy')).toHaveAttribute('data-goal', 'true');
+  await expect(lessons.listItem('02-classic-paths').locator('.prereq')).toContainText('✓');
   await shot(page, 'list-after-reload');
   await axeClean(page);
 });
 
-test('lesson 6 end to end with the stored solution', async ({ app, page, lessons }) => {
+test('lesson 6 end to end with the stored solution', async ({ app, page, lessons, views }) => {
   test.setTimeout(150_000);
   const lesson = lessonJson('06-sheaves-regression');
   await app.open();
@@ -66,12 +66,12 @@ test('lesson 6 end to end with the stored solution', async ({ app, page, lessons
   expect(progress).toMatchObject({ answered: lesson.questions.length, correct: lesson.questions.length, goal: true, done: true });
   // the data tables fill their model cells
   await page.locator('[data-panel=lesson-data] > summary').click();
-  await expect(page.locator('[data-panel=lesson-data] td.model-cell').first()).not.toHaveText('…', { timeout: 60_000 });
-  await expect(page.locator('[data-panel=lesson-data] [data-claim-id][data-ok=false]')).toHaveCount(0);
+  await expect(views.panel('lesson-data').locator('td.model-cell').first()).not.toHaveText('…', { timeout: 60_000 });
+  await expect(views.panel('lesson-data').locator('[data-claim-id][data-ok=false]')).toHaveCount(0);
   await shot(page, 'l6-data');
 });
 
-test('a share link opens the player at a stop; a wrong click gets feedback', async ({ app, page, lessons }) => {
+test('a share link opens the player at a stop; a wrong click gets feedback', async ({ app, page, lessons, views }) => {
   const lesson = lessonJson('05-sheaves');
   await page.goto('./?anim=0#lesson=05-sheaves&stop=6');
   await app.ready();
@@ -87,7 +87,7 @@ test('a share link opens the player at a stop; a wrong click gets feedback', asy
   await lessons.idle();
   const q = lessons.col.getByTestId('question-card');
   await expect(q).toHaveAttribute('data-question-id', 'q-barn-get');
-  await page.locator('main [data-panel=barns] [data-sheaf-id]').first().waitFor();
+  await views.panel('barns').locator('[data-sheaf-id]').first().waitFor();
   const wrong = await page.evaluate(() => {
     const ids = [...document.querySelectorAll('main [data-sheaf-id]')].map((e) => e.getAttribute('data-sheaf-id')).filter((x) => x !== 'none' && x !== '3');
     return ids[0];
@@ -97,7 +97,7 @@ test('a share link opens the player at a stop; a wrong click gets feedback', asy
   await expect(q.getByTestId('feedback')).toHaveAttribute('data-ok', 'false');
   await shot(page, 'l5-wrong-click');
   await q.getByRole('button', { name: 'Try again' }).click();
-  await page.locator('main [data-panel=barns] [data-sheaf-id="3"]').click({ force: true });
+  await views.panel('barns').locator('[data-sheaf-id="3"]').click({ force: true });
   await lessons.idle();
   await expect(q.getByTestId('feedback')).toHaveAttribute('data-ok', 'true');
   await axeClean(page);

@@ -70,7 +70,7 @@ test('a wasm trap restarts the engine worker and restores the last good position
   // the test hook's trap: a worker request calling svz_debug_trap (unreachable)
   const err = await page.evaluate(() => window.__slubviz!.debugTrap('unreachable'));
   expect(err).toMatch(/RuntimeError: unreachable/);
-  const notice = page.getByTestId('notice');
+  const notice = app.notice;
   await expect(notice).toHaveAttribute('data-kind', 'crash');
   await expect(notice).toContainText('restored at step 30');
   await expect.poll(async () => (await app.state()).seq).toBe(30);
@@ -101,13 +101,13 @@ test('a wasm trap restarts the engine worker and restores the last good position
 });
 
 test('a bad link says what is wrong by name and leaves the default run open', async ({ app, page }) => {
-  const notice = page.getByTestId('notice');
+  const notice = app.notice;
   // an unknown scenario
   await app.open('#s=nonexistent');
   await expect(notice).toHaveAttribute('data-kind', 'link');
   await expect(notice).toContainText('This link names a scenario "nonexistent" that does not exist. Opened the scenario basics instead.');
   expect(await app.state()).toMatchObject({ status: 'ready', scenario: 'basics', error: null });
-  await expect(page.locator('.error[role=alert]')).toHaveCount(0);
+  await expect(app.alert).toHaveCount(0);
 
   // an unknown lesson: the player names it, the app's default run is open
   await page.goto('about:blank');

@@ -40,13 +40,13 @@ async function checkKcpu(app: AppPage): Promise<{ freelist: number; partial: num
   });
 }
 
-test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial chain with head->slabs, tid', async ({ app, page, controls }) => {
+test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial chain with head->slabs, tid', async ({ app, page, controls, views }) => {
   await app.open('#s=basics&preset=v6.19');
-  await expect(page.locator('header .status').first()).toContainText('v6.19 · classic era');
-  await expect(page.locator('[data-panel=sheaves] h2')).toContainText('kmem_cache_cpu');
-  await expect(page.locator('[data-panel=sheaves] g.kcpu-row')).toHaveCount(1);
+  await expect(app.statuses.first()).toContainText('v6.19 · classic era');
+  await expect(views.panel('sheaves').locator('h2')).toContainText('kmem_cache_cpu');
+  await expect(views.panel('sheaves').locator('g.kcpu-row')).toHaveCount(1);
   // no sheaves drawn for a cache without them
-  await expect(page.locator('[data-panel=sheaves] g.cpu-row')).toHaveCount(0);
+  await expect(views.panel('sheaves').locator('g.cpu-row')).toHaveCount(0);
   let seen = 0;
   for (let op = 1; op <= 6; op++) {
     await app.act('jumpToOp', op);
@@ -56,8 +56,8 @@ test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial
   expect(seen, 'c->freelist objects drawn').toBeGreaterThan(0);
   // objects on a c->freelist are state "p" in the slab detail too
   await app.act('jumpToOp', 1);
-  await expect(page.locator('[data-panel=slab] g.obj[data-object-state=cpu_freelist]').first()).toBeVisible();
-  await expect(page.locator('[data-panel=partial] g.slab-list[data-list=cpu_slab] g.slab')).toHaveCount(1);
+  await expect(views.panel('slab').locator('g.obj[data-object-state=cpu_freelist]').first()).toBeVisible();
+  await expect(views.panel('partial').locator('g.slab-list[data-list=cpu_slab] g.slab')).toHaveCount(1);
 
   // two CPUs, a per-CPU partial list (lesson 2's trace, its own preset v6.19)
   await app.act('loadScenario', 'lesson-classic-paths');
@@ -79,11 +79,11 @@ test('classic era (preset v6.19): c->slab, the c->freelist chain, the c->partial
     await app.act('jumpToOp', op);
     if ((await page.locator('g.c-partial').count()) > 0) break;
   }
-  const ps = page.locator('[data-panel=sheaves] g.c-partial').first();
+  const ps = views.panel('sheaves').locator('g.c-partial').first();
   const id = await ps.getAttribute('data-slab-id');
   await ps.click();
-  await expect(page.locator('[data-panel=slab] svg[data-slab-id]')).toHaveAttribute('data-slab-id', id!);
-  await expect(page.locator('[data-panel=sheaves] g.c-partial').first()).toHaveAttribute('data-selected', 'true');
+  await expect(views.panel('slab').locator('svg[data-slab-id]')).toHaveAttribute('data-slab-id', id!);
+  await expect(views.panel('sheaves').locator('g.c-partial').first()).toHaveAttribute('data-selected', 'true');
 });
 
 test('event-driven transitions: a moving object flies from source to target; none with animations off', async ({ app, page, controls }) => {
@@ -114,7 +114,7 @@ test('event-driven transitions: a moving object flies from source to target; non
   await expect(page.locator('.flight')).toHaveCount(0);
 });
 
-test('very large slabs are drawn on a canvas that keeps their state in data-* attributes', async ({ app, page }) => {
+test('very large slabs are drawn on a canvas that keeps their state in data-* attributes', async ({ app, page, views }) => {
   await app.open();
   const trace = `slubviz-trace 1
 node 0 mem=64M
@@ -128,9 +128,9 @@ repeat 300 i {
   await app.act('openTrace', trace, { scenario: null });
   await app.ready();
   await app.act('toEnd');
-  const canvas = page.locator('[data-panel=slab] canvas');
+  const canvas = views.panel('slab').locator('canvas');
   await expect(canvas).toHaveAttribute('data-render', 'canvas');
-  await expect(page.locator('[data-panel=slab] g.obj')).toHaveCount(0);
+  await expect(views.panel('slab').locator('g.obj')).toHaveCount(0);
   const snapSlab = await page.evaluate(() => {
     const sel = document.querySelector('[data-panel=slab] canvas')!.getAttribute('data-slab-id');
     const s = window.__slubviz!.snapshot()!.slabs.find((x) => String(x.id) === sel)!;
@@ -168,7 +168,7 @@ test('free play frees handles created inside repeat blocks', async ({ app, page,
   const st = await app.state();
   expect(st.op).toBe(st.opsTotal);
   expect(await page.evaluate(() => window.__slubviz!.trace())).toMatch(/c1 free demo-256 a7\n$/);
-  await expect(page.locator('[data-panel=callpath] .error')).toHaveCount(0);
+  await expect(views.panel('callpath').locator('.error')).toHaveCount(0);
   const after = await page.evaluate(() => window.__slubviz!.liveHandles().map((h) => h.handle));
   expect(after).not.toContain('a7');
   expect(after.length).toBe(live.length - 1);

@@ -1625,6 +1625,50 @@ static void test_api(void)
 	CHECK_EQ_STR(svz_export_v1(12345), "");
 }
 
+/* Detection from a first content line (docs/import.md): each format's
+ * detector in import_formats.def, the strongest claim winning. */
+static void test_detect(void)
+{
+	static const struct {
+		const char *text;
+		enum svz_import_format want;
+	} cases[] = {
+		{ "slubviz-trace 1\n", SVZ_FMT_V1 },
+		{ "\n# a v1 description\ncache c size=8\n", SVZ_FMT_V1 },
+		/* op words are the parser's: the sheaf and RCU ops too */
+		{ "c0 alloc c a\n", SVZ_FMT_V1 },
+		{ "c3 prefill_sheaf c 4 s\n", SVZ_FMT_V1 },
+		{ "c0 kfree_rcu a\n", SVZ_FMT_V1 },
+		{ "c0 allocate c a\n", SVZ_FMT_FTRACE },
+		{ "  20000\n", SVZ_FMT_MALLOC_LAB },
+		{ "Attaching 4 probes...\n", SVZ_FMT_BPFTRACE },
+		/* a line only bpftrace has beats perf's "kmem:" event names */
+		{ "svz 0 kmem:kmalloc ptr=0x10 bytes_req=8\n", SVZ_FMT_BPFTRACE },
+		{ "cpus=4\n", SVZ_FMT_TRACE_CMD },
+		{ "version = 6\n", SVZ_FMT_TRACE_CMD },
+		{ "jbd2/dm-3-8  7666 [000]  4666.621521: kmem:kmalloc: ptr=0xc000000fcd646360\n",
+		  SVZ_FMT_PERF },
+		{ "  bash-1 [000] ..... 1.000001: kmalloc: ptr=00000000a0a0a0a0\n", SVZ_FMT_FTRACE },
+		{ "# tracer: nop\n#\n", SVZ_FMT_FTRACE },
+		{ "# just a comment\n\n", SVZ_FMT_AUTO },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK_EQ_INT(svz_import_detect(cases[i].text, strlen(cases[i].text)), cases[i].want);
+
+	/* an import tells perf from ftrace by its events: the same perf line
+	 * imports as perf, and an ftrace line as ftrace */
+	struct imp x = imp("jbd2/dm-3-8  7666 [000]  4666.621521: kmem:kmalloc: call_site=c0000000003ce108 "
+			   "ptr=0xc000000fcd646360 bytes_req=96 bytes_alloc=96 gfp_flags=GFP_NOFS\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+	CHECK_EQ_INT(x.r.kept, 1);
+	imp_free(&x);
+	/* the summary names a malloc-lab event by the table's word */
+	x = imp("20000\n2\n2\n1\na 0 512\nf 0\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_MALLOC_LAB);
+	CHECK(summary_has(&x, "events: 2 malloc-lab ops read, 2 kept, 0 skipped -> 2 ops"));
+	imp_free(&x);
+}
+
 int main(void)
 {
 	test_v3_elinux();
@@ -1641,6 +1685,7 @@ int main(void)
 	test_cut();
 	test_bom_free_only();
 	test_rebound_label();
+	test_detect();
 	test_hostile();
 	test_streaming();
 	test_fuzz();

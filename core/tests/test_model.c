@@ -186,6 +186,35 @@ static void test_counters(void)
 	}
 }
 
+/* Per-CPU counters of a run's sysfs (NULL-terminated), then the validator;
+ * closes the run. */
+struct want { const char *stat; int cpu; long long value; };
+static void check_stats(int h, const char *s, const struct want *w)
+{
+	for (; w->stat; w++)
+		CHECK_EQ_INT(stat_cpu(s, w->stat, w->cpu), w->value);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
+/* CPU 0 allocates one object of cache c1 (declared in `topo`), kfree_rcu()s
+ * it and ends the grace period: FREE_RCU_SHEAF_FAIL = `fail`, no
+ * FREE_RCU_SHEAF, and the barrier's kfree() is one FREE_SLOWPATH. */
+static void kfree_rcu_one(const char *topo, long long fail)
+{
+	char t[512];
+	snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\n%sc0 alloc c1 a\nc0 kfree_rcu a\n"
+		 "c0 rcu_barrier\n", topo);
+	int h = svz_t_run(t, NULL, NULL);
+	const char *s = svz_sysfs(h, "c1");
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), fail);
+	CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 0);
+	CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
+	CHECK_EQ_INT(svz_ops_done(h), 3);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 /* Prefilled sheaves and kfree_rcu sheaves: SHEAF_PREFILL_*, SHEAF_RETURN_*,
  * FREE_RCU_SHEAF(_FAIL), BARN_PUT(_FAIL), SHEAF_FREE where §5.12/§5.13 say. */
 static void test_prefill_and_rcu(void)
@@ -210,8 +239,26 @@ static void test_prefill_and_rcu(void)
 		     "c0 alloc_from_sheaf c64 big none\nc0 return_sheaf c64 big\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_oversize", 0), 1);
 	CHECK_EQ_INT(stat_total(s, "sheaf_alloc"), 0);
+	/* the oversize sheaf is filled by __kmem_cache_alloc_bulk(s, gfp, 100):
+	 * refill_objects() gets all 100, stat_add(ALLOC_SLOWPATH, 100); the
+	 * alloc_from_sheaf pops count nothing */
+	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 0), 100);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
+	/* kmem_cache_prefill_sheaf() counts BARN_GET_FAIL for any sheaf it takes
+	 * from the barn without objects. CPU 1 prefills twice (no spare, empty
+	 * barn: 2 x SLOW, BARN_GET_FAIL) and returns both: the first becomes its
+	 * spare (RETURN_FAST), the second goes full into the barn (RETURN_SLOW,
+	 * BARN_PUT). CPU 0's first alloc finds main empty and no spare:
+	 * barn_replace_empty_sheaf() takes that full sheaf (BARN_GET) and leaves
+	 * the empty main in the barn, so CPU 0's prefill (no spare: SLOW) gets
+	 * the empty sheaf: BARN_GET_FAIL, refilled to 60 (SHEAF_REFILL), and no
+	 * new sheaf (SHEAF_ALLOC 0) */
+	s = sysfs_of("c1 prefill_sheaf c64 10 sh1\nc1 prefill_sheaf c64 10 sh2\nc1 return_sheaf c64 sh1\n"
+		     "c1 return_sheaf c64 sh2\nc0 alloc c64 x\nc0 prefill_sheaf c64 10 sh3\n", &h);
+	check_stats(h, s, (const struct want[]){ { "barn_get_fail", 1, 2 }, { "barn_put", 1, 1 },
+		{ "barn_get", 0, 1 }, { "sheaf_prefill_slow", 0, 1 }, { "barn_get_fail", 0, 1 },
+		{ "sheaf_refill", 0, 60 }, { "sheaf_alloc", 0, 0 }, { NULL, 0, 0 } });
 	/* a returned sheaf when the CPU already has a spare: SLOW, refilled and
 	 * put into the barn (BARN_PUT) */
 	s = sysfs_of("c0 alloc c64 x\nc0 prefill_sheaf c64 5 sh\nc0 prefill_sheaf c64 5 sh2\n"
@@ -230,20 +277,28 @@ static void test_prefill_and_rcu(void)
 	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
-	/* a CPU of a memoryless node without fix 2 has no barn: FREE_RCU_SHEAF_FAIL,
-	 * classic batching, freed by the barrier (to the slab: FREE_SLOWPATH) */
-	{
-		const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=0\nnode 1 mem=64M\n"
-				"cpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\ncache c64 size=64\n"
-				"c0 alloc c64 a\nc0 kfree_rcu a\nc0 rcu_barrier\n";
-		h = svz_t_run(t, NULL, NULL);
-		s = svz_sysfs(h, "c64");
-		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf_fail", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), 1);
-		CHECK_EQ_INT(svz_ops_done(h), 3);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	/* kfree_rcu_sheaf() offers only objects of numa_mem_id()'s node to
+	 * __kfree_rcu_sheaf(): CPU 0 of a memoryless node (numa_mem_id() = 0 on
+	 * x86) frees an object of node 1 (the only memory), so nothing is
+	 * counted (FREE_RCU_SHEAF_FAIL 0): classic batching, freed by the
+	 * barrier to its remote slab (FREE_SLOWPATH) */
+	kfree_rcu_one("node 0 mem=0\nnode 1 mem=64M\ncpus 0 node=0\ncpus 1 node=1\npreset v7.0-rc1\n"
+		      "cache c1 size=64\n", 0);
+	/* the same on a machine where both nodes have memory: CPU 2 (node 1)
+	 * kfree_rcu()s an object CPU 0 took from node 0, not counted; CPU 0's
+	 * own object goes into its rcu_free sheaf (FREE_RCU_SHEAF); at the
+	 * barrier CPU 2's kfree() of the remote object is FREE_SLOWPATH */
+	s = sysfs_of("c0 alloc c64 a\nc0 alloc c64 b\nc2 kfree_rcu a\nc0 kfree_rcu b\nc2 rcu_barrier\n", &h);
+	check_stats(h, s, (const struct want[]){ { "free_rcu_sheaf", 2, 0 }, { "free_rcu_sheaf_fail", 2, 0 },
+		{ "free_rcu_sheaf", 0, 1 }, { "free_slowpath", 2, 1 }, { NULL, 0, 0 } });
+	/* every v7.0 cache has cpu_sheaves, so a node-local object of a cache
+	 * without sheaves (NOLEAKTRACE: sheaf_capacity 0) reaches
+	 * __kfree_rcu_sheaf(), which finds no rcu_free sheaf and
+	 * !cache_has_sheaves(): FREE_RCU_SHEAF_FAIL. At the barrier kfree()
+	 * finds the bootstrap main "full" and __pcs_replace_full_main() backs
+	 * off (!cache_has_sheaves()): __slab_free, FREE_SLOWPATH */
+	kfree_rcu_one("node 0 mem=64M\ncpus 0 node=0\npreset v7.0+fix1+fix2\n"
+		      "cache c1 size=64 flags=NOLEAKTRACE\n", 1);
 	/* a full barn (MAX_FULL_SHEAVES) refuses the rcu sheaf: BARN_PUT_FAIL,
 	 * flushed (SHEAF_FLUSH) and kept as an empty barn sheaf */
 	s = sysfs_of("repeat 1400 {\nc0 alloc c64 o{$i}\n}\nrepeat 1340 {\nc1 free c64 o{$i}\n}\n"
@@ -289,6 +344,61 @@ static void test_cmpxchg_double_fail_interleaved(void)
 	svz_close(h);
 }
 
+/* Node 0's partial list as "a,b" from the snapshot (its first "partial"). */
+static void node0_partial(int h, unsigned *a, unsigned *b)
+{
+	const char *p = strstr(svz_snapshot_json(h), "\"partial\":[");
+	CHECK(p != NULL);
+	CHECK_EQ_INT(p ? sscanf(p, "\"partial\":[%u,%u]", a, b) : 0, 2);
+}
+
+/* __kmem_cache_do_shrink() moves each slab with list_move(), which adds at
+ * the head: into promote[free - 1] (equal-free slabs come back reversed)
+ * and into the discard list (empty slabs are freed in reverse order).
+ * CPU 0 fills slab A (a[]) and slab B (b[]) with one alloc_bulk each (64
+ * objects of 64 bytes per order-0 slab: both full, on no list); CPU 2, on
+ * node 1, frees objects of each (remote: one __slab_free per slab, was
+ * full -> add_partial() at the tail): partial is A, B. */
+static void test_shrink_order(void)
+{
+	static const char *const frees[] = {
+		/* 2 free objects each: promote[1] = B, A, spliced to the head */
+		"c2 free_bulk c64 2 a\nc2 free_bulk c64 2 b\nc2 shrink c64\n",
+		/* empty (kept: nr_partial < min_partial 5): discard = B, A */
+		"c2 free_bulk c64 64 a\nc2 free_bulk c64 64 b\nc2 shrink c64\n",
+	};
+	for (int k = 0; k < 2; k++) {
+		char t[1024];
+		snprintf(t, sizeof t, HDR "c0 alloc_bulk c64 64 a\nc0 alloc_bulk c64 64 b\n%s", frees[k]);
+		int h = svz_open(t, NULL, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			return;
+		unsigned a = 0, b = 0, a2 = 1, b2 = 1;
+		svz_run_to_op(h, 4); /* before the shrink */
+		node0_partial(h, &a, &b);
+		CHECK(a != b);
+		int64_t from = svz_seq(h);
+		svz_run_all(h);
+		if (k == 0) {
+			node0_partial(h, &b2, &a2);
+		} else {
+			const char *ev = svz_events_json(h, from, 1000);
+			const char *d1 = strstr(ev, "\"kind\":\"discard_slab\"");
+			const char *d2 = d1 ? strstr(d1 + 1, "\"kind\":\"discard_slab\"") : NULL;
+			CHECK(d1 && d2);
+			if (d1 && d2) {
+				CHECK_EQ_INT(sscanf(strstr(d1, "\"slab\":"), "\"slab\":%u", &b2), 1);
+				CHECK_EQ_INT(sscanf(strstr(d2, "\"slab\":"), "\"slab\":%u", &a2), 1);
+			}
+		}
+		CHECK_EQ_INT(a2, a);
+		CHECK_EQ_INT(b2, b);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+}
+
 /* A double free stops the run with the kernel's wording; with
  * continue_on_error the run goes on past it. */
 static void test_bad_free_reports(void)
@@ -327,6 +437,7 @@ int main(void)
 	test_cmpxchg_double_fail_interleaved();
 	test_bad_free_reports();
 	test_prefill_and_rcu();
+	test_shrink_order();
 	test_v5();
 	test_validator_all_scenarios();
 	test_counters();

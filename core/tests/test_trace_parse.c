@@ -604,7 +604,7 @@ static void test_errors(void)
 	EXPECT_ERR(HDR "set colour=blue\n",
 		   "t.trace:2:5: error: expected a setting (preset, kernel, era, cpu_source, order_form, "
 		   "freelist_random, freelist_hardened, fix1, fix2, deferred_freelist, "
-		   "batched_partial, cpu_partial_free, cpu_partial_objects, frozen_partial, try_thisnode, continue_on_error, seed, page_size, possible, present, online), "
+		   "batched_partial, cpu_partial_free, cpu_partial_objects, frozen_partial, try_thisnode, slab_nomerge, continue_on_error, seed, page_size, possible, present, online), "
 		   "got 'colour'");
 	EXPECT_ERR(HDR "set fix1=1 fix2=maybe\n",
 		   "t.trace:2:12: error: expected fix2=0/1, on/off, true/false or y/n, got 'maybe'");

@@ -1,4 +1,4 @@
-/* views.c: the kernel text formats against real dumps.
+/* api/view_*.c: the kernel text formats against real dumps.
  *
  * - sb_printf growth (short, long, many appends).
  * - /sys/kernel/slab/bio-256: a model state built by hand to match seed 004's
@@ -24,6 +24,7 @@
 
 #include "model/engine.h"
 #include "model/model.h"
+#include "api/views.h"
 
 static const char seed004_bio256[] =
 	"./remote_node_defrag_ratio:100\n"

@@ -6,12 +6,20 @@ import type { StateSummary } from '../../web/src/testHook';
 
 export class AppPage {
   readonly main: Locator;
-  /** the header's status line (trace name, preset, era) */
+  /** the header's status lines: the first names the trace, preset and era */
+  readonly statuses: Locator;
   readonly status: Locator;
+  /** what the user should know that is not an error (a restart, a bad link) */
+  readonly notice: Locator;
+  /** the run's error */
+  readonly alert: Locator;
 
   constructor(readonly page: Page) {
     this.main = page.locator('main');
-    this.status = page.locator('header .status').first();
+    this.statuses = page.locator('header .status');
+    this.status = this.statuses.first();
+    this.notice = page.getByTestId('notice');
+    this.alert = page.locator('.error[role=alert]');
   }
 
   /** Opens the app (animations off) and waits for the run to be ready. */

@@ -25,6 +25,15 @@ export class LessonsArea {
     this.next = page.getByRole('button', { name: 'Next ▶' });
   }
 
+  /** A lesson's row in the list, and its progress line. */
+  listItem(id: string): Locator {
+    return this.page.locator(`.lesson-list li[data-lesson-id="${id}"]`);
+  }
+
+  progress(id: string): Locator {
+    return this.page.getByTestId(`progress-${id}`);
+  }
+
   async idle(): Promise<void> {
     await this.page.waitForFunction(() => !!window.__slubvizLessons);
     await this.page.evaluate(() => window.__slubvizLessons!.idle());

@@ -25,9 +25,9 @@ export class ViewsArea {
     this.owners = page.getByTestId('owners');
   }
 
-  /** A panel by its data-panel id. */
+  /** A panel by its data-panel id (web/src/views/panels/). */
   panel(id: string): Locator {
-    return this.page.locator(`main [data-panel="${id}"]`);
+    return this.page.locator(`[data-panel="${id}"]`);
   }
 
   /** The presets the preset picker offers (without "trace's own"). */

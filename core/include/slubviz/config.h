@@ -72,6 +72,13 @@ struct svz_config {
 	struct svz_switches sw;
 };
 
+/* Whether the release modelled is `version` (major * 100 + minor) or later;
+ * a config without one (kernel 0) models the newest. */
+static inline bool svz_kernel_at_least(const struct svz_switches *sw, unsigned version)
+{
+	return !sw->kernel || sw->kernel >= version;
+}
+
 /* Defaults: one node with 1 GiB, 4 CPUs, 4 KiB pages, the newest preset. */
 void svz_config_default(struct svz_config *cfg);
 

@@ -17,6 +17,7 @@
 #include "slubviz/sizing.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
+#include "lib/util.h"
 
 #define SVZ_MANIFEST_SCHEMA 1
 
@@ -30,17 +31,12 @@ static void json_kv(struct sbuf *b, const char *pre, const char *key, const char
 /* "a b c" as ["a","b","c"] ("" as []). */
 static void json_words(struct sbuf *b, const char *words)
 {
-	sb_printf(b, "[");
-	for (const char *w = words; *w;) {
-		size_t n = strcspn(w, " ");
-		char one[64];
+	char one[64];
 
-		snprintf(one, sizeof one, "%.*s", (int)n, w);
-		if (n) {
-			sb_printf(b, "%s", w == words ? "" : ",");
-			sb_json_str(b, one);
-		}
-		w += n + (w[n] == ' ');
+	sb_printf(b, "[");
+	for (int k = 0; word_at(words, k, one, sizeof one); k++) {
+		sb_printf(b, "%s", k ? "," : "");
+		sb_json_str(b, one);
 	}
 	sb_printf(b, "]");
 }

@@ -26,6 +26,7 @@
 #include "model/engine.h"
 #include "model/model.h"
 #include "api/session.h"
+#include "api/views.h"
 #include "slubviz/import.h"
 
 #define RING_CAP SVZ_EVENT_RING_CAP

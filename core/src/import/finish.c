@@ -8,15 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *c = malloc(n);
-	if (c)
-		memcpy(c, s, n);
-	return c;
-}
-
 void imp_set_fatal(struct svz_importer *im, const char *fmt, ...)
 {
 	va_list ap;
@@ -41,7 +32,7 @@ static int finish_v1(struct svz_importer *im, struct svz_trace *out, struct svz_
 		oom_err(err);
 		return -1;
 	}
-	if (svz_trace_parse(im->text ? im->text : "", im->text_len, &im->base, out, &e)) {
+	if (svz_trace_parse(im->text.s ? im->text.s : "", im->text.len, &im->base, out, &e)) {
 		char buf[640];
 		svz_error_format(&e, "trace", buf, sizeof buf);
 		imp_set_fatal(im, "%s", buf);
@@ -93,16 +84,16 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 	if (im->fmt == SVZ_FMT_AUTO) {
 		if (r->bad_lines)
 			imp_set_fatal(im, "no trace lines recognised: %" PRIu64 " lines could not be read "
-				  "(line %" PRIu64 ": %s)", r->bad_lines,
-				  r->nr_errors ? r->errors[0].line : 0, r->nr_errors ? r->errors[0].msg : "");
+				      "(line %" PRIu64 ": %s)", r->bad_lines,
+				      r->nr_errors ? r->errors[0].line : 0, r->nr_errors ? r->errors[0].msg : "");
 		else
 			imp_set_fatal(im, "no trace lines: only blank lines and comments");
 		goto fatal;
 	}
 	if (r->events == 0 && r->bad_lines > 0 && r->other_events == 0) {
 		imp_set_fatal(im, "no kmem events recognised as %s: %" PRIu64 " lines could not be read "
-			  "(line %" PRIu64 ": %s)", svz_import_format_name(im->fmt), r->bad_lines,
-			  r->nr_errors ? r->errors[0].line : 0, r->nr_errors ? r->errors[0].msg : "");
+			      "(line %" PRIu64 ": %s)", svz_import_format_name(im->fmt), r->bad_lines,
+			      r->nr_errors ? r->errors[0].line : 0, r->nr_errors ? r->errors[0].msg : "");
 		goto fatal;
 	}
 	if (import_formats[im->fmt].end) {
@@ -156,16 +147,15 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 			r->caches[c] = im->cx[c].info;
 		r->nr_caches = im->nr_caches;
 	}
-	char desc[256];
-	snprintf(desc, sizeof desc,
-		 "Imported from %s by slubviz: %" PRIu64 " events read, %" PRIu64 " kept, %" PRIu64
-		 " skipped; %" PRIu64 " allocations never freed.",
-		 svz_import_format_name(im->fmt), r->events, r->kept, r->events - r->kept, r->unpaired);
-	out->description = dupstr(desc);
-	if (!out->description) {
+	struct sbuf desc = { 0 };
+	sb_printf(&desc, "Imported from %s by slubviz: %" PRIu64 " events read, %" PRIu64 " kept, %"
+		  PRIu64 " skipped; %" PRIu64 " allocations never freed.",
+		  svz_import_format_name(im->fmt), r->events, r->kept, r->events - r->kept, r->unpaired);
+	if (desc.oom) {
 		oom_err(err);
 		goto out;
 	}
+	out->description = desc.s;
 	out->config = cfg;
 	if (im->nr_ops) {
 		struct svz_op *ops = realloc(im->ops, im->nr_ops * sizeof *ops);

@@ -33,13 +33,13 @@ void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t li
 			return;
 		}
 		imp_bad_line(im, line, "expected 'svz CPU EVENT FIELDS' (the bpftrace one-liner), got '%s'",
-			 imp_excerpt(s, n, 40, ex, sizeof ex));
+			     imp_excerpt(s, n, 40, ex, sizeof ex));
 		return;
 	}
 	uint64_t cpu;
 	if (!imp_parse_dec(tk[1].s, tk[1].len, &cpu)) {
 		imp_bad_line(im, line, "expected a CPU number after 'svz', got '%s'",
-			 imp_excerpt(tk[1].s, tk[1].len, 20, ex, sizeof ex));
+			     imp_excerpt(tk[1].s, tk[1].len, 20, ex, sizeof ex));
 		return;
 	}
 	struct slice name = tk[2];

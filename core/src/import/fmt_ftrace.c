@@ -170,22 +170,9 @@ static void kmem_fields(struct svz_importer *im, struct slice name, int kind, in
 static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct slice tk[MAX_PREFIX_TOKS];
-	size_t nt = 0, i = 0;
+	size_t i = 0, nt = imp_tokens(s, n, &i, tk, MAX_PREFIX_TOKS, true);
 	char ex[64];
 
-	while (nt < MAX_PREFIX_TOKS) {
-		while (i < n && is_space(s[i]))
-			i++;
-		if (i >= n)
-			break;
-		size_t b = i;
-		while (i < n && !is_space(s[i]))
-			i++;
-		tk[nt++] = (struct slice){ s + b, i - b };
-		/* stop scanning once the fields begin */
-		if (memchr(tk[nt - 1].s, '=', tk[nt - 1].len) && nt > 2)
-			break;
-	}
 	int64_t cpu = -1;
 	int last_cpu_tok = -1;
 	bool neg_cpu = false;
@@ -229,7 +216,7 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		/* found: TS at t, event at e */
 		if (neg_cpu) {
 			imp_bad_line(im, line, "expected a CPU like [003], got '%s'",
-				 imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
+				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
 			return;
 		}
 		if (subsys && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
@@ -275,7 +262,7 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		return;
 	}
 	imp_bad_line(im, line, "expected an event line 'TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: "
-		 "FIELDS', got '%s'", imp_excerpt(s, n, 40, ex, sizeof ex));
+		     "FIELDS', got '%s'", imp_excerpt(s, n, 40, ex, sizeof ex));
 }
 
 /* One content line of the ftrace family: the header lines trace-cmd

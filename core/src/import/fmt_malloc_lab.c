@@ -24,23 +24,27 @@ enum claim malloc_lab_detect(const char *line, size_t len)
 	return d > 0 && e == t.len ? CLAIM_SURE : CLAIM_NONE;
 }
 
+/* kmalloc(size) of a fresh object for id; false if out of memory. */
+static bool ml_kmalloc(struct svz_importer *im, uint64_t id, uint64_t size, uint32_t bytes, int cpu,
+		       uint64_t line)
+{
+	struct pent *e = imp_bind_ptr(im, id, NONE, bytes, "id", false);
+	struct svz_op *op = e ? imp_push_op(im, SVZ_OP_KMALLOC, cpu, line) : NULL;
+	if (!op)
+		return false;
+	op->gfp = GFP_KERNEL;
+	op->size = (uint32_t)size;
+	op->handle = e->handle;
+	return true;
+}
+
 void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct slice tk[5];
-	size_t nt = 0, i = 0;
+	size_t i = 0, nt = imp_tokens(s, n, &i, tk, 5, false);
 	char ex[64];
 	struct svz_import_report *r = &im->rep;
 
-	while (nt < 5) {
-		while (i < n && is_space(s[i]))
-			i++;
-		if (i >= n)
-			break;
-		size_t b = i;
-		while (i < n && !is_space(s[i]))
-			i++;
-		tk[nt++] = (struct slice){ s + b, i - b };
-	}
 	while (i < n && is_space(s[i]))
 		i++;
 	if (im->ml_header < 4) {
@@ -49,7 +53,7 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 			static const char *const what[] = { "suggested heap size", "number of ids",
 							    "number of ops", "weight" };
 			imp_bad_line(im, line, "expected the malloc-lab header's %s (a number), got '%s'",
-				 what[im->ml_header], imp_excerpt(s, n, 40, ex, sizeof ex));
+				     what[im->ml_header], imp_excerpt(s, n, 40, ex, sizeof ex));
 			if (nt >= 2 && tk[0].len == 1 && strchr("arf", tk[0].s[0]))
 				im->ml_header = 4; /* header missing: read ops from here */
 			else
@@ -67,7 +71,7 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 	size_t want = opc == 'f' ? 2 : 3;
 	if (opc != 'a' && opc != 'r' && opc != 'f') {
 		imp_bad_line(im, line, "expected a malloc-lab op (a ID BYTES, r ID BYTES, f ID), got '%s'",
-			 imp_excerpt(tk[0].s, tk[0].len, 20, ex, sizeof ex));
+			     imp_excerpt(tk[0].s, tk[0].len, 20, ex, sizeof ex));
 		return;
 	}
 	uint64_t cpu = 0, id, size = 0;
@@ -75,25 +79,25 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 	if (args > want && tk[args - 1].len > 1 && tk[args - 1].s[0] == '@') {
 		if (!imp_parse_dec(tk[args - 1].s + 1, tk[args - 1].len - 1, &cpu)) {
 			imp_bad_line(im, line, "expected @CPU, got '%s'",
-				 imp_excerpt(tk[args - 1].s, tk[args - 1].len, 20, ex, sizeof ex));
+				     imp_excerpt(tk[args - 1].s, tk[args - 1].len, 20, ex, sizeof ex));
 			return;
 		}
 		args--;
 	}
 	if (args != want || i < n) {
 		imp_bad_line(im, line, "expected '%s', got '%s'",
-			 opc == 'f' ? "f ID [@CPU]" : opc == 'a' ? "a ID BYTES [@CPU]" : "r ID BYTES [@CPU]",
-			 imp_excerpt(s, n, 40, ex, sizeof ex));
+			     opc == 'f' ? "f ID [@CPU]" : opc == 'a' ? "a ID BYTES [@CPU]" : "r ID BYTES [@CPU]",
+			     imp_excerpt(s, n, 40, ex, sizeof ex));
 		return;
 	}
 	if (!imp_parse_dec(tk[1].s, tk[1].len, &id)) {
 		imp_bad_line(im, line, "expected an id (a number), got '%s'",
-			 imp_excerpt(tk[1].s, tk[1].len, 30, ex, sizeof ex));
+			     imp_excerpt(tk[1].s, tk[1].len, 30, ex, sizeof ex));
 		return;
 	}
 	if (want == 3 && !imp_parse_dec(tk[2].s, tk[2].len, &size)) {
 		imp_bad_line(im, line, "expected a size in bytes, got '%s'",
-			 imp_excerpt(tk[2].s, tk[2].len, 30, ex, sizeof ex));
+			     imp_excerpt(tk[2].s, tk[2].len, 30, ex, sizeof ex));
 		return;
 	}
 	r->events++;
@@ -130,16 +134,8 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 		r->kept++;
 		return;
 	}
-	if (size == 0) {
-		imp_skip(im, SVZ_SKIP_ZERO_SIZE);
-		imp_mark_ptr(im, id, PS_ZERO);
+	if (!imp_kmalloc_ok(im, id, size))
 		return;
-	}
-	if (size > MAX_OBJECT) {
-		imp_skip(im, SVZ_SKIP_TOO_LARGE);
-		imp_mark_ptr(im, id, PS_SKIPPED);
-		return;
-	}
 	uint32_t bytes = (uint32_t)svz_kmalloc_size_roundup(size, page);
 	imp_note_cpu(im, (int)cpu);
 	if (opc == 'r') {
@@ -152,32 +148,17 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 		imp_free_ptr(im, e); /* the new object takes a fresh handle below */
 		e->gen++;
 		e->handle = NONE;
-		e = imp_bind_ptr(im, id, NONE, bytes, "id", false);
-		if (!e)
+		if (!ml_kmalloc(im, id, size, bytes, (int)cpu, line))
 			return;
-		struct svz_op *op = imp_push_op(im, SVZ_OP_KMALLOC, (int)cpu, line);
-		if (!op)
-			return;
-		op->gfp = GFP_KERNEL;
-		op->size = (uint32_t)size;
-		op->handle = e->handle;
-		op = imp_push_op(im, SVZ_OP_KFREE, (int)cpu, line);
+		struct svz_op *op = imp_push_op(im, SVZ_OP_KFREE, (int)cpu, line);
 		if (!op)
 			return;
 		op->handle = old;
 		r->kept++;
 		return;
 	}
-	e = imp_bind_ptr(im, id, NONE, bytes, "id", false);
-	if (!e)
-		return;
-	struct svz_op *op = imp_push_op(im, SVZ_OP_KMALLOC, (int)cpu, line);
-	if (!op)
-		return;
-	op->gfp = GFP_KERNEL;
-	op->size = (uint32_t)size;
-	op->handle = e->handle;
-	r->kept++;
+	if (ml_kmalloc(im, id, size, bytes, (int)cpu, line))
+		r->kept++;
 }
 
 /* Nothing read but (part of) the header. */

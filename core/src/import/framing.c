@@ -14,23 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool imp_grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	uint64_t ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX || ncap > SIZE_MAX / elem)
-		return false;
-	void *np = realloc(*p, (size_t)ncap * elem);
-	if (!np)
-		return false;
-	*p = np;
-	*cap = (uint32_t)ncap;
-	return true;
-}
-
 void svz_import_limits_default(struct svz_import_limits *l)
 {
 	l->max_line = 65536;
@@ -111,24 +94,29 @@ void imp_header_cpus(struct svz_importer *im, const char *s, size_t n, const cha
 		}
 }
 
-static bool text_append(struct svz_importer *im, const char *s, size_t n)
+size_t imp_tokens(const char *s, size_t n, size_t *i, struct slice *tk, size_t max, bool to_fields)
 {
-	if (im->text_len + n + 1 > im->text_cap) {
-		size_t cap = im->text_cap ? im->text_cap : 4096;
-		while (cap < im->text_len + n + 1)
-			cap *= 2;
-		char *t = realloc(im->text, cap);
-		if (!t) {
-			im->oom = true;
-			return false;
-		}
-		im->text = t;
-		im->text_cap = cap;
+	size_t nt = 0;
+
+	while (nt < max) {
+		while (*i < n && is_space(s[*i]))
+			(*i)++;
+		if (*i >= n)
+			break;
+		size_t b = *i;
+		while (*i < n && !is_space(s[*i]))
+			(*i)++;
+		tk[nt++] = (struct slice){ s + b, *i - b };
+		if (to_fields && nt > 2 && memchr(tk[nt - 1].s, '=', tk[nt - 1].len))
+			break;
 	}
-	memcpy(im->text + im->text_len, s, n);
-	im->text_len += n;
-	im->text[im->text_len] = 0;
-	return true;
+	return nt;
+}
+
+static void text_append(struct svz_importer *im, const char *s, size_t n)
+{
+	sb_putn(&im->text, s, n);
+	im->oom |= im->text.oom;
 }
 
 static bool is_blank(const char *s, size_t n)
@@ -192,7 +180,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 	size_t bad = control_byte(s, n);
 	if (bad < n) {
 		imp_bad_line(im, line, "binary data: byte 0x%02X at column %zu", (unsigned char)s[bad],
-			 bad + 1);
+			     bad + 1);
 		if (im->fmt == SVZ_FMT_AUTO) { /* should this be v1, its parser will say */
 			text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
@@ -220,7 +208,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 					im->ftrace_hint = true;
 			/* kept in case this is v1's description (past the cap only the
 			 * line breaks, so v1 line numbers stay right) */
-			if (im->text_len + rawn + 1 <= UNDECIDED_MAX)
+			if (im->text.len + rawn + 1 <= UNDECIDED_MAX)
 				text_append(im, raw, rawn);
 			text_append(im, "\n", 1);
 		}
@@ -233,9 +221,7 @@ static void handle_line(struct svz_importer *im, const char *s, size_t n, uint64
 			text_append(im, "\n", 1);
 			return;
 		}
-		free(im->text);
-		im->text = NULL;
-		im->text_len = im->text_cap = 0;
+		sb_free(&im->text);
 	}
 	import_formats[im->fmt].line(im, s, n, line);
 }
@@ -275,7 +261,7 @@ static void too_long(struct svz_importer *im, uint64_t line, uint64_t len)
 {
 	im->rep.long_lines++;
 	imp_bad_line(im, line, "line longer than the limit of %u bytes (%" PRIu64 " bytes): skipped",
-		 im->lim.max_line, len);
+		     im->lim.max_line, len);
 	/* v1 keeps every line: the first long one goes to the parser as a
 	 * stand-in just past its limit, so it fails there as svz_open() does */
 	if (im->fmt == SVZ_FMT_V1 || im->fmt == SVZ_FMT_AUTO) {
@@ -307,48 +293,29 @@ void svz_importer_feed(struct svz_importer *im, const char *data, size_t len)
 		if (!nl) {
 			/* a partial line: keep it for the next chunk */
 			im->carry_total += piece;
-			if (!im->carry_long && im->carry_len + piece > im->lim.max_line) {
+			if (!im->carry_long && im->carry.len + piece > im->lim.max_line) {
 				im->carry_long = true;
-				im->carry_len = 0;
+				im->carry.len = 0;
 			}
 			if (!im->carry_long) {
-				if (im->carry_len + piece > im->carry_cap) {
-					size_t cap = im->carry_cap ? im->carry_cap : 256;
-					while (cap < im->carry_len + piece)
-						cap *= 2;
-					char *c = realloc(im->carry, cap);
-					if (!c) {
-						im->oom = true;
-						return;
-					}
-					im->carry = c;
-					im->carry_cap = cap;
-				}
-				memcpy(im->carry + im->carry_len, data + pos, piece);
-				im->carry_len += piece;
+				sb_putn(&im->carry, data + pos, piece);
+				im->oom |= im->carry.oom;
 			}
 			return;
 		}
 		uint64_t line = ++im->rep.lines;
 		if (im->carry_long || im->carry_total + piece > im->lim.max_line) {
 			too_long(im, line, im->carry_total + piece);
-		} else if (im->carry_len) {
+		} else if (im->carry.len) {
 			/* finish the carried line */
-			if (im->carry_len + piece > im->carry_cap) {
-				char *c = realloc(im->carry, im->carry_len + piece);
-				if (!c) {
-					im->oom = true;
-					return;
-				}
-				im->carry = c;
-				im->carry_cap = im->carry_len + piece;
-			}
-			memcpy(im->carry + im->carry_len, data + pos, piece);
-			handle_line(im, im->carry, im->carry_len + piece, line);
+			sb_putn(&im->carry, data + pos, piece);
+			if ((im->oom |= im->carry.oom))
+				return;
+			handle_line(im, im->carry.s, im->carry.len, line);
 		} else {
 			handle_line(im, data + pos, piece, line);
 		}
-		im->carry_len = 0;
+		im->carry.len = 0;
 		im->carry_total = 0;
 		im->carry_long = false;
 		pos = end + 1;
@@ -366,10 +333,11 @@ void imp_end_input(struct svz_importer *im)
 	if (im->carry_long)
 		too_long(im, line, im->carry_total);
 	else
-		handle_line(im, im->carry, im->carry_len, line);
+		handle_line(im, im->carry.s, im->carry.len, line);
 	if (im->rep.bad_lines > bad)
 		im->rep.cut_line = line;
-	im->carry_len = im->carry_total = 0;
+	im->carry.len = 0;
+	im->carry_total = 0;
 	im->carry_long = false;
 }
 
@@ -377,8 +345,8 @@ void svz_importer_free(struct svz_importer *im)
 {
 	if (!im)
 		return;
-	free(im->carry);
-	free(im->text);
+	sb_free(&im->carry);
+	sb_free(&im->text);
 	free(im->ops);
 	free(im->caches);
 	free(im->cx);

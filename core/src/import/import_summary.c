@@ -3,52 +3,19 @@
 #include "import/importer.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "slubviz/sizing.h"
+#include "lib/sbuf.h"
+#include "lib/util.h"
 
-struct tbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void tb_printf(struct tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tb_printf(struct tbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-static char *tb_done(struct tbuf *b)
+/* The text, or NULL if memory ran out. */
+static char *text_done(struct sbuf *b)
 {
 	if (b->oom) {
-		free(b->s);
+		sb_free(b);
 		return NULL;
 	}
 	if (!b->s)
@@ -105,20 +72,6 @@ static void cpu_list(const struct svz_import_report *r, char *buf, size_t len)
 	}
 }
 
-static void mem_text(uint64_t v, char *buf, size_t len)
-{
-	static const char suf[] = "KMGT";
-	int k = -1;
-	while (v && v % 1024 == 0 && k < 3) {
-		v /= 1024;
-		k++;
-	}
-	if (k >= 0)
-		snprintf(buf, len, "%" PRIu64 "%c", v, suf[k]);
-	else
-		snprintf(buf, len, "%" PRIu64, v);
-}
-
 static void cache_origin(const struct svz_import_cache *c, char *buf, size_t len)
 {
 	if (c->named_by_free)
@@ -134,52 +87,52 @@ static void cache_origin(const struct svz_import_cache *c, char *buf, size_t len
 
 char *svz_import_report_text(const struct svz_import_report *r)
 {
-	struct tbuf b = { 0 };
+	struct sbuf b = { 0 };
 	char buf[512], mem[32];
 
-	tb_printf(&b, "format: %s\n", svz_import_format_name(r->format));
+	sb_printf(&b, "format: %s\n", svz_import_format_name(r->format));
 	if (r->fatal) {
-		tb_printf(&b, "error: %s\n", r->fatal_msg);
+		sb_printf(&b, "error: %s\n", r->fatal_msg);
 	}
 	if (r->format == SVZ_FMT_V1) {
 		if (!r->fatal)
-			tb_printf(&b, "native v1 trace: %u ops, %u caches; %d CPUs, %d nodes\n",
+			sb_printf(&b, "native v1 trace: %u ops, %u caches; %d CPUs, %d nodes\n",
 				  r->v1_ops, r->v1_caches, r->nr_cpus, r->nr_nodes);
-		return tb_done(&b);
+		return text_done(&b);
 	}
-	tb_printf(&b, "input: %" PRIu64 " lines, %" PRIu64 " bytes (%" PRIu64
+	sb_printf(&b, "input: %" PRIu64 " lines, %" PRIu64 " bytes (%" PRIu64
 		  " comment/header lines, %" PRIu64 " blank)\n",
 		  r->lines, r->bytes, r->comment_lines, r->blank_lines);
 	if (r->truncated)
-		tb_printf(&b, "input cut: larger than the input limit, the rest was not read\n");
+		sb_printf(&b, "input cut: larger than the input limit, the rest was not read\n");
 	if (r->cut_line)
-		tb_printf(&b, "input cut short: the last line (%" PRIu64 ") ends without a newline "
+		sb_printf(&b, "input cut short: the last line (%" PRIu64 ") ends without a newline "
 			  "before its event is complete: not imported\n", r->cut_line);
 	uint64_t skipped = r->events - r->kept;
-	tb_printf(&b, "events: %" PRIu64 " %s read, %" PRIu64 " kept, %" PRIu64
+	sb_printf(&b, "events: %" PRIu64 " %s read, %" PRIu64 " kept, %" PRIu64
 		  " skipped -> %" PRIu64 " ops\n",
 		  r->events, import_formats[(unsigned)r->format < SVZ_FMT__COUNT ? r->format : 0].events,
 		  r->kept, skipped, r->ops);
 	for (int i = 0; i < SVZ_SKIP__COUNT; i++)
 		if (r->skipped[i])
-			tb_printf(&b, "  skipped %" PRIu64 " %s [%s]\n", r->skipped[i], skips[i].text,
+			sb_printf(&b, "  skipped %" PRIu64 " %s [%s]\n", r->skipped[i], skips[i].text,
 				  svz_import_skip_name((enum svz_import_skip)i));
-	tb_printf(&b, "unpaired allocations: %" PRIu64 " (never freed in the trace)", r->unpaired);
+	sb_printf(&b, "unpaired allocations: %" PRIu64 " (never freed in the trace)", r->unpaired);
 	if (r->rebound)
-		tb_printf(&b, "; %" PRIu64 " of them because their pointer was allocated again while "
+		sb_printf(&b, "; %" PRIu64 " of them because their pointer was allocated again while "
 			  "live (the old object is kept, a new handle is bound)", r->rebound);
-	tb_printf(&b, "\n");
+	sb_printf(&b, "\n");
 	if (r->other_events) {
-		tb_printf(&b, "other events ignored: %" PRIu64 " (", r->other_events);
+		sb_printf(&b, "other events ignored: %" PRIu64 " (", r->other_events);
 		for (uint32_t i = 0; i < r->nr_other_names; i++)
-			tb_printf(&b, "%s%s %" PRIu64, i ? ", " : "", r->other_names[i].name,
+			sb_printf(&b, "%s%s %" PRIu64, i ? ", " : "", r->other_names[i].name,
 				  r->other_names[i].count);
-		tb_printf(&b, "%s)\n", r->nr_other_names == SVZ_IMPORT_MAX_NAMES ? ", ..." : "");
+		sb_printf(&b, "%s)\n", r->nr_other_names == SVZ_IMPORT_MAX_NAMES ? ", ..." : "");
 	}
 	if (r->callchain_lines)
-		tb_printf(&b, "stack and callchain lines ignored: %" PRIu64 " (perf -g callchains, "
+		sb_printf(&b, "stack and callchain lines ignored: %" PRIu64 " (perf -g callchains, "
 			  "ftrace ' => ' frames)\n", r->callchain_lines);
-	tb_printf(&b, "caches created: %u\n", r->nr_caches);
+	sb_printf(&b, "caches created: %u\n", r->nr_caches);
 	for (uint32_t i = 0; i < r->nr_caches; i++) {
 		const struct svz_import_cache *c = &r->caches[i];
 		char flags[64] = "", align[32] = "", origin[256];
@@ -194,110 +147,112 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		if (c->size_fallback)
 			snprintf(fallback, sizeof fallback, " (no alignment turns %u into %u: declared "
 				 "at bytes_alloc)", c->bytes_req, c->bytes_alloc);
-		tb_printf(&b, "  %s: object_size=%u%s%s%s%s; %s; %" PRIu64 " allocation%s\n", c->name,
+		sb_printf(&b, "  %s: object_size=%u%s%s%s%s; %s; %" PRIu64 " allocation%s\n", c->name,
 			  c->object_size, align, flags,
 			  c->ctor ? " ctor (a constructor: the free pointer sits after the object)" : "",
 			  fallback, origin, c->allocs,
 			  c->allocs == 1 ? "" : "s");
 	}
 	if (r->hashed_ptrs)
-		tb_printf(&b, "pointers: %" PRIu64 " hashed (%%p): they pair allocations with frees, "
+		sb_printf(&b, "pointers: %" PRIu64 " hashed (%%p): they pair allocations with frees, "
 			  "but the kernel's slab layout is lost (the model places objects itself)\n",
 			  r->hashed_ptrs);
 	if (r->raw_ptrs)
-		tb_printf(&b, "pointers: %" PRIu64 " raw addresses: used to pair allocations with "
+		sb_printf(&b, "pointers: %" PRIu64 " raw addresses: used to pair allocations with "
 			  "frees (the model places objects itself)\n", r->raw_ptrs);
 	cpu_list(r, buf, sizeof buf);
-	tb_printf(&b, "CPUs seen: %s", buf[0] ? buf : r->no_cpu ? "unknown" : "none");
+	sb_printf(&b, "CPUs seen: %s", buf[0] ? buf : r->no_cpu ? "unknown" : "none");
 	if (buf[0] && r->no_cpu)
-		tb_printf(&b, "; unknown for %" PRIu64 " events", r->no_cpu);
+		sb_printf(&b, "; unknown for %" PRIu64 " events", r->no_cpu);
 	if (r->header_cpus)
-		tb_printf(&b, " (%d CPUs in the header)", r->header_cpus);
-	tb_printf(&b, "\n");
-	mem_text(r->node_mem, mem, sizeof mem);
-	tb_printf(&b, "suggested topology: %d node%s with %s each, %d CPU%s (%s%d)%s\n",
+		sb_printf(&b, " (%d CPUs in the header)", r->header_cpus);
+	sb_printf(&b, "\n");
+	size_text(r->node_mem, mem, sizeof mem);
+	sb_printf(&b, "suggested topology: %d node%s with %s each, %d CPU%s (%s%d)%s\n",
 		  r->nr_nodes, r->nr_nodes == 1 ? "" : "s", mem, r->nr_cpus, r->nr_cpus == 1 ? "" : "s",
 		  r->nr_cpus == 1 ? "" : "0-", r->nr_cpus - 1,
 		  r->max_node >= 0 ? "; nodes from node= values, CPUs spread over them in blocks" : "");
 	if (r->no_cpu)
-		tb_printf(&b, "note: %" PRIu64 " events had no CPU column (lines trimmed to "
+		sb_printf(&b, "note: %" PRIu64 " events had no CPU column (lines trimmed to "
 			  "'EVENT: fields' or 'TIMESTAMP: EVENT: fields'): CPU unknown, replayed on "
 			  "CPU 0\n", r->no_cpu);
 	if (r->gfp_unknown) {
-		tb_printf(&b, "note: %" PRIu64 " events had gfp flags the model does not know, dropped "
+		sb_printf(&b, "note: %" PRIu64 " events had gfp flags the model does not know, dropped "
 			  "(known flags kept):", r->gfp_unknown);
 		for (uint32_t i = 0; i < r->nr_gfp_names; i++)
-			tb_printf(&b, " %s", r->gfp_names[i].name);
-		tb_printf(&b, "\n");
+			sb_printf(&b, " %s", r->gfp_names[i].name);
+		sb_printf(&b, "\n");
 	}
 	if (r->node_dropped)
-		tb_printf(&b, "note: %" PRIu64 " events asked for a node beyond the model's 64: taken as "
+		sb_printf(&b, "note: %" PRIu64 " events asked for a node beyond the model's 64: taken as "
 			  "node=-1\n", r->node_dropped);
 	if (r->free_other_cache)
-		tb_printf(&b, "note: %" PRIu64 " kmem_cache_free events named another cache than the "
+		sb_printf(&b, "note: %" PRIu64 " kmem_cache_free events named another cache than the "
 			  "allocation's: freed to the allocation's cache\n", r->free_other_cache);
 	if (r->kmalloc_size_differs)
-		tb_printf(&b, "note: %" PRIu64 " kmalloc events show a bytes_alloc the model's kmalloc "
+		sb_printf(&b, "note: %" PRIu64 " kmalloc events show a bytes_alloc the model's kmalloc "
 			  "caches do not have (slub_debug or other kmalloc sizes?)\n",
 			  r->kmalloc_size_differs);
 	if (r->names_adjusted)
-		tb_printf(&b, "note: %" PRIu64 " cache names changed to fit v1 (letters, digits, "
+		sb_printf(&b, "note: %" PRIu64 " cache names changed to fit v1 (letters, digits, "
 			  "_ . : -; kmalloc-* prefixed 'x-')\n", r->names_adjusted);
 	if (r->ts_backwards)
-		tb_printf(&b, "note: timestamps went backwards %" PRIu64 " times (several dumps or "
+		sb_printf(&b, "note: timestamps went backwards %" PRIu64 " times (several dumps or "
 			  "per-CPU buffers in one file?); events are replayed in file order\n",
 			  r->ts_backwards);
 	if (r->lost_events)
-		tb_printf(&b, "note: the tracer reported %" PRIu64 " lost events: expect unpaired "
+		sb_printf(&b, "note: the tracer reported %" PRIu64 " lost events: expect unpaired "
 			  "allocations and frees\n", r->lost_events);
 	if (r->realloc_in_place)
-		tb_printf(&b, "note: %" PRIu64 " reallocs fit their object's kmalloc size (krealloc "
+		sb_printf(&b, "note: %" PRIu64 " reallocs fit their object's kmalloc size (krealloc "
 			  "in place, no op)\n", r->realloc_in_place);
 	if (r->header_ops >= 0 && (uint64_t)r->header_ops != r->events)
-		tb_printf(&b, "note: the malloc-lab header says %" PRId64 " ops, the file has %" PRIu64
+		sb_printf(&b, "note: the malloc-lab header says %" PRId64 " ops, the file has %" PRIu64
 			  "\n", r->header_ops, r->events);
 	if (!r->fatal && r->events == 0)
-		tb_printf(&b, "note: no kmem events: nothing to replay\n");
+		sb_printf(&b, "note: no kmem events: nothing to replay\n");
 	if (r->bad_lines) {
-		tb_printf(&b, "errors: %" PRIu64 " line%s could not be read%s\n", r->bad_lines,
+		sb_printf(&b, "errors: %" PRIu64 " line%s could not be read%s\n", r->bad_lines,
 			  r->bad_lines == 1 ? "" : "s",
 			  r->long_lines ? " (incl. lines over the length limit)" : "");
 		for (uint32_t i = 0; i < r->nr_errors; i++)
-			tb_printf(&b, "  line %" PRIu64 ": %s\n", r->errors[i].line, r->errors[i].msg);
+			sb_printf(&b, "  line %" PRIu64 ": %s\n", r->errors[i].line, r->errors[i].msg);
 		if (r->bad_lines > r->nr_errors)
-			tb_printf(&b, "  ... and %" PRIu64 " more\n", r->bad_lines - r->nr_errors);
+			sb_printf(&b, "  ... and %" PRIu64 " more\n", r->bad_lines - r->nr_errors);
 	} else {
-		tb_printf(&b, "errors: none\n");
+		sb_printf(&b, "errors: none\n");
 	}
-	return tb_done(&b);
+	return text_done(&b);
 }
 
-static void json_str(struct tbuf *b, const char *s)
+/* A JSON string with every byte outside printable ASCII as \u00XX, as the
+ * summaries have always been written (sb_json_str() passes UTF-8 through). */
+static void json_str(struct sbuf *b, const char *s)
 {
-	tb_printf(b, "\"");
+	sb_printf(b, "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			tb_printf(b, "\\%c", *p);
+			sb_printf(b, "\\%c", *p);
 		else if (*p < 0x20 || *p >= 0x7f)
-			tb_printf(b, "\\u%04x", *p);
+			sb_printf(b, "\\u%04x", *p);
 		else
-			tb_printf(b, "%c", *p);
+			sb_printf(b, "%c", *p);
 	}
-	tb_printf(b, "\"");
+	sb_printf(b, "\"");
 }
 
 char *svz_import_report_json(const struct svz_import_report *r)
 {
-	struct tbuf b = { 0 };
+	struct sbuf b = { 0 };
 	char buf[512];
 
-	tb_printf(&b, "{\"schema\":1,\"format\":\"%s\",\"ok\":%s", svz_import_format_name(r->format),
+	sb_printf(&b, "{\"schema\":1,\"format\":\"%s\",\"ok\":%s", svz_import_format_name(r->format),
 		  r->fatal ? "false" : "true");
 	if (r->fatal) {
-		tb_printf(&b, ",\"error\":");
+		sb_printf(&b, ",\"error\":");
 		json_str(&b, r->fatal_msg);
 	}
-	tb_printf(&b, ",\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"truncated\":%s"
+	sb_printf(&b, ",\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"truncated\":%s"
 		  ",\"cut_line\":%" PRIu64
 		  ",\"comment_lines\":%" PRIu64 ",\"blank_lines\":%" PRIu64
 		  ",\"events\":%" PRIu64 ",\"kept\":%" PRIu64 ",\"ops\":%" PRIu64 ",\"skipped\":{",
@@ -305,24 +260,24 @@ char *svz_import_report_json(const struct svz_import_report *r)
 		  r->blank_lines,
 		  r->events, r->kept, r->format == SVZ_FMT_V1 ? (uint64_t)r->v1_ops : r->ops);
 	for (int i = 0; i < SVZ_SKIP__COUNT; i++)
-		tb_printf(&b, "%s\"%s\":%" PRIu64, i ? "," : "",
+		sb_printf(&b, "%s\"%s\":%" PRIu64, i ? "," : "",
 			  svz_import_skip_name((enum svz_import_skip)i), r->skipped[i]);
-	tb_printf(&b, "},\"unpaired\":%" PRIu64 ",\"rebound\":%" PRIu64 ",\"other_events\":{",
+	sb_printf(&b, "},\"unpaired\":%" PRIu64 ",\"rebound\":%" PRIu64 ",\"other_events\":{",
 		  r->unpaired, r->rebound);
 	for (uint32_t i = 0; i < r->nr_other_names; i++) {
-		tb_printf(&b, "%s", i ? "," : "");
+		sb_printf(&b, "%s", i ? "," : "");
 		json_str(&b, r->other_names[i].name);
-		tb_printf(&b, ":%" PRIu64, r->other_names[i].count);
+		sb_printf(&b, ":%" PRIu64, r->other_names[i].count);
 	}
-	tb_printf(&b, "},\"other_events_total\":%" PRIu64 ",\"callchain_lines\":%" PRIu64
+	sb_printf(&b, "},\"other_events_total\":%" PRIu64 ",\"callchain_lines\":%" PRIu64
 		  ",\"caches\":[", r->other_events, r->callchain_lines);
 	for (uint32_t i = 0; i < r->nr_caches; i++) {
 		const struct svz_import_cache *c = &r->caches[i];
 		char flags[64];
 		svz_slab_flags_format(c->flags, flags, sizeof flags);
-		tb_printf(&b, "%s{\"name\":", i ? "," : "");
+		sb_printf(&b, "%s{\"name\":", i ? "," : "");
 		json_str(&b, c->name);
-		tb_printf(&b, ",\"bytes_req\":%u,\"bytes_alloc\":%u,\"object_size\":%u,\"align\":%u"
+		sb_printf(&b, ",\"bytes_req\":%u,\"bytes_alloc\":%u,\"object_size\":%u,\"align\":%u"
 			  ",\"flags\":\"%s\",\"ctor\":%s,\"origin\":\"%s\",\"size_fallback\":%s"
 			  ",\"allocs\":%" PRIu64 "}",
 			  c->bytes_req, c->bytes_alloc, c->object_size, c->align, flags,
@@ -331,10 +286,10 @@ char *svz_import_report_json(const struct svz_import_report *r)
 			  c->size_fallback ? "true" : "false", c->allocs);
 	}
 	cpu_list(r, buf, sizeof buf);
-	tb_printf(&b, "],\"pointers\":{\"hashed\":%" PRIu64 ",\"raw\":%" PRIu64 "},\"cpus_seen\":\"%s\""
+	sb_printf(&b, "],\"pointers\":{\"hashed\":%" PRIu64 ",\"raw\":%" PRIu64 "},\"cpus_seen\":\"%s\""
 		  ",\"header_cpus\":%d,\"topology\":{\"nodes\":%d,\"cpus\":%d,\"node_mem\":%" PRIu64 "}",
 		  r->hashed_ptrs, r->raw_ptrs, buf, r->header_cpus, r->nr_nodes, r->nr_cpus, r->node_mem);
-	tb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64
+	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64
 		  ",\"node_dropped\":%" PRIu64 ",\"free_other_cache\":%" PRIu64
 		  ",\"kmalloc_size_differs\":%" PRIu64 ",\"names_adjusted\":%" PRIu64
 		  ",\"ts_backwards\":%" PRIu64 ",\"lost_events\":%" PRIu64
@@ -343,15 +298,15 @@ char *svz_import_report_json(const struct svz_import_report *r)
 		  r->kmalloc_size_differs, r->names_adjusted, r->ts_backwards, r->lost_events,
 		  r->realloc_in_place, r->header_ops);
 	for (uint32_t i = 0; i < r->nr_gfp_names; i++) {
-		tb_printf(&b, "%s", i ? "," : "");
+		sb_printf(&b, "%s", i ? "," : "");
 		json_str(&b, r->gfp_names[i].name);
 	}
-	tb_printf(&b, "],\"bad_lines\":%" PRIu64 ",\"errors\":[", r->bad_lines);
+	sb_printf(&b, "],\"bad_lines\":%" PRIu64 ",\"errors\":[", r->bad_lines);
 	for (uint32_t i = 0; i < r->nr_errors; i++) {
-		tb_printf(&b, "%s{\"line\":%" PRIu64 ",\"msg\":", i ? "," : "", r->errors[i].line);
+		sb_printf(&b, "%s{\"line\":%" PRIu64 ",\"msg\":", i ? "," : "", r->errors[i].line);
 		json_str(&b, r->errors[i].msg);
-		tb_printf(&b, "}");
+		sb_printf(&b, "}");
 	}
-	tb_printf(&b, "]}");
-	return tb_done(&b);
+	sb_printf(&b, "]}");
+	return text_done(&b);
 }

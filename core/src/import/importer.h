@@ -30,15 +30,15 @@
 #include <string.h>
 
 #include "slubviz/import.h"
+#include "lib/sbuf.h"
 #include "lib/strtab.h"
+#include "lib/util.h" /* GROW() */
 
 #define NONE UINT32_MAX
 #define MAX_OBJECT (64u << 20) /* the v1 limit on sizes */
 #define MAX_SITE 128           /* call-site labels are cut here */
 #define UNDECIDED_MAX (1u << 20) /* comment lines buffered before the format is known */
 
-bool imp_grow(void **p, uint32_t *cap, uint64_t need, size_t elem);
-#define GROW(arr, cap, need) imp_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 
 enum pstate { PS_LIVE = 1, PS_FREED, PS_SKIPPED, PS_ZERO };
 
@@ -73,13 +73,11 @@ struct svz_importer {
 	struct svz_import_report rep;
 	bool oom;
 
-	char *carry;             /* a partial line */
-	size_t carry_len, carry_cap;
+	struct sbuf carry;       /* a partial line */
 	bool carry_long;         /* the line in progress is over max_line */
 	uint64_t carry_total;    /* its length so far */
 
-	char *text;              /* undecided prefix, then the whole v1 text */
-	size_t text_len, text_cap;
+	struct sbuf text;        /* undecided prefix, then the whole v1 text */
 	bool ftrace_hint;
 
 	struct svz_op *ops;
@@ -191,6 +189,11 @@ static inline struct slice first_tok(struct slice v)
 	return (struct slice){ v.s, n };
 }
 
+/* The blank-separated tokens from s[*i] on, at most max; *i moves past
+ * them. to_fields: stop after a third or later token holding '=' (an event
+ * line's fields begin). */
+size_t imp_tokens(const char *s, size_t n, size_t *i, struct slice *tk, size_t max, bool to_fields);
+
 bool imp_parse_hex(const char *s, size_t len, uint64_t *out);
 bool imp_parse_dec(const char *s, size_t len, uint64_t *out);
 /* A kernel number "0x..." or decimal. */
@@ -224,6 +227,11 @@ struct pent *imp_ptab_find(struct svz_importer *im, uint64_t key);
 bool imp_free_skipped(struct svz_importer *im, struct pent *e);
 /* Remember a skipped allocation's pointer (state PS_SKIPPED or PS_ZERO). */
 void imp_mark_ptr(struct svz_importer *im, uint64_t key, uint8_t state);
+/* An allocation skipped (counted under `why`), its pointer remembered. */
+void imp_skip_alloc(struct svz_importer *im, int why, uint64_t key, uint8_t state);
+/* A kmalloc(size) the model can make? kmalloc(0) (ZERO_SIZE_PTR) and sizes
+ * above the v1 limit are skipped here. */
+bool imp_kmalloc_ok(struct svz_importer *im, uint64_t key, uint64_t size);
 /* Binds key to a fresh object with handle "<prefix><key>[.gen]". NULL on OOM. */
 struct pent *imp_bind_ptr(struct svz_importer *im, uint64_t key, uint32_t cache, uint32_t bytes,
 			  const char *prefix, bool hex);

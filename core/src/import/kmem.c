@@ -8,6 +8,7 @@
 #include "import/importer.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "slubviz/gfp.h"
@@ -188,6 +189,22 @@ static bool starts_key(const char *s, size_t n, size_t i)
 	return i < n && s[i] == '=';
 }
 
+/* The kmem events' fields the importer reads (include/trace/events/kmem.h);
+ * others (e.g. a future field) are skipped. */
+static const struct {
+	const char *key;
+	size_t at;
+} field_keys[] = {
+	{ "ptr", offsetof(struct ev, ptr) },
+	{ "bytes_req", offsetof(struct ev, req) },
+	{ "bytes_alloc", offsetof(struct ev, alloc) },
+	{ "gfp_flags", offsetof(struct ev, gfp) },
+	{ "node", offsetof(struct ev, node) },
+	{ "accounted", offsetof(struct ev, accounted) },
+	{ "name", offsetof(struct ev, name) },
+	{ "call_site", offsetof(struct ev, site) },
+};
+
 int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t msglen)
 {
 	size_t i = 0;
@@ -224,22 +241,11 @@ int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t m
 			}
 		}
 		struct slice val = { s + v, end > v ? end - v : 0 };
-		if (slice_is(key, "ptr"))
-			ev->ptr = val;
-		else if (slice_is(key, "bytes_req"))
-			ev->req = val;
-		else if (slice_is(key, "bytes_alloc"))
-			ev->alloc = val;
-		else if (slice_is(key, "gfp_flags"))
-			ev->gfp = val;
-		else if (slice_is(key, "node"))
-			ev->node = val;
-		else if (slice_is(key, "accounted"))
-			ev->accounted = val;
-		else if (slice_is(key, "name"))
-			ev->name = val;
-		else if (slice_is(key, "call_site"))
-			ev->site = val;
+		for (size_t f = 0; f < sizeof field_keys / sizeof field_keys[0]; f++)
+			if (slice_is(key, field_keys[f].key)) {
+				*(struct slice *)((char *)ev + field_keys[f].at) = val;
+				break;
+			}
 		i = end;
 		while (i < n && is_space(s[i]))
 			i++;
@@ -387,7 +393,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		const char *why = cut_reason(im, ev);
 		if (why) {
 			imp_bad_line(im, line, "%s cut short: %s (the input ends in this line, without a "
-				 "newline): not imported", en, why);
+				     "newline): not imported", en, why);
 			return;
 		}
 	}
@@ -398,26 +404,26 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	}
 	if (!field_ptr(ev->ptr, &ptr, &hashed)) {
 		imp_bad_line(im, line, "expected ptr=HEX or (null), got 'ptr=%s'",
-			 imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex));
+			     imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex));
 		return;
 	}
 	int64_t req = 0, alloc = 0, node = -1;
 	if (is_alloc) {
 		if (ev->req.s && !field_num(ev->req, &req, &of)) {
 			imp_bad_line(im, line, "expected bytes_req=NUMBER%s, got 'bytes_req=%s'",
-				 of ? " below 2^63" : "",
-				 imp_excerpt(ev->req.s, first_tok(ev->req).len, 40, ex, sizeof ex));
+				     of ? " below 2^63" : "",
+				     imp_excerpt(ev->req.s, first_tok(ev->req).len, 40, ex, sizeof ex));
 			return;
 		}
 		if (ev->alloc.s && !field_num(ev->alloc, &alloc, &of)) {
 			imp_bad_line(im, line, "expected bytes_alloc=NUMBER%s, got 'bytes_alloc=%s'",
-				 of ? " below 2^63" : "",
-				 imp_excerpt(ev->alloc.s, first_tok(ev->alloc).len, 40, ex, sizeof ex));
+				     of ? " below 2^63" : "",
+				     imp_excerpt(ev->alloc.s, first_tok(ev->alloc).len, 40, ex, sizeof ex));
 			return;
 		}
 		if (req < 0 || alloc < 0) {
 			imp_bad_line(im, line, "expected sizes >= 0, got bytes_req=%" PRId64 " bytes_alloc=%" PRId64,
-				 req, alloc);
+				     req, alloc);
 			return;
 		}
 		if (ev->kind == EV_KMALLOC && !ev->req.s) {
@@ -430,7 +436,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		}
 		if (ev->node.s && !field_num(ev->node, &node, &of)) {
 			imp_bad_line(im, line, "expected node=NUMBER, got 'node=%s'",
-				 imp_excerpt(ev->node.s, first_tok(ev->node).len, 40, ex, sizeof ex));
+				     imp_excerpt(ev->node.s, first_tok(ev->node).len, 40, ex, sizeof ex));
 			return;
 		}
 	}
@@ -548,29 +554,19 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	uint32_t page = im->base.topo.page_size ? im->base.topo.page_size : 4096;
 	uint32_t bytes;
 	if (as_kmalloc) {
-		if (size == 0) {
-			imp_skip(im, SVZ_SKIP_ZERO_SIZE);
-			imp_mark_ptr(im, ptr, PS_ZERO);
+		if (!imp_kmalloc_ok(im, ptr, size))
 			return;
-		}
-		if (size > MAX_OBJECT) {
-			imp_skip(im, SVZ_SKIP_TOO_LARGE);
-			imp_mark_ptr(im, ptr, PS_SKIPPED);
-			return;
-		}
 		gfp |= kgfp;
 		bytes = (uint32_t)svz_kmalloc_size_roundup(size, page);
 		if (ev->kind == EV_KMALLOC && ev->alloc.s && (uint64_t)alloc != bytes)
 			r->kmalloc_size_differs++;
 	} else {
 		if ((uint64_t)req > MAX_OBJECT || (uint64_t)alloc > MAX_OBJECT) {
-			imp_skip(im, SVZ_SKIP_TOO_LARGE);
-			imp_mark_ptr(im, ptr, PS_SKIPPED);
+			imp_skip_alloc(im, SVZ_SKIP_TOO_LARGE, ptr, PS_SKIPPED);
 			return;
 		}
 		if (!nm.len && req == 0 && alloc == 0) {
-			imp_skip(im, SVZ_SKIP_ZERO_SIZE);
-			imp_mark_ptr(im, ptr, PS_SKIPPED);
+			imp_skip_alloc(im, SVZ_SKIP_ZERO_SIZE, ptr, PS_SKIPPED);
 			return;
 		}
 		if (nm.len && req == 0 && alloc == 0)
@@ -580,8 +576,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		if (cache == NONE) {
 			if (why < 0)
 				return; /* out of memory */
-			imp_skip(im, why);
-			imp_mark_ptr(im, ptr, PS_SKIPPED);
+			imp_skip_alloc(im, why, ptr, PS_SKIPPED);
 			return;
 		}
 		struct cache_x *x = &im->cx[cache];

@@ -219,6 +219,25 @@ void imp_mark_ptr(struct svz_importer *im, uint64_t key, uint8_t state)
 		e->state = state;
 }
 
+void imp_skip_alloc(struct svz_importer *im, int why, uint64_t key, uint8_t state)
+{
+	imp_skip(im, why);
+	imp_mark_ptr(im, key, state);
+}
+
+bool imp_kmalloc_ok(struct svz_importer *im, uint64_t key, uint64_t size)
+{
+	if (size == 0) {
+		imp_skip_alloc(im, SVZ_SKIP_ZERO_SIZE, key, PS_ZERO);
+		return false;
+	}
+	if (size > MAX_OBJECT) {
+		imp_skip_alloc(im, SVZ_SKIP_TOO_LARGE, key, PS_SKIPPED);
+		return false;
+	}
+	return true;
+}
+
 static void live_add(struct svz_importer *im, uint32_t bytes)
 {
 	im->live++;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void seterr(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -47,4 +48,37 @@ void size_text(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "%c", v, suf[k]);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
+}
+
+void join_names(char *buf, size_t len, const char *(*name)(int), const char *sep,
+		const char *last)
+{
+	size_t used = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (int i = 0; name(i) && used < len; i++) {
+		const char *between = i == 0 ? "" : name(i + 1) ? sep : last;
+		int n = snprintf(buf + used, len - used, "%s%s", between, name(i));
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
+bool word_at(const char *words, int k, char *buf, size_t len)
+{
+	for (const char *w = words; *w;) {
+		size_t n = strcspn(w, " ");
+
+		if (n && k-- == 0) {
+			snprintf(buf, len, "%.*s", (int)n, w);
+			return true;
+		}
+		w += n + (w[n] == ' ');
+	}
+	if (len)
+		buf[0] = 0;
+	return false;
 }

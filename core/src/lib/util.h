@@ -21,4 +21,14 @@ bool grow(void **p, uint32_t *cap, uint64_t need, size_t elem);
  * digits ("1000", "0"). parse_size() in trace/ reads it back. */
 void size_text(uint64_t v, char *buf, size_t len);
 
+/* A list of names for a message, from the table that defines them:
+ * name(0), name(1), ... up to the first NULL, with `sep` between two names
+ * and `last` before the final one ("a, b or c"); cut to fit buf. */
+void join_names(char *buf, size_t len, const char *(*name)(int), const char *sep,
+		const char *last);
+
+/* Word k (from 0) of a space-separated list ("sheaves classic") into buf;
+ * false (buf "") past the end. */
+bool word_at(const char *words, int k, char *buf, size_t len);
+
 #endif

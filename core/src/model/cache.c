@@ -157,7 +157,7 @@ idx_t model_find_cache(struct model *m, const char *name)
 /* slab_unmergeable(): slab_nomerge, a never-merge flag, a constructor, a
  * usercopy region (kmalloc caches, CONFIG_HARDENED_USERCOPY as distributions
  * build), or sheaves asked for (v6.18's opt-in sheaves). */
-static bool slab_unmergeable(struct model *m, idx_t c)
+bool cache_unmergeable(struct model *m, idx_t c)
 {
 	const struct cache_rec *cr = cache_r(m, c);
 	return WORLD(m)->cfg.sw.slab_nomerge || (cr->flags & SLAB_NEVER_MERGE) || cr->ctor ||
@@ -178,7 +178,7 @@ static idx_t find_mergeable(struct model *m, const struct svz_cache_decl *d)
 	size = ALIGN_UP(size, (uint64_t)align);
 	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++) {
 		const struct cache_rec *cr = cache_r(m, c);
-		if (!cr->alive || slab_unmergeable(m, c) || size > cr->g.size ||
+		if (!cr->alive || cache_unmergeable(m, c) || size > cr->g.size ||
 		    (d->flags & SLAB_MERGE_SAME) != (cr->flags & SLAB_MERGE_SAME) ||
 		    (cr->g.size & (align - 1)) || cr->g.size - size >= 8)
 			continue;

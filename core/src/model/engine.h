@@ -239,7 +239,7 @@ static inline bool kernel_tries_thisnode(struct model *m)
  * alloc_single_from_new_slab() and free_to_partial_list(); before, the
  * classic paths, with the cpu slab deactivated after each allocation. */
 #define DEBUG_SINGLE_OBJECT(m, c) \
-	(CACHE_DEBUG(m, c) && (!CLASSIC(m) || WORLD(m)->cfg.sw.kernel >= 601))
+	(CACHE_DEBUG(m, c) && (!CLASSIC(m) || svz_kernel_at_least(&WORLD(m)->cfg.sw, 601)))
 
 /* ---- helpers shared across files ---- */
 /* slab.c */

@@ -166,6 +166,11 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 			 e->to == LOC_PARTIAL ? (e->item ? " tail" : " head") : "", cname);
 		break;
 	case EV_MOVE_SHEAF:
+		if (e->sheaf == NIL) { /* barn_shrink(): every sheaf of the barn at once */
+			snprintf(buf, len, "%s: move %d sheaf(s) out of the barn (node %d) [%s]", head,
+				 e->count, e->node, cname);
+			break;
+		}
 		snprintf(buf, len, "%s: move sheaf #%u (%lld objects) from %s to %s (node %d) [%s]", head,
 			 e->sheaf, (long long)e->value, from, to, e->node, cname);
 		break;

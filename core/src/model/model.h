@@ -3,7 +3,7 @@
 #ifndef SVZ_MODEL_H
 #define SVZ_MODEL_H
 
-#include "lib/sbuf.h"
+#include "lib/sbuf.h" /* the CLI and api/ take the string builder from here */
 #include "model/types.h"
 
 /* Create the model for a parsed trace: topology, caches, kmalloc caches are
@@ -21,16 +21,12 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
 ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op);
 ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size);
 idx_t model_find_cache(struct model *m, const char *name);
+/* slab_unmergeable(): no other cache may merge into it (its sysfs folder
+ * is then its name, not a unique id). */
+bool cache_unmergeable(struct model *m, idx_t c);
 
 /* validate.c: 0 if every invariant holds; else reports (also appended to the
  * model's report log) and returns the number of violations. */
 int model_validate(struct model *m, char *out, size_t outlen);
-
-/* views.c: kernel formats, written into lib/sbuf.h's string builder. */
-void view_slabinfo(struct model *m, struct sbuf *b);
-int view_sysfs(struct model *m, const char *cache, struct sbuf *b);
-void view_sysfs_tree(struct model *m, struct sbuf *b);
-void view_stats(struct model *m, struct sbuf *b);
-void view_snapshot_json(struct model *m, struct sbuf *b);
 
 #endif

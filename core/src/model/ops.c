@@ -408,15 +408,19 @@ int co_SHRINK_NODES(struct model *m, int cpu, struct frame *f)
 				idx_t next = slab_lnext(m, s);
 				uint32_t free = slab_r(m, s)->objects - slab_r(m, s)->inuse;
 				if (free == slab_r(m, s)->objects) {
+					/* list_move() to the discard list's head:
+					 * freed below in reverse order */
 					remove_partial(m, f->cache, nid, s);
-					dlist_add(m, P_SLAB, &c->private_list, s, true);
+					dlist_add(m, P_SLAB, &c->private_list, s, false);
 					slab_r(m, s)->list = LIST_PRIVATE;
 					cnode_r(m, ni)->nr_slabs--;
 					cnode_r(m, ni)->total_objects -= slab_r(m, s)->objects;
 					nr_moved++;
 				} else if (free <= SHRINK_PROMOTE_MAX) {
+					/* list_move(): to the head of its bucket, so
+					 * equal-free slabs come back in reverse order */
 					remove_partial(m, f->cache, nid, s);
-					dlist_add(m, P_SLAB, &promote[free - 1], s, true);
+					dlist_add(m, P_SLAB, &promote[free - 1], s, false);
 				}
 				s = next;
 			}

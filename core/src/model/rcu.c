@@ -97,6 +97,8 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		sheaf_r(m, prefilled)->oversize = true;
 		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .value = size);
 		STAT(SHEAF_PREFILL_OVERSIZE, 1);
+		/* __kmem_cache_alloc_bulk(): refill_objects(size, size), all or
+		 * nothing; ALLOC_SLOWPATH += size once it got them all */
 		CALL(CO_REFILL_OBJECTS, callee->z = prefilled; callee->n = size; callee->k = size);
 		if (f->ret < size) {
 			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = prefilled);
@@ -104,6 +106,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled);
 			goto fail;
 		}
+		STAT(ALLOC_SLOWPATH, size);
 		goto done;
 	}
 	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
@@ -121,14 +124,15 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		barn = get_barn(m, f->cache, cpu);
 		if (barn != NIL) {
 			CALL(CO_BARN_GET_FULL_OR_EMPTY, callee->a = barn);
-			if (f->ret >= 0) {
+			if (f->ret >= 0)
 				prefilled = (idx_t)f->ret;
-				if (sheaf_size(m, prefilled))
-					STAT(BARN_GET, 1);
-			} else {
-				STAT(BARN_GET_FAIL, 1);
-			}
 		}
+		/* BARN_GET only for a sheaf with objects: an empty one, or none
+		 * (no barn either), is BARN_GET_FAIL */
+		if (prefilled != NIL && sheaf_size(m, prefilled))
+			STAT(BARN_GET, 1);
+		else
+			STAT(BARN_GET_FAIL, 1);
 		if (prefilled == NIL) {
 			MOVES_TO(prefilled, sheaf_new(m, f->cache, CAPACITY));
 			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = prefilled, .value = CAPACITY);
@@ -280,6 +284,11 @@ int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
 	if (!f->ret)
 		goto fail;
 	if (PCS(cpu)->rcu_free == NIL) {
+		if (!cache_r(m, f->cache)->has_sheaves) {
+			/* !cache_has_sheaves(): a bootstrap or debug cache */
+			UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+			goto fail;
+		}
 		if (PCS(cpu)->spare != NIL && sheaf_size(m, PCS(cpu)->spare) == 0) {
 			PCS(cpu)->rcu_free = PCS(cpu)->spare;
 			PCS(cpu)->spare = NIL;
@@ -384,8 +393,12 @@ int co_RCU_FREE_SHEAF(struct model *m, int cpu, struct frame *f)
 #undef rcu_sheaf
 #undef node_barn
 
-/* kfree_rcu(): handle -> an rcu_free sheaf (caches with sheaves) or the
- * classic batching (freed at the grace period). */
+/* kfree_rcu() -> kvfree_call_rcu(): kfree_rcu_sheaf() (mm/slab_common.c)
+ * offers the object to __kfree_rcu_sheaf() only if its slab is on this
+ * CPU's memory node (slab_nid() == numa_mem_id()); in v7.0 every cache has
+ * cpu_sheaves, so a cache without sheaves is offered too and fails there
+ * (FREE_RCU_SHEAF_FAIL). Anything not taken goes to the classic batching,
+ * freed at the grace period. */
 #define object f->b
 int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 {
@@ -409,7 +422,7 @@ int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 		obj_r(m, object)->state = OBJ_BULK;
 		obj_r(m, object)->holder = (idx_t)cpu;
 	}
-	if (cache_r(m, f->cache)->has_sheaves) {
+	if (!CLASSIC(m) && slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
 		CALL(CO_KFREE_RCU_SHEAF, callee->b = object);
 		if (f->ret)
 			CO_RETURN(0);

@@ -517,7 +517,7 @@ static int finish_geometry(uint32_t size, const struct svz_geom_in *in,
  * build). kernel 0 means the newest. */
 static unsigned track_size(unsigned kernel)
 {
-	return kernel && kernel < 517 ? 152 : 32;
+	return kernel && kernel < 517 ? 152 : 32; /* 0: the newest */
 }
 
 /* slub_debug_orig_size() (v6.1+): kmalloc caches with SLAB_STORE_USER keep

@@ -248,7 +248,12 @@ struct large_rec {           /* kmalloc > KMALLOC_MAX_CACHE_SIZE: pages */
 	idx_t next_free;
 };
 
-/* ---- coroutine frames (sched.c) ---- */
+/* ---- coroutine frames (coroutine.c) ----
+ * a..flag3 are generic slots: each coroutine names the ones it uses at its
+ * top (#define this_slab f->b ... #undef after it), callers fill the "in:"
+ * ones through callee->. co_push() sets a, b, c, x, y, z to NIL and the
+ * rest to 0. A root frame gets its op's count in n (op_start()) and leaves
+ * the object its RETURN event names in x (run_cpu()). */
 struct frame {
 	uint8_t k_fn;            /* enum kfn this frame models (for events) */
 	int16_t on_cpu;          /* whose stats/sheaves: the running CPU, or the
@@ -260,9 +265,9 @@ struct frame {
 	idx_t cache;
 	uint32_t gfp;
 	int32_t node;
-	idx_t a, b, c;           /* arguments (records by index) */
-	int32_t n, k, i, j, i2;  /* integer arguments / loop state */
-	idx_t x, y, z;           /* locals that survive yields */
+	idx_t a, b, c;           /* records by index */
+	int32_t n, k, i, j, i2;  /* counts, nodes, loop state */
+	idx_t x, y, z;           /* records by index */
 	bool flag1, flag2, flag3;
 };
 

@@ -4,6 +4,7 @@
 // the app store's own actions: opening a lesson's run (loadScenario /
 // openTrace with the run's preset and settings), seeking to a stop's step
 // count (seekSeq), selecting the cache, CPU and text view.
+import { actionsOf, runAction, type ActionOf } from '../state/actions';
 import type { Config, Store } from '../state/store';
 import { configSets } from '../state/store';
 import { opLine } from '../state/trace';
@@ -713,15 +714,33 @@ export class LessonStore {
   }
 }
 
-/** The action names, as the test hook calls them. */
-export type LessonActionName =
-  | 'showList' | 'close' | 'openLesson' | 'openLink' | 'next' | 'prev' | 'goTo' | 'answerChoice' | 'answerClick' | 'retry' | 'reveal'
-  | 'sandboxSetText' | 'sandboxApply' | 'sandboxAdd' | 'sandboxUndo' | 'sandboxReset' | 'sandboxSolution' | 'loadExtras' | 'resetProgress';
+const def = actionsOf<LessonStore, LessonState>();
 
-export async function lessonAct(store: LessonStore, name: LessonActionName, ...args: unknown[]): Promise<unknown> {
-  const fn = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[name];
-  if (typeof fn !== 'function') throw new Error(`no lesson action ${name}`);
-  const r = await fn.apply(store, args);
-  await store.idle();
-  return r;
+/** The player's actions, as the test hook calls them (state/actions.ts). */
+export const LESSON_ACTIONS = [
+  def('showList', 'show the lesson list'),
+  def('close', 'close the lessons column'),
+  def('openLesson', 'open a lesson'),
+  def('openLink', 'open a lesson link'),
+  def('next', 'the next item'),
+  def('prev', 'the previous item'),
+  def('goTo', 'go to an item'),
+  def('answerChoice', 'answer a choice question'),
+  def('answerClick', 'answer a click question'),
+  def('retry', 'try a question again'),
+  def('reveal', 'run to the reveal'),
+  def('sandboxSetText', 'edit the sandbox ops'),
+  def('sandboxApply', 'run the sandbox ops'),
+  def('sandboxAdd', 'add a sandbox op'),
+  def('sandboxUndo', 'undo the last sandbox op'),
+  def('sandboxReset', 'reset the sandbox'),
+  def('sandboxSolution', 'load the stored solution'),
+  def('loadExtras', 'fill the data tables and claims'),
+  def('resetProgress', 'forget the progress'),
+] as const;
+
+export type LessonActionName = (typeof LESSON_ACTIONS)[number]['name'];
+
+export function lessonAct(store: LessonStore, name: LessonActionName, ...args: unknown[]): Promise<unknown> {
+  return runAction(LESSON_ACTIONS as readonly ActionOf<LessonStore, LessonState>[], store, name, args, 'lesson action');
 }

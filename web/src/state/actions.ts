@@ -3,10 +3,13 @@
 // enabled, its button). The buttons (views/Controls.tsx, the free-play
 // panel), the keyboard table (keys.ts, the help panel) and the test hook
 // (window.__slubviz.act) all read this list; an action is added here once.
+// The lesson player's store keeps its actions the same way (actionsOf,
+// runAction: lessons/store.ts).
 import type { AppState, Store } from './store';
 
-/** Store members that are actions (methods). */
-type Method = { [K in keyof Store]: Store[K] extends (...a: never[]) => unknown ? K : never }[keyof Store];
+/** Members of S that are methods (the actions a record may name). */
+export type MethodOf<S> = { [K in keyof S]: S[K] extends (...a: never[]) => unknown ? K : never }[keyof S] & string;
+type Method = MethodOf<Store>;
 
 export interface Shortcut {
   keys: readonly string[];
@@ -14,7 +17,8 @@ export interface Shortcut {
   run: (s: Store) => unknown;
 }
 
-export interface Action<N extends Method = Method> {
+/** An action of store S (state St). */
+export interface ActionOf<S, St, N extends string = string> {
   /** the store method, and the name tests call it by */
   name: N;
   /** what it does, for the keyboard table and the button's title */
@@ -22,20 +26,31 @@ export interface Action<N extends Method = Method> {
   /** keyboard keys (KeyboardEvent.key; "Shift+" for shifted arrows) */
   keys?: readonly string[];
   /** whether its button and keys work now (always, if absent) */
-  enabled?: (st: AppState) => boolean;
-  run: (s: Store, ...args: unknown[]) => unknown;
+  enabled?: (st: St) => boolean;
+  run: (s: S, ...args: unknown[]) => unknown;
   /** what the keys do when not `run` (a value to ask for first) */
-  onKey?: (s: Store) => unknown;
+  onKey?: (s: S) => unknown;
   /** more keys that run it with fixed arguments */
   presets?: { keys: readonly string[]; label: string; args: unknown[] }[];
   /** its button: visible text and accessible name (may depend on the state) */
-  button?: { text: string | ((st: AppState) => string); aria?: string | ((st: AppState) => string); pressed?: (st: AppState) => boolean };
+  button?: { text: string | ((st: St) => string); aria?: string | ((st: St) => string); pressed?: (st: St) => boolean };
 }
 
-function def<const N extends Method>(name: N, label: string, more: Omit<Action<N>, 'name' | 'label' | 'run'> & { run?: Action['run'] } = {}): Action<N> {
-  const run = more.run ?? ((s: Store, ...args: unknown[]) => (s[name] as (...a: unknown[]) => unknown).apply(s, args));
-  return { name, label, ...more, run };
+export type Action<N extends Method = Method> = ActionOf<Store, AppState, N>;
+
+/** The record maker of store S's actions: run calls the method of that name. */
+export function actionsOf<S, St>() {
+  return <const N extends MethodOf<S>>(
+    name: N,
+    label: string,
+    more: Omit<ActionOf<S, St, N>, 'name' | 'label' | 'run'> & { run?: ActionOf<S, St>['run'] } = {},
+  ): ActionOf<S, St, N> => {
+    const run = more.run ?? ((s: S, ...args: unknown[]) => (s[name] as (...a: unknown[]) => unknown).apply(s, args));
+    return { name, label, ...more, run };
+  };
 }
+
+const def = actionsOf<Store, AppState>();
 
 /** A trace is open and the engine is ready. */
 export const ready = (st: AppState): boolean => !!st.frame && st.status === 'ready';
@@ -132,11 +147,23 @@ export const SHORTCUTS: Shortcut[] = ACTIONS.flatMap((x) => {
   return out;
 });
 
-/** Runs an action by name (the test hook), then waits for the store to settle. */
-export async function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {
-  const a = BY_NAME.get(name);
-  if (!a) throw new Error(`no action ${name}`);
+/** Runs the action `name` of `list` on `store` (a test hook), then waits
+ * for the store to settle. */
+export async function runAction<S extends { idle(): Promise<void> }>(
+  list: readonly { name: string; run: (s: S, ...args: unknown[]) => unknown }[],
+  store: S,
+  name: string,
+  args: unknown[],
+  what = 'action',
+): Promise<unknown> {
+  const a = list.find((x) => x.name === name);
+  if (!a) throw new Error(`no ${what} ${name}`);
   const r = await a.run(store, ...args);
   await store.idle();
   return r;
+}
+
+/** Runs an app action by name (window.__slubviz.act). */
+export function act(store: Store, name: ActionName, ...args: unknown[]): Promise<unknown> {
+  return runAction(ACTIONS as readonly Action[], store, name, args);
 }

@@ -7,6 +7,7 @@ import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import type { Manifest } from '../engine/types';
 import { act, ACTIONS, SHORTCUTS, type Action } from './actions';
 import { findShortcut } from './keys';
+import { LESSON_ACTIONS, lessonAct, LessonStore } from '../lessons/store';
 import { configSets, parseSets, SPEEDS, Store } from './store';
 import { decodeShare } from './url';
 
@@ -246,6 +247,22 @@ describe('actions: one list for buttons, keys and the test hook (actions.ts)', (
     await store.idle();
     expect(store.getState().frame?.opsDone).toBe(store.getState().meta!.opsTotal);
     await expect(act(store, 'noSuchAction' as never)).rejects.toThrow(/no action noSuchAction/);
+  });
+
+  test('the lesson player\'s actions are its store\'s methods, run by name the same way', async () => {
+    const { store } = makeStore();
+    const lessons = new LessonStore(store, { call: async () => null as never }, { all: async () => [], put: async () => {}, clear: async () => {} } as never, {
+      fetchText: async () => {
+        throw new Error('offline');
+      },
+    });
+    for (const a of LESSON_ACTIONS) expect(typeof (lessons as unknown as Record<string, unknown>)[a.name], a.name).toBe('function');
+    // showList opens the column; its index cannot be fetched here: the error is the store's
+    await lessonAct(lessons, 'showList');
+    expect(lessons.getState()).toMatchObject({ open: true, error: 'offline' });
+    await lessonAct(lessons, 'close');
+    expect(lessons.getState().open).toBe(false);
+    await expect(lessonAct(lessons, 'nope' as never)).rejects.toThrow(/no lesson action nope/);
   });
 });
 

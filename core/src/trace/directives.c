@@ -1,0 +1,518 @@
+/* The v1 directives (docs/trace-format.md, "Directives"): the topology
+ * (node, cpus, cpu_counts, page_size), the settings (preset, set, seed) and
+ * cache declarations. One table, `directives`, names them for the parser,
+ * its error messages and the manifest. */
+#include "trace/parser.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slubviz/gfp.h"
+#include "slubviz/sizing.h"
+#include "lib/util.h"
+
+/* ---- topology ------------------------------------------------------------ */
+
+const char *node_range(struct parser *P)
+{
+	char *buf = P->quoted[P->qnext++ & 3];
+	int n = P->t->config.topo.nr_nodes;
+
+	if (n <= 1)
+		snprintf(buf, 48, "0");
+	else
+		snprintf(buf, 48, "0-%d", n - 1);
+	return buf;
+}
+
+const char *cpu_range(struct parser *P)
+{
+	char *buf = P->quoted[P->qnext++ & 3];
+	int n = P->t->config.topo.nr_cpus;
+
+	if (n <= 1)
+		snprintf(buf, 48, "c0");
+	else
+		snprintf(buf, 48, "c0-c%d", n - 1);
+	return buf;
+}
+
+/* The trace's topology replaces the base one entirely on its first
+ * node/cpus directive; page size and explicitly set counts survive. */
+static void begin_topology(struct parser *P)
+{
+	struct svz_topology *topo = &P->t->config.topo;
+
+	if (P->topo_declared)
+		return;
+	P->topo_declared = true;
+	topo->nr_nodes = 0;
+	topo->nr_cpus = 0;
+	memset(topo->node_mem_bytes, 0, sizeof topo->node_mem_bytes);
+	memset(topo->cpu_node, 0, sizeof topo->cpu_node);
+	topo->boot_online = 1;
+}
+
+static void note_topology(struct parser *P, const struct tok *first)
+{
+	P->topo_tok = *first;
+	P->topo_line = P->line;
+}
+
+int topology_finalize(struct parser *P, uint32_t line, uint32_t col)
+{
+	struct svz_topology *topo = &P->t->config.topo;
+	char msg[256];
+
+	if (P->finalized)
+		return 0;
+	P->finalized = true;
+	P->first_op_line = line;
+	if (P->topo_declared) {
+		int *counts[3] = { &topo->possible, &topo->present, &topo->online };
+
+		if (topo->nr_cpus == 0)
+			return fail(P, line, col,
+				    "expected a 'cpus' directive before the first op (the trace "
+				    "declares nodes), got none");
+		for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+			if (!P->cpu_decl_line[cpu])
+				return fail(P, P->topo_line, P->topo_tok.col,
+					    "expected CPU ids dense from 0, got no CPU %d (highest is %d)",
+					    cpu, topo->nr_cpus - 1);
+		for (int i = 0; i < 3; i++)
+			if (!P->count_explicit[i])
+				*counts[i] = topo->nr_cpus;
+	}
+	if (svz_topology_check(topo, msg, sizeof msg))
+		return P->topo_line ? fail(P, P->topo_line, P->topo_tok.col, "%s", msg)
+				    : fail(P, 0, 0, "%s", msg);
+	return 0;
+}
+
+static int dir_node(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	struct svz_topology *topo = &P->t->config.topo;
+	struct tok v;
+	uint64_t id, mem;
+
+	begin_topology(P);
+	note_topology(P, &tk[0]);
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected a node id, got end of line");
+	if (!parse_uint(tk[1].s, tk[1].len, 1u << 20, &id) || id >= SVZ_MAX_NODES)
+		return fail_tok(P, P->line, &tk[1], "expected a node id 0..%d, got '%s'",
+				SVZ_MAX_NODES - 1, qtok(P, &tk[1]));
+	if (id != (uint64_t)topo->nr_nodes)
+		return fail_tok(P, P->line, &tk[1],
+				"expected node %d next (node ids are dense from 0), got '%s'",
+				topo->nr_nodes, qtok(P, &tk[1]));
+	if (n < 3)
+		return fail(P, P->line, end_col(tk, n), "expected mem=SIZE, got end of line");
+	if (!tok_opt(&tk[2], "mem", &v))
+		return fail_tok(P, P->line, &tk[2], "expected mem=SIZE, got '%s'", qtok(P, &tk[2]));
+	if (!parse_size(v.s, v.len, UINT64_MAX, &mem))
+		return fail_tok(P, P->line, &v, "expected a size like 0, 512M or 16G, got '%s'",
+				qtok(P, &v));
+	if (n > 3)
+		return fail_tok(P, P->line, &tk[3], "expected end of line, got '%s'", qtok(P, &tk[3]));
+	topo->node_mem_bytes[topo->nr_nodes++] = mem;
+	return 0;
+}
+
+static int dir_cpus(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	struct svz_topology *topo = &P->t->config.topo;
+	bool these[SVZ_MAX_CPUS] = { false };
+	struct tok v;
+	uint64_t node;
+	uint32_t i = 0;
+
+	begin_topology(P);
+	note_topology(P, &tk[0]);
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n),
+			    "expected a CPU list like 0-3,32-35, got end of line");
+	while (i <= tk[1].len) {
+		struct tok item = { tk[1].s + i, 0, tk[1].col + i };
+		const char *dash;
+		uint64_t lo, hi;
+
+		while (i + item.len < tk[1].len && tk[1].s[i + item.len] != ',')
+			item.len++;
+		dash = memchr(item.s, '-', item.len);
+		if (item.len == 0)
+			return fail_tok(P, P->line, &tk[1], "expected a CPU list like 0-3,32-35, got '%s'",
+					qtok(P, &tk[1]));
+		if (dash ? !parse_uint(item.s, (size_t)(dash - item.s), 1u << 20, &lo) ||
+			   !parse_uint(dash + 1, item.len - (size_t)(dash - item.s) - 1, 1u << 20, &hi)
+			 : !parse_uint(item.s, item.len, 1u << 20, &lo))
+			return fail_tok(P, P->line, &item, "expected a CPU list like 0-3,32-35, got '%s'",
+					qtok(P, &item));
+		if (!dash)
+			hi = lo;
+		if (lo > hi)
+			return fail_tok(P, P->line, &item,
+					"expected a CPU range low-high, got '%s'", qtok(P, &item));
+		if (hi >= SVZ_MAX_CPUS)
+			return fail_tok(P, P->line, &item, "expected CPU ids 0..%d, got '%s'",
+					SVZ_MAX_CPUS - 1, qtok(P, &item));
+		for (uint64_t cpu = lo; cpu <= hi; cpu++) {
+			if (P->cpu_decl_line[cpu] || these[cpu])
+				return fail_tok(P, P->line, &item,
+						"expected each CPU once, got CPU %d again (declared on line %u)",
+						(int)cpu, these[cpu] ? P->line : P->cpu_decl_line[cpu]);
+			these[cpu] = true;
+		}
+		i += item.len + 1;
+	}
+	if (n < 3)
+		return fail(P, P->line, end_col(tk, n), "expected node=N, got end of line");
+	if (!tok_opt(&tk[2], "node", &v))
+		return fail_tok(P, P->line, &tk[2], "expected node=N, got '%s'", qtok(P, &tk[2]));
+	if (!parse_uint(v.s, v.len, 1u << 20, &node) || node >= (uint64_t)topo->nr_nodes) {
+		if (topo->nr_nodes == 0)
+			return fail_tok(P, P->line, &tk[2],
+					"expected node=N of a declared node (none declared yet), got '%s'",
+					qtok(P, &tk[2]));
+		return fail_tok(P, P->line, &tk[2], "expected node=N of a declared node (%s), got '%s'",
+				node_range(P), qtok(P, &tk[2]));
+	}
+	if (n > 3)
+		return fail_tok(P, P->line, &tk[3], "expected end of line, got '%s'", qtok(P, &tk[3]));
+	for (int cpu = 0; cpu < SVZ_MAX_CPUS; cpu++) {
+		if (!these[cpu])
+			continue;
+		P->cpu_decl_line[cpu] = P->line;
+		topo->cpu_node[cpu] = (int)node;
+		if (cpu + 1 > topo->nr_cpus)
+			topo->nr_cpus = cpu + 1;
+	}
+	return 0;
+}
+
+/* The CPU counts (svz_config_set keys, cpu_counts options), as
+ * count_explicit[] indexes them. */
+static const char *const count_keys[3] = { "possible", "present", "online" };
+
+static const char *count_opt(int i) { return i < 3 ? count_keys[i] : NULL; }
+
+/* One config key through svz_config_set; counts set here stay explicit. */
+static int set_key(struct parser *P, const struct tok *at, const char *key, size_t keylen,
+		   const char *value, size_t valuelen)
+{
+	char k[64], v[128], msg[sizeof P->err->msg];
+
+	if (keylen >= sizeof k || valuelen >= sizeof v) {
+		if (keylen >= sizeof k)
+			return fail_tok(P, P->line, at, "expected a setting key, got '%s'",
+					quote(P, key, keylen));
+		return fail_tok(P, P->line, at, "expected a shorter value, got '%s'",
+				quote(P, value, valuelen));
+	}
+	memcpy(k, key, keylen);
+	k[keylen] = 0;
+	memcpy(v, value, valuelen);
+	v[valuelen] = 0;
+	if (svz_config_set(&P->t->config, k, v, msg, sizeof msg))
+		return fail_tok(P, P->line, at, "%s", msg);
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(k, count_keys[i]) == 0) {
+			P->count_explicit[i] = true;
+			note_topology(P, at);
+		}
+	}
+	if (strcmp(k, "page_size") == 0)
+		note_topology(P, at);
+	return 0;
+}
+
+static int dir_cpu_counts(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	bool seen[3] = { false };
+	char keys[64];
+
+	/* "possible=N, present=N or online" + "=N" */
+	join_names(keys, sizeof keys, count_opt, "=N, ", "=N or ");
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected %s=N, got end of line", keys);
+	for (uint32_t i = 1; i < n; i++) {
+		struct tok v;
+		int k;
+
+		for (k = 0; k < 3; k++)
+			if (tok_opt(&tk[i], count_keys[k], &v))
+				break;
+		if (k == 3)
+			return fail_tok(P, P->line, &tk[i], "expected %s=N, got '%s'", keys,
+					qtok(P, &tk[i]));
+		if (seen[k])
+			return fail_tok(P, P->line, &tk[i], "expected each option once, got a second '%s='",
+					count_keys[k]);
+		seen[k] = true;
+		if (set_key(P, &tk[i], count_keys[k], strlen(count_keys[k]), v.s, v.len))
+			return -1;
+	}
+	note_topology(P, &tk[0]);
+	return 0;
+}
+
+/* ---- caches -------------------------------------------------------------- */
+
+static bool cache_name_ok(const struct tok *t)
+{
+	if (t->len == 0 || t->len > 63)
+		return false;
+	for (uint32_t i = 0; i < t->len; i++) {
+		char c = t->s[i];
+		if (!is_ident(c) && c != '.' && c != ':' && c != '-')
+			return false;
+	}
+	return true;
+}
+
+static int parse_slab_flags(struct parser *P, const struct tok *v, uint32_t *out)
+{
+	uint32_t i = 0, flags = 0;
+
+	while (i <= v->len) {
+		struct tok item = { v->s + i, 0, v->col + i };
+		char name[48], msg[256];
+		uint32_t f;
+
+		while (i + item.len < v->len && v->s[i + item.len] != ',' && v->s[i + item.len] != '|')
+			item.len++;
+		if (item.len == 0 && v->len == 0)
+			break; /* "flags=" means none */
+		if (item.len == 0 || item.len >= sizeof name)
+			goto bad;
+		memcpy(name, item.s, item.len);
+		name[item.len] = 0;
+		if (svz_slab_flags_parse(name, &f, msg, sizeof msg))
+			goto bad;
+		flags |= f;
+		i += item.len + 1;
+		continue;
+bad:
+		return fail_tok(P, P->line, &item,
+				"expected a slab flag (HWCACHE_ALIGN, TYPESAFE_BY_RCU, ACCOUNT, "
+				"RECLAIM_ACCOUNT, ...), got '%s'", qtok(P, &item));
+	}
+	*out = flags;
+	return 0;
+}
+
+/* The cache directive's options, in the order its messages list them; a
+ * name ending in '=' takes a value. */
+enum { C_SIZE, C_ALIGN, C_FLAGS, C_CTOR, C_SHEAF, NR_CACHE_OPTS };
+static const char *const cache_opts[NR_CACHE_OPTS] = {
+	[C_SIZE] = "size=", [C_ALIGN] = "align=", [C_FLAGS] = "flags=", [C_CTOR] = "ctor",
+	[C_SHEAF] = "sheaf_capacity=",
+};
+
+static const char *cache_opt_at(int i) { return i < NR_CACHE_OPTS ? cache_opts[i] : NULL; }
+
+/* The token is the option `name`; *value is what follows its '='. */
+static bool cache_opt_is(const struct tok *t, const char *name, struct tok *value)
+{
+	size_t n = strlen(name);
+
+	if (name[n - 1] != '=')
+		return tok_is(t, name);
+	if (t->len < n || memcmp(t->s, name, n) != 0)
+		return false;
+	*value = (struct tok){ t->s + n, t->len - (uint32_t)n, t->col + (uint32_t)n };
+	return true;
+}
+
+static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	struct svz_trace *t = P->t;
+	struct svz_cache_decl d;
+	bool seen[NR_CACHE_OPTS] = { false };
+	uint32_t id;
+
+	memset(&d, 0, sizeof d);
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected a cache name, got end of line");
+	if (!cache_name_ok(&tk[1]))
+		return fail_tok(P, P->line, &tk[1],
+				"expected a cache name of 1..63 letters, digits, '_', '.', ':' or "
+				"'-', got '%s'", qtok(P, &tk[1]));
+	if ((tk[1].len >= 8 && memcmp(tk[1].s, "kmalloc-", 8) == 0) ||
+	    (tk[1].len >= 12 && memcmp(tk[1].s, "dma-kmalloc-", 12) == 0))
+		return fail_tok(P, P->line, &tk[1],
+				"expected a cache name outside the kmalloc caches' names, got '%s'",
+				qtok(P, &tk[1]));
+	if (t->nr_caches >= SVZ_TRACE_MAX_CACHES)
+		return fail_tok(P, P->line, &tk[0], "expected at most %u caches, got a %uth",
+				SVZ_TRACE_MAX_CACHES, SVZ_TRACE_MAX_CACHES + 1);
+	id = strtab_find(&P->caches, tk[1].s, tk[1].len);
+	if (id != NONE)
+		return fail_tok(P, P->line, &tk[1],
+				"expected a new cache name, got '%s' (declared on line %u)",
+				qtok(P, &tk[1]), t->caches[id].line);
+	memcpy(d.name, tk[1].s, tk[1].len);
+	d.line = P->line;
+	for (uint32_t i = 2; i < n; i++) {
+		struct tok v;
+		uint64_t x;
+		int opt;
+
+		for (opt = 0; opt < NR_CACHE_OPTS; opt++)
+			if (cache_opt_is(&tk[i], cache_opts[opt], &v))
+				break;
+		if (opt == NR_CACHE_OPTS) {
+			char opts[96];
+
+			join_names(opts, sizeof opts, cache_opt_at, ", ", ", ");
+			return fail_tok(P, P->line, &tk[i], "expected a cache option (%s), got '%s'", opts,
+					qtok(P, &tk[i]));
+		}
+		if (seen[opt])
+			return fail_tok(P, P->line, &tk[i], "expected each option once, got a second '%s'",
+					cache_opts[opt]);
+		seen[opt] = true;
+		switch (opt) {
+		case C_SIZE:
+			if (!parse_size(v.s, v.len, MAX_OBJECT_SIZE, &x) || x == 0)
+				return fail_tok(P, P->line, &tk[i],
+						"expected size=1..%u bytes, got '%s'", MAX_OBJECT_SIZE,
+						qtok(P, &tk[i]));
+			d.object_size = (uint32_t)x;
+			break;
+		case C_ALIGN:
+			if (!parse_size(v.s, v.len, MAX_ALIGN, &x) || (x & (x - 1)))
+				return fail_tok(P, P->line, &tk[i],
+						"expected align=0 or a power of two up to %u, got '%s'",
+						MAX_ALIGN, qtok(P, &tk[i]));
+			d.align = (uint32_t)x;
+			break;
+		case C_FLAGS:
+			if (parse_slab_flags(P, &v, &d.flags))
+				return -1;
+			break;
+		case C_SHEAF:
+			if (!parse_uint(v.s, v.len, MAX_SHEAF_CAPACITY, &x))
+				return fail_tok(P, P->line, &tk[i],
+						"expected sheaf_capacity=0..%u, got '%s'",
+						MAX_SHEAF_CAPACITY, qtok(P, &tk[i]));
+			d.sheaf_capacity = (uint32_t)x;
+			break;
+		case C_CTOR:
+			d.ctor = true;
+			break;
+		}
+	}
+	if (!seen[C_SIZE])
+		return fail(P, P->line, end_col(tk, n), "expected size=BYTES for cache '%s', got %s",
+			    d.name, n > 2 ? "no size=" : "end of line");
+	if (!GROW(t->caches, P->cap_caches, t->nr_caches + 1) ||
+	    strtab_intern(&P->caches, tk[1].s, tk[1].len, NULL) == NONE)
+		return oom(P, P->line);
+	t->caches[t->nr_caches++] = d;
+	return 0;
+}
+
+/* ---- directives ---------------------------------------------------------- */
+
+int dir_header(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	if (!tok_is(&tk[0], "slubviz-trace"))
+		return fail_tok(P, P->line, &tk[0], "expected the header 'slubviz-trace 1', got '%s'",
+				qtok(P, &tk[0]));
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected format version 1, got end of line");
+	if (!tok_is(&tk[1], "1"))
+		return fail_tok(P, P->line, &tk[1], "expected format version 1, got '%s'", qtok(P, &tk[1]));
+	if (n > 2)
+		return fail_tok(P, P->line, &tk[2], "expected end of line, got '%s'", qtok(P, &tk[2]));
+	P->header_seen = true;
+	return 0;
+}
+
+/* Directives that take exactly one value, handed to svz_config_set(). */
+static int dir_single(struct parser *P, const struct tok *tk, uint32_t n, const char *key,
+		      const char *what)
+{
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected %s, got end of line", what);
+	if (n > 2)
+		return fail_tok(P, P->line, &tk[2], "expected end of line, got '%s'", qtok(P, &tk[2]));
+	return set_key(P, &tk[1], key, strlen(key), tk[1].s, tk[1].len);
+}
+
+static int dir_page_size(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	if (dir_single(P, tk, n, "page_size", "a page size"))
+		return -1;
+	note_topology(P, &tk[0]);
+	return 0;
+}
+
+static int dir_preset(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	return dir_single(P, tk, n, "preset", "a preset name");
+}
+
+static int dir_seed(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	return dir_single(P, tk, n, "seed", "a seed");
+}
+
+static int dir_set(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected KEY=VALUE, got end of line");
+	for (uint32_t i = 1; i < n; i++) {
+		const char *eq = memchr(tk[i].s, '=', tk[i].len);
+
+		if (!eq || eq == tk[i].s)
+			return fail_tok(P, P->line, &tk[i], "expected KEY=VALUE, got '%s'", qtok(P, &tk[i]));
+		if (set_key(P, &tk[i], tk[i].s, (size_t)(eq - tk[i].s), eq + 1,
+			    tk[i].len - (size_t)(eq - tk[i].s) - 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* In the order docs/trace-format.md lists them (and so the messages and the
+ * manifest). */
+static const struct directive {
+	const char *name;
+	int (*fn)(struct parser *, const struct tok *, uint32_t);
+} directives[] = {
+	{ "page_size", dir_page_size },
+	{ "node", dir_node },
+	{ "cpus", dir_cpus },
+	{ "cpu_counts", dir_cpu_counts },
+	{ "preset", dir_preset },
+	{ "set", dir_set },
+	{ "seed", dir_seed },
+	{ "cache", dir_cache },
+};
+
+#define NR_DIRECTIVES (sizeof directives / sizeof directives[0])
+
+/* The directive keywords, in table order; NULL past the end. */
+const char *svz_trace_directive_name(int i)
+{
+	return i >= 0 && (size_t)i < NR_DIRECTIVES ? directives[i].name : NULL;
+}
+
+const struct directive *find_directive(const struct tok *t)
+{
+	for (size_t i = 0; i < NR_DIRECTIVES; i++)
+		if (tok_is(t, directives[i].name))
+			return &directives[i];
+	return NULL;
+}
+
+int run_directive(struct parser *P, const struct directive *d, const struct tok *tk, uint32_t n)
+{
+	if (P->finalized)
+		return fail_tok(P, P->line, &tk[0],
+				"expected an op or repeat (directives go before the first op, line %u), "
+				"got '%s'", P->first_op_line, qtok(P, &tk[0]));
+	return d->fn(P, tk, n);
+}
