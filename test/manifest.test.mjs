@@ -64,7 +64,7 @@ describe('svz_manifest_json', () => {
   test('switches == the keys svz_config_set takes: each name and alias sets, nothing else does', () => {
     const trace = traceFile('switches', ['cache a size=64', 'c0 alloc a x']);
     const ok = (k, v) => runNative(['run', trace, '--set', `${k}=${v}`]);
-    const value = (s) => (s.kind === 'bool' ? '1' : s.choices.at(-1) ?? { preset: m.default_preset, seed: '7', possible: '4', present: '4', online: '4' }[s.name]);
+    const value = (s) => (s.kind === 'bool' ? '1' : s.choices.at(-1) ?? { preset: m.default_preset, kernel: '6.19', seed: '7', possible: '4', present: '4', online: '4' }[s.name]);
     for (const s of m.switches)
       for (const k of [s.name, ...s.aliases]) {
         const r = ok(k, value(s));
@@ -88,7 +88,8 @@ describe('svz_manifest_json', () => {
       expect(r.status, describeRun('run --stats', r)).toBe(0);
       // the first cache's lines up to the model's own counters (view_stats:
       // per-node lines, then fp_writes): one per SLUB_STATS item
-      const block = r.stdout.toString('utf8').split('\ncache ')[1].split('\n').slice(1);
+      // (--stats alone: stdout is the stats dump, starting at its first cache)
+      const block = `\n${r.stdout.toString('utf8')}`.split('\ncache ')[1].split('\n').slice(1);
       const statLines = block.slice(0, block.findIndex((l) => /^ {2}(node\d|fp_writes )/.test(l)));
       expect(statLines.length).toBeGreaterThan(0);
       const names = statLines.map((l) => /^ {2}([a-z_0-9]+) \d+/.exec(l)?.[1] ?? l);
@@ -181,11 +182,18 @@ describe('the web app and the lessons take their lists from the manifest', () =>
   });
 
   test('the lesson checker\'s names are the core\'s', async () => {
-    const fmt = await import(pathToFileURL(join(ROOT, 'lessons/engine/lesson-format.mjs')).href);
-    const pred = await import(pathToFileURL(join(ROOT, 'lessons/engine/predicates.mjs')).href);
-    // the sandbox ops are a subset the lessons allow, each one a parser op
-    for (const op of fmt.OPS) expect(m.ops, op).toContain(op);
-    expect(fmt.EVENT_WINDOW_MAX).toBe(m.limits.event_ring);
-    expect(pred.KNOWN_NODE_COUNTERS).toEqual(m.node_counters);
+    const voc = await import(pathToFileURL(join(ROOT, 'lessons/engine/vocabulary.mjs')).href);
+    const v = voc.vocabularyOf(m);
+    expect(v.ops).toEqual(m.ops);
+    expect(v.eventRing).toBe(m.limits.event_ring);
+    expect(v.nodeCounters).toEqual(m.node_counters);
+    expect(v.presets).toEqual(m.presets.map((p) => p.name));
+    // no list of the core's names typed in the lesson engine
+    for (const f of ['lesson-format.mjs', 'predicates.mjs', 'runner.mjs', 'check.mjs']) {
+      const s = readFileSync(join(ROOT, 'lessons/engine', f), 'utf8');
+      expect(s, f).not.toMatch(/\b(OPS|EVENT_WINDOW_MAX|KNOWN_NODE_COUNTERS)\s*=/);
+      for (const name of [...m.ops.filter((o) => o.includes('_')), ...m.node_counters, ...m.presets.map((p) => p.name)])
+        expect(s.includes(`'${name}'`), `${f} types '${name}'`).toBe(false);
+    }
   });
 });
