@@ -67,11 +67,21 @@ static struct session **table;
 static int table_len;
 static char last_error[1024];
 
-static struct session *get(int h)
+/* The session, as it is: its model may not be built yet. */
+static struct session *peek(int h)
 {
 	if (h < 1 || h > table_len)
 		return NULL;
 	return table[h - 1];
+}
+
+static ARENA_MOVES bool model_ready(struct session *s);
+
+/* The session with its model: built on first use (NULL if memory ran out). */
+static ARENA_MOVES struct session *get(int h)
+{
+	struct session *s = peek(h);
+	return s && model_ready(s) ? s : NULL;
 }
 
 const char *svz_last_error(void)
@@ -87,7 +97,7 @@ struct model *svz_session_model(int h)
 
 const struct svz_trace *svz_session_trace(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	return s ? &s->trace : NULL;
 }
 
@@ -227,26 +237,22 @@ static ARENA_MOVES int session_start(struct session *s, const char *preset, cons
 		return -1;
 	}
 	s->trace.config = cfg;
+	/* the model is built on first use (an import that is only exported
+	 * never builds one); what it would refuse is refused here */
 	char msg[512] = "";
-	if (model_init(&s->m, &s->trace, &cfg, msg, sizeof msg)) {
+	if (model_check(&s->trace, &cfg, msg, sizeof msg)) {
 		struct svz_error e = { 0, 0, "" };
 		snprintf(e.msg, sizeof e.msg, "%.255s", msg[0] ? msg : "cannot create the model");
 		svz_error_format(&e, "trace", last_error, sizeof last_error);
 		session_free(s);
 		return -1;
 	}
-	s->model_ok = true;
-	s->m.ring = malloc(sizeof *s->m.ring * RING_CAP);
 	s->tls = malloc(sizeof *s->tls);
-	if (!s->m.ring || !s->tls) {
+	if (!s->tls) {
 		snprintf(last_error, sizeof last_error, "out of memory");
 		session_free(s);
 		return -1;
 	}
-	for (uint32_t i = 0; i < RING_CAP; i++)
-		s->m.ring[i].seq = -1;
-	s->m.ring_cap = RING_CAP;
-	s->m.events_on = true;
 	s->tls[0] = (struct timeline){ -1, 0 };
 	s->ntls = 1;
 	s->cur_tl = 0;
@@ -271,9 +277,35 @@ static ARENA_MOVES int session_start(struct session *s, const char *preset, cons
 	return slot + 1;
 }
 
+/* The model and its event ring, once per session. */
+static ARENA_MOVES bool model_ready(struct session *s)
+{
+	if (s->model_ok)
+		return true;
+	char msg[512] = "";
+	if (!s->m.ring)
+		s->m.ring = malloc(sizeof *s->m.ring * RING_CAP);
+	if (!s->m.ring || model_init(&s->m, &s->trace, &s->trace.config, msg, sizeof msg)) {
+		/* out of memory (model_check() passed): the next call tries again */
+		snprintf(last_error, sizeof last_error, "%.255s", msg[0] ? msg : "out of memory");
+		if (s->m.mem)
+			model_destroy(&s->m);
+		struct event *ring = s->m.ring;
+		memset(&s->m, 0, sizeof s->m);
+		s->m.ring = ring;
+		return false;
+	}
+	s->model_ok = true;
+	for (uint32_t i = 0; i < RING_CAP; i++)
+		s->m.ring[i].seq = -1;
+	s->m.ring_cap = RING_CAP;
+	s->m.events_on = true;
+	return true;
+}
+
 void svz_close(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	if (!s)
 		return;
 	session_free(s);
@@ -378,7 +410,7 @@ int svz_run_all(int h)
 
 int svz_ops_total(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	return s ? (int)s->trace.nr_ops : -1;
 }
 
@@ -667,19 +699,19 @@ const char *svz_stats_text(int h)
 
 const char *svz_import_summary(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	return s && s->import_text ? s->import_text : "";
 }
 
 const char *svz_import_summary_json(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	return s && s->import_json ? s->import_json : "";
 }
 
 const char *svz_export_v1(int h)
 {
-	struct session *s = get(h);
+	struct session *s = peek(h);
 	if (!s)
 		return "";
 	free(s->export_v1);

@@ -20,15 +20,11 @@
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
-/* Everything here allocates: the arena rule (types.h) holds, so records are
- * reached by index after every pool_alloc()/sheaf_new(). */
-static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
-				    uint32_t align, uint32_t flags, bool ctor, uint32_t sheaf_req,
-				    bool is_kmalloc, uint32_t decl, idx_t *out, char *err, size_t errlen)
+/* calculate_sizes() and the orders for a cache created under cfg. */
+static int cache_geometry(const struct svz_config *cfg, uint32_t object_size, uint32_t align,
+			  uint32_t flags, bool ctor, uint32_t sheaf_req, bool is_kmalloc,
+			  struct svz_geom *g, char *err, size_t errlen)
 {
-	const struct svz_config cfg_copy = WORLD(m)->cfg;
-	const struct svz_config *cfg = &cfg_copy;
-	const int nr_nodes = WORLD(m)->nr_nodes, nr_cpus = WORLD(m)->nr_cpus;
 	struct svz_topology topo = cfg->topo;
 	/* Only caches created during early boot see the boot online count. */
 	if (!is_kmalloc)
@@ -40,8 +36,20 @@ static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t 
 		.form = cfg->sw.order_form, .era = cfg->sw.era,
 		.cpu_partial_objects = cfg->sw.cpu_partial_objects, .kernel = cfg->sw.kernel,
 	};
+	return svz_calculate_geometry(&in, g, err, errlen);
+}
+
+/* Everything here allocates: the arena rule (types.h) holds, so records are
+ * reached by index after every pool_alloc()/sheaf_new(). */
+static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
+				    uint32_t align, uint32_t flags, bool ctor, uint32_t sheaf_req,
+				    bool is_kmalloc, uint32_t decl, idx_t *out, char *err, size_t errlen)
+{
+	const struct svz_config cfg_copy = WORLD(m)->cfg;
+	const struct svz_config *cfg = &cfg_copy;
+	const int nr_nodes = WORLD(m)->nr_nodes, nr_cpus = WORLD(m)->nr_cpus;
 	struct svz_geom g;
-	if (svz_calculate_geometry(&in, &g, err, errlen))
+	if (cache_geometry(cfg, object_size, align, flags, ctor, sheaf_req, is_kmalloc, &g, err, errlen))
 		return -1;
 	idx_t c = pool_alloc(m, P_CACHE, 1);
 	idx_t cnode = pool_alloc(m, P_CNODE, (uint32_t)nr_nodes);
@@ -247,6 +255,23 @@ ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
 	/* a trace cache, or the cache it merged into */
 	idx_t c = *u32_at(m, WORLD(m)->cache_map + op->cache);
 	return cache_r(m, c)->alive ? c : NIL;
+}
+
+int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
+{
+	if (svz_topology_check(&cfg->topo, err, errlen))
+		return -1;
+	for (uint32_t i = 0; i < t->nr_caches; i++) {
+		const struct svz_cache_decl *d = &t->caches[i];
+		struct svz_geom g;
+		char e[200];
+		if (cache_geometry(cfg, d->object_size, d->align, d->flags, d->ctor, d->sheaf_capacity,
+				   false, &g, e, sizeof e)) {
+			snprintf(err, errlen, "line %u: cache %s: %s", d->line, d->name, e);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,

@@ -8,6 +8,9 @@
 
 /* Create the model for a parsed trace: topology, caches, kmalloc caches are
  * created lazily. Returns 0 or -1 with a message. */
+/* What model_init() refuses in a trace (the topology, a cache no slab can
+ * hold), found without building the model: 0, or -1 with the same message. */
+int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen);
 ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const struct svz_config *cfg,
 	       char *err, size_t errlen);
 void model_destroy(struct model *m);
