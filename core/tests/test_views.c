@@ -8,7 +8,7 @@
  *   copied below verbatim) must print that dump byte for byte: attribute
  *   order (kernfs name hash), " N<node>=" and " C<cpu>=" breakdowns, sums.
  *   The per-CPU stat counts are taken from the dump's C<cpu>= fields; the
- *   totals and every other value are computed by views.c. The dump has no
+ *   totals and every other value are computed by view_sysfs.c. The dump has no
  *   cache_dma line; with CONFIG_ZONE_DMA (our config) the kernel prints it
  *   last (v6.19 block of the same mail, line 3402), so it is appended.
  * - /proc/slabinfo rows against seed 003 (RAWv6, request_sock_TCPv6) and the
