@@ -277,15 +277,30 @@ static int dir_cpu_counts(struct parser *P, const struct tok *tk, uint32_t n)
 
 /* ---- caches -------------------------------------------------------------- */
 
+bool svz_trace_cache_name_char(char c)
+{
+	return is_ident(c) || c == '.' || c == ':' || c == '-';
+}
+
+bool svz_trace_cache_name_reserved(const char *s, size_t len)
+{
+	/* mm/slab_common.c kmalloc_info[]: "kmalloc-", "kmalloc-cg-",
+	 * "kmalloc-rcl-", "kmalloc-rnd-NN-" and "dma-kmalloc-" names */
+	static const char *const prefixes[] = { "kmalloc-", "dma-kmalloc-" };
+
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (len >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
 static bool cache_name_ok(const struct tok *t)
 {
-	if (t->len == 0 || t->len > 63)
+	if (t->len == 0 || t->len > SVZ_TRACE_MAX_CACHE_NAME)
 		return false;
-	for (uint32_t i = 0; i < t->len; i++) {
-		char c = t->s[i];
-		if (!is_ident(c) && c != '.' && c != ':' && c != '-')
+	for (uint32_t i = 0; i < t->len; i++)
+		if (!svz_trace_cache_name_char(t->s[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -342,10 +357,9 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 		return fail(P, P->line, end_col(tk, n), "expected a cache name, got end of line");
 	if (!cache_name_ok(&tk[1]))
 		return fail_tok(P, P->line, &tk[1],
-				"expected a cache name of 1..63 letters, digits, '_', '.', ':' or "
-				"'-', got '%s'", qtok(P, &tk[1]));
-	if ((tk[1].len >= 8 && memcmp(tk[1].s, "kmalloc-", 8) == 0) ||
-	    (tk[1].len >= 12 && memcmp(tk[1].s, "dma-kmalloc-", 12) == 0))
+				"expected a cache name of 1..%u letters, digits, '_', '.', ':' or "
+				"'-', got '%s'", SVZ_TRACE_MAX_CACHE_NAME, qtok(P, &tk[1]));
+	if (svz_trace_cache_name_reserved(tk[1].s, tk[1].len))
 		return fail_tok(P, P->line, &tk[1],
 				"expected a cache name outside the kmalloc caches' names, got '%s'",
 				qtok(P, &tk[1]));
