@@ -1,13 +1,14 @@
 /* api/view_*.c: the kernel text formats against real dumps.
  *
- * - sb_printf growth (short, long, many appends).
+ * - sb_printf growth (short, long, many appends); the rest of lib/ (size_text,
+ *   grow, join_names, word_at).
  * - /sys/kernel/slab/bio-256: a model state built by hand to match seed 004's
  *   v7.0-rc2 dump (in the LKML thread "[Regression] mm:slab/sheaves: severe
  *   performance regression in cross-CPU slab allocation", March 2026,
  *   copied below verbatim) must print that dump byte for byte: attribute
  *   order (kernfs name hash), " N<node>=" and " C<cpu>=" breakdowns, sums.
  *   The per-CPU stat counts are taken from the dump's C<cpu>= fields; the
- *   totals and every other value are computed by views.c. The dump has no
+ *   totals and every other value are computed by view_sysfs.c. The dump has no
  *   cache_dma line; with CONFIG_ZONE_DMA (our config) the kernel prints it
  *   last (v6.19 block of the same mail, line 3402), so it is appended.
  * - /proc/slabinfo rows against seed 003 (RAWv6, request_sock_TCPv6) and the
@@ -25,6 +26,7 @@
 #include "model/engine.h"
 #include "model/model.h"
 #include "api/views.h"
+#include "lib/util.h"
 
 static const char seed004_bio256[] =
 	"./remote_node_defrag_ratio:100\n"
@@ -133,6 +135,69 @@ static void test_sbuf(void)
 	sb_free(&b);
 	CHECK(b.s == NULL && b.len == 0 && b.cap == 0);
 	sb_free(&b); /* twice is harmless */
+}
+
+/* ---- the rest of lib/: one size formatter, one grow(), name lists ------- */
+
+static const char *three(int i)
+{
+	static const char *const n[] = { "a", "b", "c" };
+	return i < 3 ? n[i] : NULL;
+}
+
+static const char *none(int i) { (void)i; return NULL; }
+
+static void test_lib(void)
+{
+	char buf[32];
+
+	/* the v1 size syntax (docs/trace-format.md, "Sizes"): the largest binary
+	 * suffix that divides exactly; parse_size() reads each back */
+	size_text(64ull << 20, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "64M");
+	size_text(1536ull << 10, buf, sizeof buf); /* 1.5 MiB: not a whole M */
+	CHECK_EQ_STR(buf, "1536K");
+	size_text(16ull << 30, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "16G");
+	size_text(1024ull << 40, buf, sizeof buf); /* T is the largest suffix */
+	CHECK_EQ_STR(buf, "1024T");
+	size_text(1000, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "1000");
+	size_text(0, buf, sizeof buf); /* 0 is a memoryless node's mem=0 */
+	CHECK_EQ_STR(buf, "0");
+
+	struct sbuf b = { 0 };
+	sb_size(&b, 4096);
+	sb_puts(&b, " ");
+	sb_json_str(&b, "a\"b\\\n\x01");
+	CHECK_EQ_STR(b.s, "4K \"a\\\"b\\\\\\n\\u0001\"");
+	CHECK(!b.oom);
+	sb_free(&b);
+
+	/* grow(): room for what is asked, doubling; a jump past twice the
+	 * capacity takes exactly what it needs */
+	int *arr = NULL;
+	uint32_t cap = 0;
+	CHECK(GROW(arr, cap, 1) && cap == 16);
+	CHECK(GROW(arr, cap, 17) && cap == 32);
+	CHECK(GROW(arr, cap, 1000) && cap == 1000);
+	CHECK(GROW(arr, cap, 1000) && cap == 1000);
+	arr[999] = 7;
+	CHECK(!GROW(arr, cap, (uint64_t)UINT32_MAX + 1) && cap == 1000 && arr[999] == 7);
+	free(arr);
+
+	join_names(buf, sizeof buf, three, ", ", " or ");
+	CHECK_EQ_STR(buf, "a, b or c");
+	join_names(buf, sizeof buf, none, ", ", " or ");
+	CHECK_EQ_STR(buf, "");
+	join_names(buf, 5, three, ", ", " or "); /* cut, still terminated */
+	CHECK_EQ_STR(buf, "a, b");
+
+	CHECK(word_at("sheaves classic", 1, buf, sizeof buf));
+	CHECK_EQ_STR(buf, "classic");
+	CHECK(!word_at("sheaves classic", 2, buf, sizeof buf));
+	CHECK_EQ_STR(buf, "");
+	CHECK(!word_at("", 0, buf, sizeof buf));
 }
 
 /* ---- a hand-built model -------------------------------------------------- */
@@ -427,6 +492,7 @@ static void test_snapshot(void)
 int main(void)
 {
 	test_sbuf();
+	test_lib();
 	test_sysfs_seed004();
 	test_slabinfo();
 	test_snapshot();

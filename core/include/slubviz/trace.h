@@ -67,9 +67,10 @@ struct svz_op {
 #define SVZ_TRACE_MAX_CACHES 4096u /* cache declarations, as the importers' default */
 #define SVZ_TRACE_MAX_LINE 65536u /* bytes in a line, '\r' included, '\n' not */
 #define SVZ_TRACE_MAX_NAME 255u   /* bytes in a handle name or call-site label */
+#define SVZ_TRACE_MAX_CACHE_NAME 63u /* bytes in a cache name (struct svz_cache_decl.name) */
 
 struct svz_cache_decl {
-	char name[64];
+	char name[SVZ_TRACE_MAX_CACHE_NAME + 1];
 	uint32_t object_size;
 	uint32_t align;
 	uint32_t flags;          /* SLAB_* from sizing.h */
@@ -109,6 +110,14 @@ void svz_trace_free(struct svz_trace *t);
 /* "file:line:col: error: msg" into buf. */
 void svz_error_format(const struct svz_error *e, const char *filename, char *buf,
 		      size_t len);
+
+/* v1 cache names (docs/trace-format.md, "Caches"), for the parser and the
+ * importers that name caches: 1..SVZ_TRACE_MAX_CACHE_NAME of these
+ * characters (letters, digits, '_', '.', ':', '-'), and not one the format
+ * keeps for the kmalloc caches the engine creates ("kmalloc-...",
+ * "dma-kmalloc-..."). */
+bool svz_trace_cache_name_char(char c);
+bool svz_trace_cache_name_reserved(const char *s, size_t len);
 
 const char *svz_op_name(enum svz_op_type t);
 /* The v1 directives (node, cpus, set, cache, ...), i = 0..; NULL past the end. */

@@ -222,8 +222,12 @@ static void json_cache(struct model *m, struct sbuf *b, idx_t ci)
 	sb_puts(b, "]}");
 }
 
-static void json_sheaf(struct model *m, struct sbuf *b, idx_t sh, bool comma)
+/* One element of a JSON list; *first says whether a comma goes before it. */
+static void json_sheaf(struct model *m, struct sbuf *b, idx_t sh, bool *first)
 {
+	bool comma = !*first;
+
+	*first = false;
 	struct sheaf_rec *s = sheaf_r(m, sh);
 	sb_printf(b, "%s{\"id\":%u,\"cache\":%u,\"size\":%u,\"capacity\":%u,\"node\":%d,"
 		  "\"where\":\"%s\",\"where_id\":%d,\"objects\":[", comma ? "," : "", sh, s->cache,
@@ -237,8 +241,11 @@ static void json_sheaf(struct model *m, struct sbuf *b, idx_t sh, bool comma)
 	sb_puts(b, "]}");
 }
 
-static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool comma)
+static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool *first_in_list)
 {
+	bool comma = !*first_in_list;
+
+	*first_in_list = false;
 	struct slab_rec *s = slab_r(m, si);
 	uint32_t nobj = pool_len(m, P_OBJ);
 	bool objs_ok = s->obj0 != NIL && s->obj0 + s->objects <= nobj;
@@ -410,18 +417,14 @@ void view_snapshot_json(struct model *m, struct sbuf *b)
 	sb_puts(b, "],\"sheaves\":[");
 	bool first = true;
 	for (idx_t sh = 0; sh < pool_len(m, P_SHEAF); sh++)
-		if (sheaf_r(m, sh)->alive) {
-			json_sheaf(m, b, sh, !first);
-			first = false;
-		}
+		if (sheaf_r(m, sh)->alive)
+			json_sheaf(m, b, sh, &first);
 
 	sb_puts(b, "],\"slabs\":[");
 	first = true;
 	for (idx_t s = 0; s < pool_len(m, P_SLAB); s++)
-		if (slab_r(m, s)->alive) {
-			json_slab(m, b, s, !first);
-			first = false;
-		}
+		if (slab_r(m, s)->alive)
+			json_slab(m, b, s, &first);
 
 	sb_puts(b, "],\"large\":[");
 	first = true;

@@ -10,12 +10,6 @@
 #include "slubviz/gfp.h"
 #include "slubviz/sizing.h"
 
-static bool cache_name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == ':' || c == '-';
-}
-
 /* s->size the model computes for a declaration. 0 if impossible. */
 static uint32_t geom_size(const struct svz_importer *im, uint32_t object, uint32_t align,
 			  uint32_t flags, bool ctor)
@@ -83,15 +77,15 @@ uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, u
 	bool adjusted = false;
 	if (nlen) {
 		klen = 0;
-		for (size_t i = 0; i < nlen && klen < 63; i++) {
-			char c = cache_name_char(name[i]) ? name[i] : '_';
+		for (size_t i = 0; i < nlen && klen < SVZ_TRACE_MAX_CACHE_NAME; i++) {
+			char c = svz_trace_cache_name_char(name[i]) ? name[i] : '_';
 			adjusted |= c != name[i];
 			key[klen++] = c;
 		}
-		adjusted |= nlen > 63;
+		adjusted |= nlen > SVZ_TRACE_MAX_CACHE_NAME;
 		key[klen] = 0;
 		/* v1 reserves these prefixes for the engine's own caches */
-		if (strncmp(key, "kmalloc-", 8) == 0 || strncmp(key, "dma-kmalloc-", 12) == 0) {
+		if (svz_trace_cache_name_reserved(key, klen)) {
 			memmove(key + 2, key, klen + 1 > 62 ? 62 : klen + 1);
 			key[0] = 'x';
 			key[1] = '-';
@@ -207,12 +201,12 @@ uint32_t imp_kmalloc_name(const char *s, size_t len, uint32_t *gfp)
 
 static bool valid_cache_name(const char *s, size_t n)
 {
-	if (n == 0 || n > 63)
+	if (n == 0 || n > SVZ_TRACE_MAX_CACHE_NAME)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!cache_name_char(s[i]))
+		if (!svz_trace_cache_name_char(s[i]))
 			return false;
-	return strncmp(s, "kmalloc-", 8) != 0 && strncmp(s, "dma-kmalloc-", 12) != 0;
+	return !svz_trace_cache_name_reserved(s, n);
 }
 
 /* Inferred caches whose frees all named one cache take that name, unless

@@ -13,29 +13,21 @@
 
 /* ---- topology ------------------------------------------------------------ */
 
-const char *node_range(struct parser *P)
+/* Ids 0..n-1 as a message shows them: "0", "0-3", "c0-c7". */
+static const char *id_range(struct parser *P, const char *prefix, int n)
 {
 	char *buf = P->quoted[P->qnext++ & 3];
-	int n = P->t->config.topo.nr_nodes;
 
 	if (n <= 1)
-		snprintf(buf, 48, "0");
+		snprintf(buf, 48, "%s0", prefix);
 	else
-		snprintf(buf, 48, "0-%d", n - 1);
+		snprintf(buf, 48, "%s0-%s%d", prefix, prefix, n - 1);
 	return buf;
 }
 
-const char *cpu_range(struct parser *P)
-{
-	char *buf = P->quoted[P->qnext++ & 3];
-	int n = P->t->config.topo.nr_cpus;
+const char *node_range(struct parser *P) { return id_range(P, "", P->t->config.topo.nr_nodes); }
 
-	if (n <= 1)
-		snprintf(buf, 48, "c0");
-	else
-		snprintf(buf, 48, "c0-c%d", n - 1);
-	return buf;
-}
+const char *cpu_range(struct parser *P) { return id_range(P, "c", P->t->config.topo.nr_cpus); }
 
 /* The trace's topology replaces the base one entirely on its first
  * node/cpus directive; page size and explicitly set counts survive. */
@@ -191,11 +183,46 @@ static int dir_cpus(struct parser *P, const struct tok *tk, uint32_t n)
 	return 0;
 }
 
-/* The CPU counts (svz_config_set keys, cpu_counts options), as
- * count_explicit[] indexes them. */
-static const char *const count_keys[3] = { "possible", "present", "online" };
+/* Options of a directive: a name ending in '=' takes a value. */
 
-static const char *count_opt(int i) { return i < 3 ? count_keys[i] : NULL; }
+/* The token is the option `name`; *value is what follows its '='. */
+static bool opt_is(const struct tok *t, const char *name, struct tok *value)
+{
+	size_t n = strlen(name);
+
+	if (name[n - 1] != '=')
+		return tok_is(t, name);
+	if (t->len < n || memcmp(t->s, name, n) != 0)
+		return false;
+	*value = (struct tok){ t->s + n, t->len - (uint32_t)n, t->col + (uint32_t)n };
+	return true;
+}
+
+/* Token t as one of the options names[0..n): its index, or -1 with the
+ * error set ("expected <expected>, got ..."); seen[] rejects a repeat. */
+static int take_option(struct parser *P, const struct tok *t, const char *const *names, int n,
+		       bool *seen, const char *expected, struct tok *value)
+{
+	int k;
+
+	*value = (struct tok){ t->s, 0, t->col }; /* an option without '=' has no value */
+	for (k = 0; k < n; k++)
+		if (opt_is(t, names[k], value))
+			break;
+	if (k == n)
+		return fail_tok(P, P->line, t, "expected %s, got '%s'", expected, qtok(P, t));
+	if (seen[k])
+		return fail_tok(P, P->line, t, "expected each option once, got a second '%s'",
+				names[k]);
+	seen[k] = true;
+	return k;
+}
+
+/* The CPU counts: cpu_counts' options, svz_config_set keys (without the
+ * '='), as count_explicit[] indexes them. */
+static const char *const count_opts[3] = { "possible=", "present=", "online=" };
+
+static const char *count_opt(int i) { return i < 3 ? count_opts[i] : NULL; }
 
 /* One config key through svz_config_set; counts set here stay explicit. */
 static int set_key(struct parser *P, const struct tok *at, const char *key, size_t keylen,
@@ -217,7 +244,7 @@ static int set_key(struct parser *P, const struct tok *at, const char *key, size
 	if (svz_config_set(&P->t->config, k, v, msg, sizeof msg))
 		return fail_tok(P, P->line, at, "%s", msg);
 	for (int i = 0; i < 3; i++) {
-		if (strcmp(k, count_keys[i]) == 0) {
+		if (strncmp(k, count_opts[i], keylen) == 0 && count_opts[i][keylen] == '=') {
 			P->count_explicit[i] = true;
 			note_topology(P, at);
 		}
@@ -230,27 +257,18 @@ static int set_key(struct parser *P, const struct tok *at, const char *key, size
 static int dir_cpu_counts(struct parser *P, const struct tok *tk, uint32_t n)
 {
 	bool seen[3] = { false };
-	char keys[64];
+	char expected[64];
 
-	/* "possible=N, present=N or online" + "=N" */
-	join_names(keys, sizeof keys, count_opt, "=N, ", "=N or ");
+	/* "possible=N, present=N or online=" + "N" */
+	join_names(expected, sizeof expected, count_opt, "N, ", "N or ");
+	strcat(expected, "N");
 	if (n < 2)
-		return fail(P, P->line, end_col(tk, n), "expected %s=N, got end of line", keys);
+		return fail(P, P->line, end_col(tk, n), "expected %s, got end of line", expected);
 	for (uint32_t i = 1; i < n; i++) {
 		struct tok v;
-		int k;
+		int k = take_option(P, &tk[i], count_opts, 3, seen, expected, &v);
 
-		for (k = 0; k < 3; k++)
-			if (tok_opt(&tk[i], count_keys[k], &v))
-				break;
-		if (k == 3)
-			return fail_tok(P, P->line, &tk[i], "expected %s=N, got '%s'", keys,
-					qtok(P, &tk[i]));
-		if (seen[k])
-			return fail_tok(P, P->line, &tk[i], "expected each option once, got a second '%s='",
-					count_keys[k]);
-		seen[k] = true;
-		if (set_key(P, &tk[i], count_keys[k], strlen(count_keys[k]), v.s, v.len))
+		if (k < 0 || set_key(P, &tk[i], count_opts[k], strlen(count_opts[k]) - 1, v.s, v.len))
 			return -1;
 	}
 	note_topology(P, &tk[0]);
@@ -259,15 +277,30 @@ static int dir_cpu_counts(struct parser *P, const struct tok *tk, uint32_t n)
 
 /* ---- caches -------------------------------------------------------------- */
 
+bool svz_trace_cache_name_char(char c)
+{
+	return is_ident(c) || c == '.' || c == ':' || c == '-';
+}
+
+bool svz_trace_cache_name_reserved(const char *s, size_t len)
+{
+	/* mm/slab_common.c kmalloc_info[]: "kmalloc-", "kmalloc-cg-",
+	 * "kmalloc-rcl-", "kmalloc-rnd-NN-" and "dma-kmalloc-" names */
+	static const char *const prefixes[] = { "kmalloc-", "dma-kmalloc-" };
+
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (len >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
 static bool cache_name_ok(const struct tok *t)
 {
-	if (t->len == 0 || t->len > 63)
+	if (t->len == 0 || t->len > SVZ_TRACE_MAX_CACHE_NAME)
 		return false;
-	for (uint32_t i = 0; i < t->len; i++) {
-		char c = t->s[i];
-		if (!is_ident(c) && c != '.' && c != ':' && c != '-')
+	for (uint32_t i = 0; i < t->len; i++)
+		if (!svz_trace_cache_name_char(t->s[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -302,8 +335,7 @@ bad:
 	return 0;
 }
 
-/* The cache directive's options, in the order its messages list them; a
- * name ending in '=' takes a value. */
+/* The cache directive's options, in the order its messages list them. */
 enum { C_SIZE, C_ALIGN, C_FLAGS, C_CTOR, C_SHEAF, NR_CACHE_OPTS };
 static const char *const cache_opts[NR_CACHE_OPTS] = {
 	[C_SIZE] = "size=", [C_ALIGN] = "align=", [C_FLAGS] = "flags=", [C_CTOR] = "ctor",
@@ -312,24 +344,12 @@ static const char *const cache_opts[NR_CACHE_OPTS] = {
 
 static const char *cache_opt_at(int i) { return i < NR_CACHE_OPTS ? cache_opts[i] : NULL; }
 
-/* The token is the option `name`; *value is what follows its '='. */
-static bool cache_opt_is(const struct tok *t, const char *name, struct tok *value)
-{
-	size_t n = strlen(name);
-
-	if (name[n - 1] != '=')
-		return tok_is(t, name);
-	if (t->len < n || memcmp(t->s, name, n) != 0)
-		return false;
-	*value = (struct tok){ t->s + n, t->len - (uint32_t)n, t->col + (uint32_t)n };
-	return true;
-}
-
 static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 {
 	struct svz_trace *t = P->t;
 	struct svz_cache_decl d;
 	bool seen[NR_CACHE_OPTS] = { false };
+	char expected[128] = "a cache option (";
 	uint32_t id;
 
 	memset(&d, 0, sizeof d);
@@ -337,10 +357,9 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 		return fail(P, P->line, end_col(tk, n), "expected a cache name, got end of line");
 	if (!cache_name_ok(&tk[1]))
 		return fail_tok(P, P->line, &tk[1],
-				"expected a cache name of 1..63 letters, digits, '_', '.', ':' or "
-				"'-', got '%s'", qtok(P, &tk[1]));
-	if ((tk[1].len >= 8 && memcmp(tk[1].s, "kmalloc-", 8) == 0) ||
-	    (tk[1].len >= 12 && memcmp(tk[1].s, "dma-kmalloc-", 12) == 0))
+				"expected a cache name of 1..%u letters, digits, '_', '.', ':' or "
+				"'-', got '%s'", SVZ_TRACE_MAX_CACHE_NAME, qtok(P, &tk[1]));
+	if (svz_trace_cache_name_reserved(tk[1].s, tk[1].len))
 		return fail_tok(P, P->line, &tk[1],
 				"expected a cache name outside the kmalloc caches' names, got '%s'",
 				qtok(P, &tk[1]));
@@ -354,25 +373,17 @@ static int dir_cache(struct parser *P, const struct tok *tk, uint32_t n)
 				qtok(P, &tk[1]), t->caches[id].line);
 	memcpy(d.name, tk[1].s, tk[1].len);
 	d.line = P->line;
+	join_names(expected + strlen(expected), sizeof expected - strlen(expected), cache_opt_at,
+		   ", ", ", ");
+	strcat(expected, ")");
 	for (uint32_t i = 2; i < n; i++) {
 		struct tok v;
 		uint64_t x;
 		int opt;
 
-		for (opt = 0; opt < NR_CACHE_OPTS; opt++)
-			if (cache_opt_is(&tk[i], cache_opts[opt], &v))
-				break;
-		if (opt == NR_CACHE_OPTS) {
-			char opts[96];
-
-			join_names(opts, sizeof opts, cache_opt_at, ", ", ", ");
-			return fail_tok(P, P->line, &tk[i], "expected a cache option (%s), got '%s'", opts,
-					qtok(P, &tk[i]));
-		}
-		if (seen[opt])
-			return fail_tok(P, P->line, &tk[i], "expected each option once, got a second '%s'",
-					cache_opts[opt]);
-		seen[opt] = true;
+		opt = take_option(P, &tk[i], cache_opts, NR_CACHE_OPTS, seen, expected, &v);
+		if (opt < 0)
+			return -1;
 		switch (opt) {
 		case C_SIZE:
 			if (!parse_size(v.s, v.len, MAX_OBJECT_SIZE, &x) || x == 0)
