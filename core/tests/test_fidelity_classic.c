@@ -12,6 +12,7 @@
  *   before v5.16 (b47291ef02b0): cpu_partial = 13 objects;
  *   since:                        cpu_partial = 52, cpu_partial_slabs =
  *                                 DIV_ROUND_UP(52 * 2, 16) = 7. */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,23 @@
 #define stat_cpu svz_t_stat_cpu
 #define stat_total svz_t_stat_total
 
+/* A trace built line by line: the traces here repeat their ops. */
+struct text {
+	size_t len;
+	char s[16384];
+};
+
+static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->s + t->len, sizeof t->s - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len = t->len + (size_t)n < sizeof t->s ? t->len + (size_t)n : sizeof t->s - 1;
+}
+
 /* Phase 1: c0 allocates 15 full slabs and one object of a 16th (h0..h240;
  * h[16k .. 16k+15] are the objects of slab k+1, as each slab is used up
  * before the next is made).
@@ -33,19 +51,26 @@
  * Phase 3: c1 frees h225, a second object of slab 15, the head of c1's
  * partial list.
  * Phase 4: c2 allocates y0 and y1 with nothing of its own. */
-static char *trace(void)
+static struct text *trace(void)
 {
-	size_t cap = 16384, len = 0;
-	char *t = malloc(cap);
-	len += (size_t)snprintf(t + len, cap - len,
-				"slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\n"
-				"seed 1\ncache t size=256\n");
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\nseed 1\ncache t size=256\n");
 	for (int i = 0; i <= 240; i++)
-		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t h%d\n", i);
+		add(t, "c0 alloc t h%d\n", i);
 	for (int k = 0; k < 15; k++)
-		len += (size_t)snprintf(t + len, cap - len, "c1 free t h%d\n", 16 * k);
-	len += (size_t)snprintf(t + len, cap - len, "c1 free t h225\nc2 alloc t y0\nc2 alloc t y1\n");
+		add(t, "c1 free t h%d\n", 16 * k);
+	add(t, "c1 free t h225\nc2 alloc t y0\nc2 alloc t y1\n");
 	return t;
+}
+
+/* Run text under preset; cache's sysfs text, or NULL (a failed check) if
+ * the trace did not open. *h is the handle to close. */
+static const char *run_sysfs(const char *text, const char *preset, const char *sets, const char *cache,
+			     int *h)
+{
+	*h = svz_t_run(text, preset, sets);
+	CHECK(*h >= 0);
+	return *h >= 0 ? svz_sysfs(*h, cache) : NULL;
 }
 
 static const char *attr_line(const char *sysfs, const char *attr, char *buf, size_t len)
@@ -81,39 +106,6 @@ static const char *attr_line(const char *sysfs, const char *attr, char *buf, siz
  * slabs_cpu_partial (v5.10 slabs_cpu_partial_show: the heads' pobjects and
  * pages): c1 1(1); c2's list after popping its head (pobjects 6, pages 6)
  * is headed by the slab that joined fifth: 5(5). Total 6(6). */
-static void test_v510(void)
-{
-	char *t = trace();
-	int h = svz_t_run(t, "v5.10", NULL);
-	CHECK(h >= 0);
-	if (h < 0) {
-		free(t);
-		return;
-	}
-	const char *s = svz_sysfs(h, "t");
-	char buf[256];
-	CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), "13");
-	CHECK_EQ_STR(attr_line(s, "objs_per_slab", buf, sizeof buf), "16");
-	CHECK_EQ_INT(stat_total(s, "free_slowpath"), 16);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 1), 15);
-	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 1);
-	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
-	CHECK_EQ_INT(stat_total(s, "free_frozen"), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 6);
-	CHECK_EQ_INT(stat_cpu(s, "deactivate_bypass", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 2), 2);
-	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "6(6) C1=1(1) C2=5(5)");
-	/* cpu_slabs, show_slab_objects(SO_CPU): c0's cpu slab 1; c1 has a
-	 * partial list but no cpu slab, so it is skipped; c2's cpu slab 1 plus
-	 * its chain's head->pages 5: 7, all on node 0 */
-	CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), "7 N0=7");
-	CHECK_EQ_STR(svz_validate(h), "");
-	svz_close(h);
-	free(t);
-}
 
 /* v6.6 (since v5.16, before v6.8): slabs are counted, and still frozen.
  * Phase 2: drain when the head's slabs >= cpu_partial_slabs (7): frees
@@ -126,34 +118,6 @@ static void test_v510(void)
  * y1 as in v5.10: DEACTIVATE_BYPASS 1, CPU_PARTIAL_ALLOC 1, ALLOC_REFILL 1.
  * slabs_cpu_partial (since v5.16: objects = slabs * 16 / 2): c1 1 slab ->
  * 8(1); c2 4 - 1 = 3 slabs -> 24(3); total 4 slabs -> 32(4). */
-static void test_v66(void)
-{
-	char *t = trace();
-	int h = svz_t_run(t, "v6.6", NULL);
-	CHECK(h >= 0);
-	if (h < 0) {
-		free(t);
-		return;
-	}
-	const char *s = svz_sysfs(h, "t");
-	char buf[256];
-	CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), "52");
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 1), 15);
-	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 2);
-	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
-	CHECK_EQ_INT(stat_total(s, "free_frozen"), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 4);
-	CHECK_EQ_INT(stat_cpu(s, "deactivate_bypass", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 1);
-	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "32(4) C1=8(1) C2=24(3)");
-	/* cpu_slabs: c0 1, c1 skipped (no cpu slab), c2 1 + 3 */
-	CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), "5 N0=5");
-	CHECK_EQ_STR(svz_validate(h), "");
-	svz_close(h);
-	free(t);
-}
 
 /* v6.8 (delayed freezing, 8cd3fa428b56): as v6.6 except where frozen
  * mattered. Phase 3: slab 15 on c1's list is not frozen and keeps free
@@ -161,27 +125,46 @@ static void test_v66(void)
  * FREE_SLOWPATH: FREE_FROZEN 0. Phase 4, y1: the slab taken from c2's list
  * is frozen by get_freelist() and goes straight to load_freelist: no
  * ALLOC_REFILL. */
-static void test_v68(void)
+static void test_partial_lists(void)
 {
-	char *t = trace();
-	int h = svz_t_run(t, "v6.8", NULL);
-	CHECK(h >= 0);
-	if (h < 0) {
-		free(t);
-		return;
+	/* the counters all three share: 16 frees, 15 of them to a full slab,
+	 * 14 slabs back to the node list; y0 from the node, y1 from c2's list */
+	static const struct {
+		const char *preset, *cpu_partial, *slabs_cpu_partial, *cpu_slabs;
+		long long drain, frozen, node, refill;
+	} want[] = {
+		/* cpu_slabs, show_slab_objects(SO_CPU): c0's cpu slab 1; c1 has a
+		 * partial list but no cpu slab, so it is skipped; c2's cpu slab 1
+		 * plus its chain's head->pages (5 in v5.10, 3 since v5.16) */
+		{ "v5.10", "13", "6(6) C1=1(1) C2=5(5)", "7 N0=7", 1, 1, 6, 1 },
+		{ "v6.6", "52", "32(4) C1=8(1) C2=24(3)", "5 N0=5", 2, 1, 4, 1 },
+		{ "v6.8", "52", "32(4) C1=8(1) C2=24(3)", "5 N0=5", 2, 0, 4, 0 },
+	};
+	struct text *t = trace();
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h;
+		const char *s = run_sysfs(t->s, want[i].preset, NULL, "t", &h);
+		if (!s)
+			continue;
+		char buf[256];
+		CHECK_EQ_STR(attr_line(s, "cpu_partial", buf, sizeof buf), want[i].cpu_partial);
+		CHECK_EQ_STR(attr_line(s, "objs_per_slab", buf, sizeof buf), "16");
+		CHECK_EQ_INT(stat_total(s, "free_slowpath"), 16);
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 1), 15);
+		CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
+		CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), want[i].drain);
+		CHECK_EQ_INT(stat_total(s, "free_frozen"), want[i].frozen);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 2), 1);
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), want[i].node);
+		CHECK_EQ_INT(stat_cpu(s, "deactivate_bypass", 2), 1);
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), want[i].refill);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 2), 2);
+		CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), want[i].slabs_cpu_partial);
+		CHECK_EQ_STR(attr_line(s, "cpu_slabs", buf, sizeof buf), want[i].cpu_slabs);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
 	}
-	const char *s = svz_sysfs(h, "t");
-	char buf[256];
-	CHECK_EQ_INT(stat_total(s, "cpu_partial_drain"), 2);
-	CHECK_EQ_INT(stat_total(s, "free_add_partial"), 14);
-	CHECK_EQ_INT(stat_total(s, "free_frozen"), 0);
-	CHECK_EQ_INT(stat_total(s, "free_slowpath"), 16);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_node", 2), 4);
-	CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 2), 1);
-	CHECK_EQ_INT(stat_cpu(s, "alloc_refill", 2), 0);
-	CHECK_EQ_STR(attr_line(s, "slabs_cpu_partial", buf, sizeof buf), "32(4) C1=8(1) C2=24(3)");
-	CHECK_EQ_STR(svz_validate(h), "");
-	svz_close(h);
 	free(t);
 }
 
@@ -203,25 +186,22 @@ static void test_v68(void)
  *   ALLOC_FROM_PARTIAL 1 on c0. */
 static void test_try_thisnode(void)
 {
-	size_t cap = 16384, len = 0;
-	char *t = malloc(cap);
-	len += (size_t)snprintf(t + len, cap - len,
-				"slubviz-trace 1\npage_size 4096\nnode 0 mem=4K\nnode 1 mem=64M\n"
-				"cpus 0 node=0\ncpus 1 node=1\nseed 1\ncache t size=256\n");
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=4K\nnode 1 mem=64M\n"
+	       "cpus 0 node=0\ncpus 1 node=1\nseed 1\ncache t size=256\n");
 	for (int i = 0; i < 112; i++)
-		len += (size_t)snprintf(t + len, cap - len, "c1 alloc t h%d\n", i);
+		add(t, "c1 alloc t h%d\n", i);
 	for (int k = 0; k < 6; k++)
-		len += (size_t)snprintf(t + len, cap - len, "c1 free t h%d\n", 16 * k);
-	len += (size_t)snprintf(t + len, cap - len, "c1 flush t\n");
+		add(t, "c1 free t h%d\n", 16 * k);
+	add(t, "c1 flush t\n");
 	for (int i = 0; i < 17; i++)
-		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t z%d node=0\n", i);
+		add(t, "c0 alloc t z%d node=0\n", i);
 	const char *presets[2] = { "v6.8", "v6.19" };
 	for (int p = 0; p < 2; p++) {
-		int h = svz_t_run(t, presets[p], NULL);
-		CHECK(h >= 0);
-		if (h < 0)
+		int h;
+		const char *s = run_sysfs(t->s, presets[p], NULL, "t", &h);
+		if (!s)
 			continue;
-		const char *s = svz_sysfs(h, "t");
 		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), p == 0 ? 2 : 1);
 		CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 0), p == 0 ? 0 : 1);
 		CHECK_EQ_INT(stat_cpu(s, "order_fallback", 0), 0);
@@ -337,24 +317,21 @@ static void test_debug_geometry(void)
  *   FREE_ADD_PARTIAL 1. */
 static void test_debug_paths(void)
 {
-	size_t cap = 8192, len = 0;
-	char *t = malloc(cap);
-	len += (size_t)snprintf(t + len, cap - len,
-				"slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
-				"cache t size=64 flags=RED_ZONE,POISON,STORE_USER,CONSISTENCY_CHECKS\n");
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+	       "cache t size=64 flags=RED_ZONE,POISON,STORE_USER,CONSISTENCY_CHECKS\n");
 	for (int i = 0; i < 26; i++)
-		len += (size_t)snprintf(t + len, cap - len, "c0 alloc t a%d\n", i);
-	len += (size_t)snprintf(t + len, cap - len, "c0 free t a0\nc0 free t a1\n");
+		add(t, "c0 alloc t a%d\n", i);
+	add(t, "c0 free t a0\nc0 free t a1\n");
 	static const struct {
 		const char *preset;
 		long long slab, from_partial, to_head, full;
 	} want[] = { { "v6.19", 2, 0, 0, 0 }, { "v5.10", 2, 24, 25, 1 } };
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		int h = svz_t_run(t, want[i].preset, NULL);
-		CHECK(h >= 0);
-		if (h < 0)
+		int h;
+		const char *s = run_sysfs(t->s, want[i].preset, NULL, "t", &h);
+		if (!s)
 			continue;
-		const char *s = svz_sysfs(h, "t");
 		char buf[64];
 		CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 26);
 		CHECK_EQ_INT(stat_total(s, "alloc_fastpath"), 0);
@@ -442,9 +419,7 @@ int main(void)
 	test_debug_paths();
 	test_debug_geometry();
 	test_sysfs_files();
-	test_v510();
-	test_v66();
-	test_v68();
+	test_partial_lists();
 	test_try_thisnode();
 	return svz_t_done();
 }
