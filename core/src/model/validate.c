@@ -749,6 +749,18 @@ static void check_locks(struct vctx *v)
 	}
 }
 
+/* The validator's scratch tables. */
+static void release(struct vctx *v, void *nr_slabs, void *nr_objs)
+{
+	free(v->refs);
+	free(v->on_partial);
+	free(v->bad_freelist);
+	free(v->sheaf_seen);
+	free(v->sheaf_barn_node);
+	free(nr_slabs);
+	free(nr_objs);
+}
+
 int model_validate(struct model *m, char *out, size_t outlen)
 {
 	struct world *w = WORLD(m);
@@ -777,13 +789,7 @@ int model_validate(struct model *m, char *out, size_t outlen)
 	v->nhandle = pool_len(m, P_HANDLE);
 	if (!v->refs || !v->on_partial || !v->bad_freelist || !v->sheaf_seen || !v->sheaf_barn_node ||
 	    !nr_slabs || !nr_objs) {
-		free(v->refs);
-		free(v->on_partial);
-		free(v->bad_freelist);
-		free(v->sheaf_seen);
-		free(v->sheaf_barn_node);
-		free(nr_slabs);
-		free(nr_objs);
+		release(v, nr_slabs, nr_objs);
 		return 0; /* cannot check: not a violation of the model */
 	}
 
@@ -836,12 +842,6 @@ int model_validate(struct model *m, char *out, size_t outlen)
 		if (out && outlen && v->outpos + 1 < outlen)
 			snprintf(out + v->outpos, outlen - v->outpos, "%s\n", buf);
 	}
-	free(v->refs);
-	free(v->on_partial);
-	free(v->bad_freelist);
-	free(v->sheaf_seen);
-	free(v->sheaf_barn_node);
-	free(nr_slabs);
-	free(nr_objs);
+	release(v, nr_slabs, nr_objs);
 	return v->count;
 }

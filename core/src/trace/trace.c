@@ -83,6 +83,19 @@ void svz_trace_free(struct svz_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* The names the parser collected become the trace's (svz_trace_free()
+ * releases them with it). */
+static void hand_tables(struct parser *P, struct svz_trace *out)
+{
+	out->handle_names = P->handles.names;
+	out->nr_handles = P->handles.n;
+	out->sites = P->sites.names;
+	out->nr_sites = P->sites.n;
+	out->name_pool = P->pool.blocks;
+	strtab_free(&P->handles, false);
+	strtab_free(&P->sites, false);
+}
+
 int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 		    struct svz_trace *out, struct svz_error *err)
 {
@@ -131,24 +144,12 @@ int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 		if (lists)
 			out->handle_lists = lists;
 	}
-	out->handle_names = P->handles.names;
-	out->nr_handles = P->handles.n;
-	out->sites = P->sites.names;
-	out->nr_sites = P->sites.n;
-	out->name_pool = P->pool.blocks;
-	strtab_free(&P->handles, false);
-	strtab_free(&P->sites, false);
+	hand_tables(P, out);
 	rc = 0;
 done:
 	if (rc) {
-		/* Hand the tables to the trace so one free path releases everything. */
-		out->handle_names = P->handles.names;
-		out->nr_handles = P->handles.n;
-		out->sites = P->sites.names;
-		out->nr_sites = P->sites.n;
-		out->name_pool = P->pool.blocks;
-		strtab_free(&P->handles, false);
-		strtab_free(&P->sites, false);
+		/* one free path releases everything */
+		hand_tables(P, out);
 		svz_trace_free(out);
 	}
 	strtab_free(&P->caches, true);
