@@ -244,16 +244,7 @@ new_objects:
 		   .count = (int32_t)own_freelist(m, chain, cpu), .value = SL(cur_slab)->inuse);
 		goto retry_load_slab;
 	}
-	CALL(CO_NEW_SLAB, callee->gfp = (uint32_t)pc_flags; callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu));
-	if (f->ret < 0) {
-		if (try_thisnode && (uint32_t)pc_flags != f->gfp) {
-			try_thisnode = false;
-			goto new_objects;
-		}
-		slab_out_of_memory(m, f->cache, f->gfp, f->node);
-		CHECK_EV(CHK_OUT_OF_MEMORY);
-		CO_RETURN(-1);
-	}
+	NEW_SLAB_OR_RETRY(try_thisnode, pc_flags, new_objects);
 	cur_slab = (idx_t)f->ret;
 	STAT(ALLOC_SLAB, 1);
 	{

@@ -232,6 +232,22 @@ static inline bool kernel_tries_thisnode(struct model *m)
 {
 	return WORLD(m)->cfg.sw.era == SVZ_ERA_SHEAVES || WORLD(m)->cfg.sw.try_thisnode;
 }
+/* ___slab_alloc()'s new_slab(s, pc.flags, node), both eras: on failure a
+ * try_thisnode round goes back to RETRY without __GFP_THISNODE, else the
+ * allocation fails (slab_out_of_memory()). f->ret is the slab after it. */
+#define NEW_SLAB_OR_RETRY(TRY_THISNODE, PC_FLAGS, RETRY) do { \
+	CALL(CO_NEW_SLAB, callee->gfp = (uint32_t)(PC_FLAGS); \
+	     callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu)); \
+	if (f->ret < 0 && (TRY_THISNODE) && (uint32_t)(PC_FLAGS) != f->gfp) { \
+		(TRY_THISNODE) = false; \
+		goto RETRY; \
+	} \
+	if (f->ret < 0) { \
+		slab_out_of_memory(m, f->cache, f->gfp, f->node); \
+		CHECK_EV(CHK_OUT_OF_MEMORY); \
+		CO_RETURN(-1); \
+	} \
+} while (0)
 /* kmem_cache_debug(s) */
 #define CACHE_DEBUG(m, c) ((cache_r(m, (c))->flags & SLAB_DEBUG_FLAGS) != 0)
 /* A debug cache on a kernel that gives it single-object paths and no cpu
