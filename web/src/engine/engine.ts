@@ -191,6 +191,9 @@ export class Engine {
     for (let op = this.every; op < total; op += this.every) bounds.add(op);
     const targets = [...bounds].filter((x) => x > 0).sort((a, b) => a - b);
 
+    // a session builds its model on first use: build it here, so that the
+    // first checkpoint's measured bytes are the checkpoint's alone
+    s.seq();
     if (!this.checkpointHere(0)) throw new Error('out of memory: no room for the first checkpoint of this trace');
     const sampleOps: number[] = [0];
     let last = this.snapshot();
