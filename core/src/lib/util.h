@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kernel's ALIGN(), ALIGN_DOWN() and DIV_ROUND_UP(). */
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+#define ALIGN_DOWN(x, a) ((x) / (a) * (a))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
 /* Format a message into err (if any): the "expected ..., got ..." errors. */
 void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

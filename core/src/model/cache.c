@@ -15,10 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "model/engine.h"
 #include "model/model.h"
-
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
 /* calculate_sizes() and the orders for a cache created under cfg. */
 static int cache_geometry(const struct svz_config *cfg, uint32_t object_size, uint32_t align,

@@ -18,9 +18,6 @@
 #define ARCH_SLAB_MINALIGN 8u     /* __alignof__(unsigned long long) */
 #define ARCH_KMALLOC_MINALIGN 8u  /* x86-64; arm64 since v6.5 (DMA bouncing) */
 
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-#define ALIGN_DOWN(x, a) ((x) / (a) * (a))
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 
 
 
