@@ -242,6 +242,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			if (!v || !strchr(v, '=') || v[0] == '=')
 				return cli_fail(cmd, "--set needs KEY=VALUE, got '%s'", v ? v : "");
 			sb_printf(&o->sets, "%s\n", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--schedule", &m)) || m) {
+			if (!v || !*v)
+				return cli_fail(cmd, "--schedule needs a schedule (serial, round-robin, "
+					    "'random seed=N', timed, explicit)");
+			sb_printf(&o->sets, "schedule=%s\n", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--cost", &m)) || m) {
+			if (!v || !strchr(v, '=') || v[0] == '=')
+				return cli_fail(cmd, "--cost needs KEY=CYCLES (see: slubviz costs), got '%s'", v ? v : "");
+			sb_printf(&o->sets, "cost.%s\n", v);
 		} else if (strcmp(a, "--events") == 0) {
 			o->events = true;
 		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--repeat", &m)) || m)) {
@@ -615,6 +624,10 @@ int main(int argc, char **argv)
 		rc = svz_cmd_import(argc - 2, argv + 2);
 	else if (strcmp(cmd, "diff") == 0)
 		rc = svz_cmd_diff(argc - 2, argv + 2);
+	else if (strcmp(cmd, "hunt") == 0)
+		rc = svz_cmd_hunt(argc - 2, argv + 2);
+	else if (strcmp(cmd, "costs") == 0)
+		rc = svz_cmd_costs(argc - 2, argv + 2);
 	else {
 		cli_fail(NULL, "unknown command '%s'", cmd);
 		print_usage(stderr);
