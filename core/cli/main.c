@@ -23,6 +23,7 @@
 
 #include "model/engine.h"
 #include "model/model.h"
+#include "model/timing.h"
 #include "api/session.h"
 #include "cli.h"
 #include "slubviz/config.h"
@@ -55,6 +56,18 @@ static const char usage[] =
 "        --json            everything as one JSON document (schema 1)\n"
 "        --stats-only-raw, --slabinfo-only-raw\n"
 "                          print exactly that view and nothing else\n"
+"        --schedule S      which CPU runs each micro-step: serial (default),\n"
+"                          round-robin, 'random seed=N', timed, explicit (the\n"
+"                          trace's 'steps'); docs/trace-format.md, Schedules\n"
+"        --cost KEY=CYCLES one entry of the timed schedule's cost table\n"
+"        --profile         (timed) a perf-report-like profile, lock statistics,\n"
+"                          per-CPU busy/spin/idle and 'throughput mops=N'\n"
+"  slubviz hunt TRACE [--preset P] [--set K=V]... [--seeds N] [--from S]\n"
+"      Run TRACE under N random schedules (seeds S..S+N-1, default 1..100),\n"
+"      the validator after every micro-step; print the first seed whose run\n"
+"      stops, or 'none'. Exit 1 if a seed was found\n"
+"  slubviz costs [--cost KEY=CYCLES]...\n"
+"      The timed schedule's cost table (docs/timing.md)\n"
 "  slubviz import FILE [--format F] [-o OUT] [--json]\n"
 "      Import a real trace (ftrace / trace_pipe text, trace-cmd report, perf\n"
 "      script, the bpftrace one-liner of docs/import.md, malloc-lab .rep) and\n"
@@ -193,7 +206,7 @@ struct opts {
 	const char *format;
 	const char *preset;
 	struct sbuf sets;
-	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw;
+	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw, profile;
 	const char *sysfs, *sysfs_tree;
 	long repeat;
 };
@@ -260,6 +273,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
 				return cli_fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
 			o->repeat = n;
+		} else if (!bench && strcmp(a, "--profile") == 0) {
+			o->profile = true;
 		} else if (!bench && strcmp(a, "--stats") == 0) {
 			o->stats = true;
 		} else if (!bench && strcmp(a, "--slabinfo") == 0) {
@@ -433,6 +448,10 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	bool raw = o.stats_raw || o.slabinfo_raw;
+	if (o.profile && t->config.sched.kind != SVZ_SCHED_TIMED) {
+		rc = cli_fail("run", "--profile needs the timed schedule (--schedule timed)");
+		goto close;
+	}
 	struct model *m = svz_session_model(h);
 	struct sbuf events = { 0 };
 	if (o.events && !raw) {
@@ -507,6 +526,12 @@ static int cmd_run(int argc, char **argv)
 			fputs(svz_slabinfo(h), stdout);
 		if (o.sysfs)
 			fputs(sysfs ? sysfs : "", stdout);
+		if (o.profile) {
+			struct sbuf prof = { 0 };
+			timing_report(svz_session_model(h), &prof);
+			fputs(prof.s ? prof.s : "", stdout);
+			sb_free(&prof);
+		}
 	}
 	if (o.sysfs && !raw)
 		free((char *)sysfs);

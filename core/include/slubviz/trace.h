@@ -25,6 +25,7 @@ enum svz_op_type {
 	SVZ_OP_RETURN_SHEAF, /* kmem_cache_return_sheaf(cache, gfp, sheaf) */
 	SVZ_OP_KFREE_RCU,  /* kfree_rcu(handle): freed after an RCU grace period */
 	SVZ_OP_RCU_BARRIER, /* rcu_barrier(): every pending grace period ends */
+	SVZ_OP_WORK,       /* CYCLES of non-allocator work (count): the timed schedule's clock */
 	SVZ_OP__COUNT
 };
 

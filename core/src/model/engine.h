@@ -38,7 +38,8 @@
 	X(build_slab_freelist) X(kmem_cache_prefill_sheaf) X(kmem_cache_alloc_from_sheaf) \
 	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
 	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier) \
-	X(alloc_single_from_partial) X(alloc_single_from_new_slab) X(free_to_partial_list)
+	X(alloc_single_from_partial) X(alloc_single_from_new_slab) X(free_to_partial_list) \
+	X(work)
 
 enum kfn {
 #define X(n) KFN_##n,

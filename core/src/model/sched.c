@@ -47,7 +47,7 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 	[SVZ_OP_SHRINK] = CO_OP_SHRINK, [SVZ_OP_DESTROY] = CO_OP_DESTROY,
 	[SVZ_OP_PREFILL] = CO_OP_PREFILL, [SVZ_OP_ALLOC_FROM_SHEAF] = CO_OP_ALLOC_FROM_SHEAF,
 	[SVZ_OP_RETURN_SHEAF] = CO_OP_RETURN_SHEAF, [SVZ_OP_KFREE_RCU] = CO_OP_KFREE_RCU,
-	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER,
+	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER, [SVZ_OP_WORK] = CO_OP_WORK,
 };
 
 static ARENA_MOVES void op_start(struct model *m, uint32_t op)
@@ -188,7 +188,8 @@ static int build_deps(struct model *m)
 		const uint32_t *hs;
 		uint32_t n = op_handles(t, o, one, &hs);
 		uint32_t d = barrier != DEP_NONE && t->ops[barrier].cpu != o->cpu ? barrier : DEP_NONE;
-		if (n == 0 && o->type != SVZ_OP_ALLOC_BULK && o->type != SVZ_OP_FREE_BULK) {
+		if (o->type == SVZ_OP_FLUSH || o->type == SVZ_OP_FLUSH_ALL || o->type == SVZ_OP_SHRINK ||
+		    o->type == SVZ_OP_DESTROY || o->type == SVZ_OP_RCU_BARRIER) {
 			d = i ? DEP_ALL : DEP_NONE;
 			barrier = i;
 		}

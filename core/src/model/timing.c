@@ -90,6 +90,16 @@ static uint64_t *T(struct model *m, uint32_t at)
 	return u64_at(m, WORLD(m)->sched.timing - 1 + at);
 }
 
+/* `cN work CYCLES`: one step, its RETURN event carries the cycles. */
+int co_OP_WORK(struct model *m, int cpu, struct frame *f)
+{
+	(void)m;
+	(void)cpu;
+	CO_BEGIN
+	CO_RETURN(f->n);
+	CO_END;
+}
+
 ARENA_MOVES int timing_wait(struct model *m)
 {
 	if (WORLD(m)->sched.timing)
@@ -127,6 +137,29 @@ static uint64_t line_cost(struct model *m, int cpu, int last)
 	return cost(m, cpu_node(m, last) == cpu_node(m, cpu) ? COST_line_node : COST_line_remote);
 }
 
+/* The cost of taking lock lk of `node`, and its statistics: contended if
+ * the CPU spun for it (since *spin_since - 1). */
+static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node)
+{
+	if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
+		return cost(m, COST_step);
+	uint64_t *last = T(m, lock_at(m, lk, node, LOCK_LAST));
+	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
+	uint64_t x = cost(m, COST_lock) + line_cost(m, cpu, (int)*last - 1);
+	*last = (uint64_t)cpu + 1;
+	(*T(m, lock_at(m, lk, node, LOCK_ACQ)))++;
+	if (*spin_since) {
+		uint64_t wait = WORLD(m)->cpus[cpu].clock + x - (*spin_since - 1);
+		uint64_t *max = T(m, lock_at(m, lk, node, LOCK_WAIT_MAX));
+		(*T(m, lock_at(m, lk, node, LOCK_CONTENDED)))++;
+		*T(m, lock_at(m, lk, node, LOCK_WAIT)) += wait;
+		if (wait > *max)
+			*max = wait;
+		*spin_since = 0;
+	}
+	return x;
+}
+
 void timing_charge(struct model *m, int cpu)
 {
 	struct world *w = WORLD(m);
@@ -151,21 +184,9 @@ void timing_charge(struct model *m, int cpu)
 		*T(m, kfn_spin_at(fn, lk)) += x;
 		return;
 	}
-	case EV_LOCK: {
-		uint64_t *last = T(m, lock_at(m, lk, node, LOCK_LAST));
-		x = cost(m, COST_lock) + line_cost(m, cpu, (int)*last - 1);
-		*last = (uint64_t)cpu + 1;
-		(*T(m, lock_at(m, lk, node, LOCK_ACQ)))++;
-		if (*spin_since) {
-			uint64_t wait = c->clock + x - (*spin_since - 1);
-			(*T(m, lock_at(m, lk, node, LOCK_CONTENDED)))++;
-			*T(m, lock_at(m, lk, node, LOCK_WAIT)) += wait;
-			if (wait > *T(m, lock_at(m, lk, node, LOCK_WAIT_MAX)))
-				*T(m, lock_at(m, lk, node, LOCK_WAIT_MAX)) = wait;
-			*spin_since = 0;
-		}
+	case EV_LOCK:
+		x = lock_taken(m, cpu, lk, node);
 		break;
-	}
 	case EV_TRYLOCK_FAIL:
 		x = cost(m, COST_lock) + line_cost(m, cpu, (int)*T(m, lock_at(m, lk, node, LOCK_LAST)) - 1);
 		break;
@@ -178,10 +199,121 @@ void timing_charge(struct model *m, int cpu)
 	case EV_PAGE_FREE:
 		x = cost(m, COST_page_free);
 		break;
+	case EV_RETURN:
+		x = fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
+		break;
 	default:
 		x = cost(m, COST_step);
 	}
 	c->busy += x;
 	c->clock += x;
 	*T(m, kfn_busy_at() + fn) += x;
+}
+
+/* ---- what a timed run reports ---- */
+
+/* The run's length: the largest clock. */
+static uint64_t makespan(struct model *m)
+{
+	uint64_t end = 0;
+	for (int c = 0; c < WORLD(m)->nr_cpus; c++)
+		if (WORLD(m)->cpus[c].clock > end)
+			end = WORLD(m)->cpus[c].clock;
+	return end;
+}
+
+int timing_summary(struct model *m, double *mops, double *spin_share)
+{
+	struct world *w = WORLD(m);
+	if (w->cfg.sched.kind != SVZ_SCHED_TIMED || !w->sched.timing)
+		return -1;
+	uint64_t end = makespan(m), busy = 0, spin = 0, ops = 0;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		busy += w->cpus[c].busy;
+		spin += w->cpus[c].spin;
+	}
+	/* allocator calls done: work ops are not calls */
+	for (uint32_t i = 0; i < m->trace->nr_ops; i++)
+		if (m->trace->ops[i].type != SVZ_OP_WORK &&
+		    (*u32_at(m, w->started + i / 32) >> (i % 32) & 1))
+			ops++;
+	ops -= w->inflight;
+	*mops = end ? (double)ops * (double)cost(m, COST_cpu_mhz) / (double)end : 0.0;
+	*spin_share = busy + spin ? (double)spin / (double)(busy + spin) : 0.0;
+	return 0;
+}
+
+struct prof_line {
+	uint64_t cycles;
+	uint16_t fn;
+	int8_t lock; /* -1: the function's own cycles; else spinning on that lock */
+};
+
+static int by_cycles(const void *a, const void *b)
+{
+	const struct prof_line *x = a, *y = b;
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->fn != y->fn ? x->fn - y->fn : x->lock - y->lock;
+}
+
+void timing_report(struct model *m, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	double mops, spin_share;
+	if (timing_summary(m, &mops, &spin_share)) {
+		sb_puts(b, "profile: only a timed run has one (--schedule timed)\n");
+		return;
+	}
+	uint64_t total = 0;
+	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)];
+	int n = 0;
+	for (int fn = 0; fn < KFN__COUNT; fn++)
+		for (int lk = -1; lk < LK__COUNT; lk++) {
+			uint64_t c = lk < 0 ? *T(m, kfn_busy_at() + (uint32_t)fn)
+					    : *T(m, kfn_spin_at((enum kfn)fn, (enum lock_kind)lk));
+			if (!c)
+				continue;
+			lines[n++] = (struct prof_line){ c, (uint16_t)fn, (int8_t)lk };
+			total += c;
+		}
+	qsort(lines, (size_t)n, sizeof lines[0], by_cycles);
+	sb_printf(b, "# profile: share of simulated cycles (schedule timed, docs/timing.md)\n"
+		     "# Overhead       Cycles  Symbol\n");
+	for (int i = 0; i < n; i++) {
+		double pct = total ? 100.0 * (double)lines[i].cycles / (double)total : 0.0;
+		if (lines[i].lock < 0)
+			sb_printf(b, "  %6.2f%%  %12llu  %s\n", pct, (unsigned long long)lines[i].cycles,
+				  kfn_names[lines[i].fn]);
+		else
+			sb_printf(b, "  %6.2f%%  %12llu  %s: spin on %s\n", pct,
+				  (unsigned long long)lines[i].cycles, kfn_names[lines[i].fn],
+				  lock_names[lines[i].lock]);
+	}
+	sb_printf(b, "# locks: acquisitions, contended (waited), wait cycles total and max\n");
+	for (int lk = 1; lk < LK__COUNT; lk++)
+		for (int node = 0; node < w->nr_nodes; node++) {
+			uint64_t acq = *T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_ACQ));
+			if (!acq || lk == LK_PCS_LOCK)
+				continue;
+			sb_printf(b, "%s node %d: acquisitions=%llu contended=%llu wait_total=%llu wait_max=%llu\n",
+				  lock_names[lk], node, (unsigned long long)acq,
+				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_CONTENDED)),
+				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_WAIT)),
+				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_WAIT_MAX)));
+		}
+	uint64_t end = makespan(m);
+	sb_printf(b, "# cpus: busy, spin, idle cycles of %llu\n", (unsigned long long)end);
+	for (int c = 0; c < w->nr_cpus; c++) {
+		const struct cpu_rec *r = &w->cpus[c];
+		uint64_t idle = r->idle + (end - r->clock);
+		if (!r->busy && !r->spin)
+			continue;
+		sb_printf(b, "cpu %d: busy=%llu spin=%llu idle=%llu (%.1f%% %.1f%% %.1f%%)\n", c,
+			  (unsigned long long)r->busy, (unsigned long long)r->spin, (unsigned long long)idle,
+			  end ? 100.0 * (double)r->busy / (double)end : 0.0,
+			  end ? 100.0 * (double)r->spin / (double)end : 0.0,
+			  end ? 100.0 * (double)idle / (double)end : 0.0);
+	}
+	sb_printf(b, "spin share %.1f%%\nthroughput mops=%.3f\n", 100.0 * spin_share, mops);
 }

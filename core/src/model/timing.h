@@ -4,6 +4,7 @@
 #ifndef SVZ_TIMING_H
 #define SVZ_TIMING_H
 
+#include "lib/sbuf.h"
 #include "model/types.h"
 
 enum cost_key {
@@ -23,5 +24,13 @@ int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int
  * its kernel function and the lock it waited for. */
 void timing_charge(struct model *m, int cpu);
 
+
+/* A timed run's throughput (allocator calls per simulated microsecond)
+ * and the share of its CPU cycles spent spinning: 0, or -1 if the run is
+ * not timed. */
+int timing_summary(struct model *m, double *mops, double *spin_share);
+/* The profile, lock statistics, per-CPU busy/spin/idle and the
+ * 'throughput mops=' line (slubviz run --profile). */
+void timing_report(struct model *m, struct sbuf *b);
 
 #endif
