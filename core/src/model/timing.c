@@ -265,7 +265,7 @@ void timing_report(struct model *m, struct sbuf *b)
 		sb_puts(b, "profile: only a timed run has one (--schedule timed)\n");
 		return;
 	}
-	uint64_t total = 0;
+	uint64_t total = 0, work = 0;
 	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)];
 	int n = 0;
 	for (int fn = 0; fn < KFN__COUNT; fn++)
@@ -274,12 +274,19 @@ void timing_report(struct model *m, struct sbuf *b)
 					    : *T(m, kfn_spin_at((enum kfn)fn, (enum lock_kind)lk));
 			if (!c)
 				continue;
-			lines[n++] = (struct prof_line){ c, (uint16_t)fn, (int8_t)lk };
 			total += c;
+			if (fn == KFN_work) { /* not a kernel function: its own line */
+				work = c;
+				continue;
+			}
+			lines[n++] = (struct prof_line){ c, (uint16_t)fn, (int8_t)lk };
 		}
 	qsort(lines, (size_t)n, sizeof lines[0], by_cycles);
-	sb_printf(b, "# profile: share of simulated cycles (schedule timed, docs/timing.md)\n"
-		     "# Overhead       Cycles  Symbol\n");
+	sb_printf(b, "# profile: share of simulated cycles (schedule timed, docs/timing.md)\n");
+	if (work)
+		sb_printf(b, "# the requests' other work ('work' ops): %.2f%%, %llu cycles\n",
+			  total ? 100.0 * (double)work / (double)total : 0.0, (unsigned long long)work);
+	sb_printf(b, "# Overhead       Cycles  Symbol\n");
 	for (int i = 0; i < n; i++) {
 		double pct = total ? 100.0 * (double)lines[i].cycles / (double)total : 0.0;
 		if (lines[i].lock < 0)
