@@ -373,10 +373,12 @@ static int pick(struct model *m)
 	for (int c = 0; c < w->nr_cpus; c++) {
 		uint32_t next, blocker;
 		int st = cpu_state(m, c, &next, &blocker);
-		if (st == 1)
+		if (st == 1) {
 			cand[n++] = c;
-		else if (st == -2)
+		} else if (st == -2) {
 			blocked[nb++] = c;
+			w->cpus[c].waits_on = m->trace->ops[blocker].cpu + 1;
+		}
 	}
 	if (n == 0)
 		return -1;

@@ -114,6 +114,20 @@ ARENA_MOVES int timing_wait(struct model *m)
 int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int nb)
 {
 	struct world *w = WORLD(m);
+	/* a CPU that waited starts when the op it waited for returned: no
+	 * earlier than that op's CPU's clock, which is that time (the op's
+	 * last step was the last thing it ran) */
+	for (int i = 0; i < n; i++) {
+		struct cpu_rec *c = &w->cpus[cand[i]];
+		if (!c->waits_on)
+			continue;
+		uint64_t t = w->cpus[c->waits_on - 1].clock;
+		if (c->clock < t) {
+			c->idle += t - c->clock;
+			c->clock = t;
+		}
+		c->waits_on = 0;
+	}
 	int best = cand[0];
 	for (int i = 1; i < n; i++)
 		if (w->cpus[cand[i]].clock < w->cpus[best].clock)
