@@ -278,8 +278,9 @@ static bool runnable(struct model *m, int cpu)
 }
 
 /* One micro-step of a runnable `cpu`: 1, or -1 if the run stopped. The
- * schedule's per-step work (clocks, the validator) happens here. */
-static ARENA_MOVES int step_on(struct model *m, int cpu)
+ * schedule's per-step work (clocks, the validator) happens here; by_hand:
+ * a caller chose the CPU (svz_step_cpu()), an interleaving of its own. */
+static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		op_start(m, cpu_next_op(m, cpu));
@@ -291,7 +292,7 @@ static ARENA_MOVES int step_on(struct model *m, int cpu)
 		timing_charge(m, cpu);
 	/* interleavings are where races show: the invariants after every
 	 * micro-step (timed runs are long: per step only in test builds) */
-	bool check = !serial(m);
+	bool check = by_hand || !serial(m);
 #ifndef SVZ_VALIDATE_EVERY_OP
 	check = check && w->cfg.sched.kind != SVZ_SCHED_TIMED;
 #endif
@@ -326,7 +327,7 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 	}
 	if (!runnable(m, cpu))
 		return 0;
-	return step_on(m, cpu);
+	return step_on(m, cpu, true);
 }
 
 /* ---- the schedules ------------------------------------------------------- */
@@ -440,7 +441,7 @@ static ARENA_MOVES int explicit_step(struct model *m)
 				  st->line, tok, cpu);
 		return -1;
 	}
-	int r = step_on(m, cpu);
+	int r = step_on(m, cpu, false);
 	if (r < 0)
 		return -1;
 	w = WORLD(m);
@@ -493,7 +494,7 @@ ARENA_MOVES int model_step(struct model *m)
 		stop_with(m, "schedule: no CPU can run, %u of %u ops done", w->ops_done, m->trace->nr_ops);
 		return -1;
 	}
-	return step_on(m, cpu);
+	return step_on(m, cpu, false);
 }
 
 /* A whole op under the serial schedule: the same micro-steps and events
