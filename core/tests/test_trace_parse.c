@@ -557,7 +557,7 @@ static void test_errors(void)
 	/* directives */
 	EXPECT_ERR(HDR "frobnicate 3\n",
 		   "t.trace:2:1: error: expected a directive (page_size, node, cpus, cpu_counts, "
-		   "preset, set, seed, cache), an op like 'c0 alloc CACHE HANDLE' or repeat, got "
+		   "preset, set, seed, cache, schedule, steps), an op like 'c0 alloc CACHE HANDLE' or repeat, got "
 		   "'frobnicate'");
 	EXPECT_ERR(HDR "page_size 8192\n",
 		   "t.trace:2:11: error: expected page_size=4096, 16384 or 65536, got '8192'");
@@ -650,7 +650,7 @@ static void test_errors(void)
 	EXPECT_ERR(HDR C "c0 malloc x h\n",
 		   "t.trace:3:4: error: expected an op (alloc, free, kmalloc, kfree, alloc_bulk, "
 		   "free_bulk, flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
-		   "return_sheaf, kfree_rcu, rcu_barrier), got 'malloc'");
+		   "return_sheaf, kfree_rcu, rcu_barrier, work), got 'malloc'");
 	EXPECT_ERR(HDR C "c0 alloc x\n", "t.trace:3:11: error: expected a handle name, got end of line");
 	EXPECT_ERR(HDR C "c0 alloc x h/2\n",
 		   "t.trace:3:12: error: expected a handle name of letters, digits, '_', '.', ':', "
@@ -797,7 +797,7 @@ static void test_errors(void)
 	EXPECT_ERR(HDR C "repeat 0 {\nc0 zap x\n}\n",
 		   "t.trace:4:4: error: expected an op (alloc, free, kmalloc, kfree, alloc_bulk, "
 		   "free_bulk, flush, flush_all, shrink, destroy, prefill_sheaf, alloc_from_sheaf, "
-		   "return_sheaf, kfree_rcu, rcu_barrier), got 'zap'");
+		   "return_sheaf, kfree_rcu, rcu_barrier, work), got 'zap'");
 	/* prefilled sheaves and kfree_rcu */
 	EXPECT_ERR(HDR C "c0 prefill_sheaf x 0 sh\n",
 		   "t.trace:3:20: error: expected a bulk count of 1..65536, got '0'");

@@ -128,7 +128,11 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu)
 		op_finish(m, cpu, result);
 		break;
 	}
-	WORLD(m)->seq++;
+	struct world *w = WORLD(m);
+	w->cpus[cpu].spins_on = w->step_events && w->sched.last_kind == EV_SPIN &&
+				w->sched.last_value >= 0 && w->sched.last_value < w->nr_cpus
+				? (int32_t)w->sched.last_value + 1 : 0;
+	w->seq++;
 	return 1;
 }
 
@@ -345,6 +349,11 @@ static ARENA_MOVES int serial_step(struct model *m)
 				best = w->cpus[c].op;
 				cpu = c;
 			}
+		/* ops interleaved by svz_step_cpu(): if the oldest spins on a lock
+		 * a younger op holds, run the holder (else it would spin forever) */
+		for (int hops = 0; hops < w->nr_cpus && w->cpus[cpu].spins_on &&
+		     w->cpus[w->cpus[cpu].spins_on - 1].depth > 0; hops++)
+			cpu = w->cpus[cpu].spins_on - 1;
 	} else {
 		while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
 			w->next_op++;
