@@ -211,6 +211,7 @@ void timing_charge(struct model *m, int cpu)
 		x = cost(m, COST_page_alloc);
 		break;
 	case EV_PAGE_FREE:
+	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
 		x = cost(m, COST_page_free);
 		break;
 	case EV_RETURN:
