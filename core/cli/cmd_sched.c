@@ -21,13 +21,13 @@
 
 #include "cli.h"
 
-static int parse_count(const char *opt, const char *v, long max, long *out)
+static int parse_count(const char *opt, const char *v, long long max, long long *out)
 {
 	char *end;
 	errno = 0;
-	long n = v ? strtol(v, &end, 10) : 0;
+	long long n = v ? strtoll(v, &end, 10) : 0;
 	if (!v || !*v || *end || errno || n < 0 || n > max)
-		return cli_fail("hunt", "%s needs a number 0..%ld, got '%s'", opt, max, v ? v : "");
+		return cli_fail("hunt", "%s needs a number 0..%lld, got '%s'", opt, max, v ? v : "");
 	*out = n;
 	return 0;
 }
@@ -36,7 +36,7 @@ int svz_cmd_hunt(int argc, char **argv)
 {
 	const char *trace = NULL, *preset = NULL, *v;
 	struct sbuf sets = { 0 };
-	long seeds = 100, from = 1;
+	long long seeds = 100, from = 1;
 	int rc = 0;
 	bool m;
 
@@ -57,7 +57,7 @@ int svz_cmd_hunt(int argc, char **argv)
 		} else if ((v = cli_opt_value(argc, argv, &i, "--seeds", &m)) || m) {
 			rc = parse_count("--seeds", v, 100000000, &seeds);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--from", &m)) || m) {
-			rc = parse_count("--from", v, 1000000000000L, &from);
+			rc = parse_count("--from", v, 1000000000000LL, &from);
 		} else {
 			rc = cli_fail("hunt", "unknown option '%s' (see: slubviz help)", argv[i]);
 		}
@@ -65,12 +65,12 @@ int svz_cmd_hunt(int argc, char **argv)
 	if (!rc && !trace)
 		rc = cli_fail("hunt", "expected a trace file (see: slubviz help)");
 	size_t base = sets.len;
-	for (long k = 0; !rc && k < seeds; k++) {
-		long seed = from + k;
+	for (long long k = 0; !rc && k < seeds; k++) {
+		long long seed = from + k;
 		sets.len = base;
 		if (sets.s)
 			sets.s[base] = 0;
-		sb_printf(&sets, "schedule=random seed=%ld\n", seed);
+		sb_printf(&sets, "schedule=random seed=%lld\n", seed);
 		if (sets.oom) {
 			rc = cli_fail("hunt", "out of memory");
 			break;
@@ -81,12 +81,12 @@ int svz_cmd_hunt(int argc, char **argv)
 			break;
 		svz_set_events(h, 0);
 		if (k % 10 == 0 || k + 1 == seeds)
-			fprintf(stderr, "hunt: seed %ld (%ld of %ld)\n", seed, k + 1, seeds);
+			fprintf(stderr, "hunt: seed %lld (%lld of %lld)\n", seed, k + 1, seeds);
 		if (svz_run_all(h) < 0) {
 			const char *r = svz_reports(h)[0] ? svz_reports(h) : svz_run_error(h);
-			printf("seed=%ld ops %d/%d steps %lld: %.*s\n", seed, svz_ops_done(h), svz_ops_total(h),
+			printf("seed=%lld ops %d/%d steps %lld: %.*s\n", seed, svz_ops_done(h), svz_ops_total(h),
 			       (long long)svz_seq(h), (int)strcspn(r, "\n"), r);
-			printf("replay: slubviz run %s%s%s --schedule 'random seed=%ld' --events\n", trace,
+			printf("replay: slubviz run %s%s%s --schedule 'random seed=%lld' --events\n", trace,
 			       preset ? " --preset " : "", preset ? preset : "", seed);
 			svz_close(h);
 			sb_free(&sets);
