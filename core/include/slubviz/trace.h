@@ -94,6 +94,8 @@ struct svz_sched_step {
 	uint32_t line, col; /* where it is written */
 };
 
+/* A step as a 'steps' line writes it: "c1/", "c0x5", "c0:cmpxchg". */
+void svz_sched_step_text(const struct svz_sched_step *st, char *buf, size_t len);
 /* The event kinds (docs/events.md) by index; NULL past the end. */
 const char *svz_event_kind_name(int i);
 

@@ -54,6 +54,27 @@ static void put_switches(struct sbuf *b, const struct svz_config *cfg)
 		sb_printf(b, "seed %" PRIu64 "\n", sw->seed);
 }
 
+/* The schedule (docs/trace-format.md §3.1): its kind, cost overrides and
+ * explicit steps, as the parser reads them. */
+static void put_schedule(struct sbuf *b, const struct svz_trace *t)
+{
+	const struct svz_schedule *s = &t->config.sched;
+	char buf[64];
+	if (s->kind != SVZ_SCHED_SERIAL) {
+		svz_schedule_text(s, buf, sizeof buf);
+		sb_printf(b, "schedule %s\n", buf);
+	}
+	const char *key, *what;
+	uint64_t cycles;
+	for (int i = 0; svz_cost_info(i, &key, &cycles, &what) == 0; i++)
+		if (s->cost[i])
+			sb_printf(b, "set cost.%s=%u\n", key, s->cost[i] - 1);
+	for (uint32_t i = 0; i < t->nr_steps; i++) {
+		svz_sched_step_text(&t->steps[i], buf, sizeof buf);
+		sb_printf(b, "%s%s%s", i % 16 ? " " : "steps ", buf, i % 16 == 15 || i + 1 == t->nr_steps ? "\n" : "");
+	}
+}
+
 static void put_topology(struct sbuf *b, const struct svz_topology *t)
 {
 	if (t->page_size && t->page_size != 4096)
@@ -117,6 +138,7 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 	sb_printf(&b, "slubviz-trace 1\n");
 	put_topology(&b, &t->config.topo);
 	put_switches(&b, &t->config);
+	put_schedule(&b, t);
 	for (uint32_t i = 0; i < t->nr_caches; i++) {
 		const struct svz_cache_decl *d = &t->caches[i];
 		sb_printf(&b, "cache %s size=%u", d->name, d->object_size);

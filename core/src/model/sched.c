@@ -409,8 +409,7 @@ static int pick(struct model *m)
 	}
 }
 
-/* The text of an explicit step, as written: "c1/", "c0:cmpxchg". */
-static void step_text(const struct svz_sched_step *st, char *buf, size_t len)
+void svz_sched_step_text(const struct svz_sched_step *st, char *buf, size_t len)
 {
 	switch (st->until) {
 	case SVZ_STEP_OPS:
@@ -440,7 +439,7 @@ static ARENA_MOVES int explicit_step(struct model *m)
 	int state = cpu < w->nr_cpus ? cpu_state(m, cpu, &next, &blocker) : 0;
 	if (state != 1) {
 		char tok[48];
-		step_text(st, tok, sizeof tok);
+		svz_sched_step_text(st, tok, sizeof tok);
 		if (state == -2)
 			stop_with(m, "trace:%u: error: schedule step '%s': CPU %d's next op (line %u) waits for CPU %u's op at line %u",
 				  st->line, tok, cpu, m->trace->ops[next].line, m->trace->ops[blocker].cpu,
