@@ -262,7 +262,7 @@ ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
 
 int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
 {
-	if (svz_topology_check(&cfg->topo, err, errlen))
+	if (svz_topology_check(&cfg->topo, err, errlen) || sched_check(t, cfg, err, errlen))
 		return -1;
 	for (uint32_t i = 0; i < t->nr_caches; i++) {
 		const struct svz_cache_decl *d = &t->caches[i];
@@ -372,5 +372,7 @@ oom:
 
 void model_destroy(struct model *m)
 {
+	free(m->op_dep);
+	m->op_dep = NULL;
 	arena_free(m);
 }

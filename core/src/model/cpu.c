@@ -157,9 +157,12 @@ reread_slab:
 	EV(.kind = EV_CMPXCHG, .fn = KFN_get_freelist, .slab = cur_slab, .node = SL(cur_slab)->node,
 	   .count = (int32_t)own_freelist(m, chain, cpu), .value = SL(cur_slab)->inuse);
 	if (chain == NIL) {
-		/* nothing freed remotely: the exhausted slab is dropped (on no list) */
+		/* nothing freed remotely: the exhausted slab is dropped (on no
+		 * list), unless another CPU's free has since put the unfrozen
+		 * slab on its partial list */
 		C->c_slab = NIL;
-		SL(cur_slab)->list = LIST_NONE;
+		if (SL(cur_slab)->list == LIST_CPU_SLAB)
+			SL(cur_slab)->list = LIST_NONE;
 		next_tid(m, C);
 		UNLOCK(LK_PCS_LOCK, CI);
 		STAT(DEACTIVATE_BYPASS, 1);
