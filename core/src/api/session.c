@@ -697,6 +697,16 @@ const char *svz_stats_text(int h)
 	return out_text(s);
 }
 
+const char *svz_stat_totals_json(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	view_stat_totals_json(&s->m, &s->out);
+	return out_text(s);
+}
+
 const char *svz_import_summary(int h)
 {
 	struct session *s = peek(h);
