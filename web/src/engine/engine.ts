@@ -64,19 +64,6 @@ export function describeTrace(text: string): string {
   return out.join('\n');
 }
 
-/** Summed SLUB_STATS over every cache and CPU of a snapshot. */
-export function totalStats(snap: Snapshot): Record<string, number> {
-  const t: Record<string, number> = {};
-  for (const c of snap.caches) {
-    // model counters (exact, whatever stat() the path bumps)
-    t.slabs_allocated = (t.slabs_allocated ?? 0) + c.slabs_allocated;
-    t.slabs_freed = (t.slabs_freed ?? 0) + c.slabs_freed;
-    if (!c.stats) continue;
-    for (const [k, v] of Object.entries(c.stats)) t[k] = (t[k] ?? 0) + v.reduce((a, b) => a + b, 0);
-  }
-  return t;
-}
-
 /** The most notable path taken between two stat totals. */
 export function classify(before: Record<string, number>, after: Record<string, number>): PathClass {
   const d = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
@@ -183,8 +170,8 @@ export class Engine {
       Math.ceil(total / MAX_CHECKPOINTS),
     );
     const buckets = Math.max(1, Math.min(total, MAX_BUCKETS));
-    // bucket ends get a snapshot (markers, sparklines); checkpoint-only
-    // bounds do not (a snapshot of a big state costs more than the ops)
+    // bucket ends sample the stats (markers, sparklines); checkpoint-only
+    // bounds do not
     const bucketEnds = new Set<number>();
     for (let b = 1; b <= buckets; b++) bucketEnds.add(Math.round((total * b) / buckets));
     const bounds = new Set<number>(bucketEnds);
@@ -196,8 +183,9 @@ export class Engine {
     s.seq();
     if (!this.checkpointHere(0)) throw new Error('out of memory: no room for the first checkpoint of this trace');
     const sampleOps: number[] = [0];
-    let last = this.snapshot();
-    let prev = totalStats(last);
+    // the stat totals alone (svz_stat_totals_json), not a snapshot: a
+    // snapshot of a big state costs more than the ops between two buckets
+    let prev = s.statTotals();
     const samples: Record<string, number[]> = {};
     for (const k of Object.keys(prev)) samples[k] = [prev[k]];
     const markers: Marker[] = [];
@@ -208,8 +196,7 @@ export class Engine {
       const done = s.opsDone();
       if (done % this.every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) this.checkpointHere(done);
       if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
-        last = this.snapshot();
-        const now = totalStats(last);
+        const now = s.statTotals();
         markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
         sampleOps.push(done);
         for (const k of Object.keys(now)) {
@@ -226,8 +213,7 @@ export class Engine {
       }
     }
     const seqTotal = s.seq();
-    if (last.seq !== seqTotal) last = this.snapshot();
-    const live = liveOwners(last);
+    const live = liveOwners(this.snapshot());
     this.meta = {
       opsTotal: total,
       seqTotal,

@@ -6,7 +6,7 @@ import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
 import { answerIds, lessonItems, lessonVocabulary, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
-import { Markdown } from './markdown';
+import { Markdown } from '../lazyMarkdown';
 import { useLessons, useLessonState } from './mount';
 import './lessons.css';
 
