@@ -3,6 +3,10 @@ import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
 
+/** Prefix of the panels' element ids: the A/B view draws the same panels
+ * once per side, and ids must stay unique in the page. */
+export const PanelIdPrefix = createContext('');
+
 export function useStore(): Store {
   const s = useContext(StoreContext);
   if (!s) throw new Error('no store');
@@ -10,7 +14,11 @@ export function useStore(): Store {
 }
 
 export function useAppState(): AppState {
-  const store = useStore();
+  return useStateOf(useStore());
+}
+
+/** The state of a given store (the A/B view's side B). */
+export function useStateOf(store: Store): AppState {
   return useSyncExternalStore(store.subscribe, store.getState);
 }
 
