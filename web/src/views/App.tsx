@@ -19,7 +19,7 @@ import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
-import { useAppState, useStore } from './hooks';
+import { useAppState, useScrollableRegions, useStore } from './hooks';
 import { LessonColumn, LessonsButton } from '../lessons/LessonsView';
 import { useLessonState } from '../lessons/mount';
 
@@ -160,6 +160,7 @@ function FullApp() {
   const lesson = useLessonState();
   const [view, setView] = useState<'lesson' | 'viz'>('lesson');
   useLiveUrl(store);
+  useScrollableRegions(store);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -218,6 +219,7 @@ function FullApp() {
  * `views=` (default: sheaves, barns, call path), no app chrome. */
 function EmbedApp({ views }: { views: string[] }) {
   const st = useAppState();
+  useScrollableRegions(useStore());
   const shown = views.filter((v) => VIEWS[v]);
   return (
     <div className="embed" data-testid="embed">

@@ -31,3 +31,40 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
   }, deps);
   return ref;
 }
+
+/** Regions that scroll (a panel's body narrower than its table or drawing,
+ * a .scroll box) must be reachable from the keyboard: they get a tab stop
+ * while they overflow, and lose it when they fit again. Checked after each
+ * state change (one animation frame later) and on resize. */
+export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll'): void {
+  useEffect(() => {
+    let frame = 0;
+    const check = () => {
+      frame = 0;
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const over = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+        if (over && !el.hasAttribute('tabindex')) {
+          el.tabIndex = 0;
+          el.dataset.scrollStop = '1';
+        } else if (!over && el.dataset.scrollStop) {
+          el.removeAttribute('tabindex');
+          delete el.dataset.scrollStop;
+        }
+      }
+    };
+    const soon = () => {
+      if (!frame) frame = requestAnimationFrame(check);
+    };
+    const unsub = store.subscribe(soon);
+    window.addEventListener('resize', soon);
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(soon);
+    ro?.observe(document.body);
+    soon();
+    return () => {
+      unsub();
+      window.removeEventListener('resize', soon);
+      ro?.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [store, selector]);
+}
