@@ -7,6 +7,7 @@ import type { SnapCache } from '../engine/types';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import { cacheByName, CompareSync, diffCounters, listLockPerKop, relChange, slowShare, topCpuDiffs } from './compare';
 import { Store } from './store';
+import { scenarioEnv } from './testing';
 
 const cache = (stats: Record<string, number[]>, listLock: number[] = []) =>
   ({ name: 'c', alive: true, stats, nodes: listLock.map((n, node) => ({ node, counters: { list_lock: n } })) }) as unknown as SnapCache;
@@ -52,17 +53,7 @@ describe('CompareSync', () => {
   beforeAll(async () => {
     mod = await loadModule();
   });
-  const env = {
-    fetchText: async (path: string) => {
-      if (path === 'scenarios/index.json') return JSON.stringify([{ id: 'basics', file: 'basics.trace', description: '' }]);
-      const m = /^scenarios\/(.+)\.trace$/.exec(path);
-      if (m) return scenario(m[1]);
-      throw new Error(`no ${path}`);
-    },
-    setTimeout: () => 0,
-    clearTimeout: () => {},
-    now: () => 0,
-  };
+  const env = scenarioEnv();
   const settle = async (a: Store, b: Store) => {
     for (let i = 0; i < 20; i++) {
       await a.idle();

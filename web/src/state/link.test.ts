@@ -8,6 +8,7 @@ import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import { act } from './actions';
 import { Store } from './store';
+import { scenarioEnv } from './testing';
 import { compressTrace, encodeShare, inflateLink, LINK_MAX_COMPRESSED, LINK_MAX_TRACE, LinkError } from './url';
 
 let mod: SlubvizModule;
@@ -16,17 +17,7 @@ beforeAll(async () => {
 });
 
 function makeStore() {
-  return new Store(new LocalEngine(new Engine(mod)), {
-    fetchText: async (path) => {
-      if (path === 'scenarios/index.json') return JSON.stringify([{ id: 'basics', file: 'basics.trace', description: '' }]);
-      const m = /^scenarios\/(.+)\.trace$/.exec(path);
-      if (m) return scenario(m[1]);
-      throw new Error(`no ${path}`);
-    },
-    setTimeout: () => 0,
-    clearTimeout: () => {},
-    now: () => 0,
-  });
+  return new Store(new LocalEngine(new Engine(mod)), scenarioEnv());
 }
 
 describe('inflateLink: caps, damage, cancel', () => {

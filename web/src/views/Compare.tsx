@@ -11,7 +11,7 @@ import { configOf, configSets, Store, type AppState, type Config } from '../stat
 import { BarnsView } from './panels/Barns';
 import { PartialListsView } from './panels/PartialLists';
 import { SheavesView } from './panels/Sheaves';
-import { PanelIdPrefix, StoreContext, useAppState, useD3, useStateOf, useStore } from './hooks';
+import { PanelIdPrefix, StoreContext, useAppState, useD3, useStateOf, useStore, useWidth } from './hooks';
 
 const sides = new WeakMap<Store, { b: Store; sync: CompareSync }>();
 
@@ -65,14 +65,7 @@ function SidePicker({ st }: { st: AppState }) {
 
 function Strip({ st, label }: { st: AppState; label: string }) {
   const wrap = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(600);
-  useEffect(() => {
-    const el = wrap.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const width = useWidth(wrap, 600);
   const svg = useD3<SVGSVGElement>(
     (el) => renderTimeline(el, st.meta?.markers ?? [], st.meta?.opsTotal ?? 0, st.frame?.opsDone ?? 0, width),
     [st.meta, st.frame?.opsDone, width],
@@ -82,6 +75,20 @@ function Strip({ st, label }: { st: AppState; label: string }) {
       <span className="small">{label}</span>
       <svg ref={svg} className="markers" role="img" aria-label={`timeline of ${label}`} />
     </div>
+  );
+}
+
+function Head({ cols }: { cols: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {cols.map((c) => (
+          <th scope="col" key={c}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 
@@ -137,15 +144,7 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
       <div className="ab-tables">
         <table className="counters" data-testid="ab-diff">
           <caption>{same ? `${name}: the counters that differ (${rows.length})` : 'B is catching up…'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">counter</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-              <th scope="col">b-a</th>
-              <th scope="col">b/a</th>
-            </tr>
-          </thead>
+          <Head cols={['counter', 'A', 'B', 'b-a', 'b/a']} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.stat} data-stat={r.stat} data-a={r.a} data-b={r.b}>
@@ -176,15 +175,7 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
         </table>
         <table className="counters" data-testid="ab-top">
           <caption>per CPU: the counters that differ most</caption>
-          <thead>
-            <tr>
-              <th scope="col">cpu</th>
-              <th scope="col">counter</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-              <th scope="col">b-a</th>
-            </tr>
-          </thead>
+          <Head cols={['cpu', 'counter', 'A', 'B', 'b-a']} />
           <tbody>
             {top.map((r) => (
               <tr key={`${r.cpu} ${r.stat}`} data-cpu={r.cpu} data-stat={r.stat} data-a={r.a} data-b={r.b}>

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
@@ -67,4 +67,17 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
       if (frame) cancelAnimationFrame(frame);
     };
   }, [store, selector]);
+}
+
+/** The width of an element, followed as it resizes (at least 100 px). */
+export function useWidth(ref: RefObject<HTMLElement | null>, initial: number): number {
+  const [width, setWidth] = useState(initial);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
 }
