@@ -165,3 +165,11 @@ test('a link pasted into the same tab opens there; an unknown scenario is named 
   const st = await app.state();
   expect([st.scenario, st.seq, st.status]).toEqual(['partial-churn', 7, 'ready']);
 });
+
+test('an unknown lesson pasted into the same tab is named; the current run stays open', async ({ app, page }) => {
+  await app.open('#s=partial-churn&seq=4');
+  await page.evaluate(() => (location.hash = '#lesson=99-no-such-lesson'));
+  await expect(page.getByTestId('lesson-error')).toContainText('99-no-such-lesson');
+  const st = await app.state();
+  expect([st.scenario, st.seq, st.status]).toEqual(['partial-churn', 4, 'ready']);
+});
