@@ -7,6 +7,7 @@ import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
 import { answerIds, lessonItems, lessonVocabulary, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
+import { GoalPicture } from './GoalPicture';
 import { Markdown } from './markdown';
 import { useLessons, useLessonState } from './mount';
 import type { QuestionUi } from './store';
@@ -537,6 +538,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
           <Markdown text={sb.hint} />
         </details>
       )}
+      <GoalPicture goal={st.goals[lesson.id]} snap={snap} cpus={sb.allow?.cpus} />
       <ul className="goals" aria-label="Goals">
         {sb.goals.map((g) => {
           const r = ui.result?.goals.find((x) => x.id === g.id);

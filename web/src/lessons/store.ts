@@ -16,6 +16,7 @@ import {
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
 import type { LessonApi } from './protocol';
+import type { StatePicture } from './goal';
 
 export interface QuestionUi {
   /** choice picked / element clicked last */
@@ -65,6 +66,8 @@ export interface LessonState {
   questions: Record<string, QuestionUi>;
   sandbox: SandboxUi;
   extras: Record<string, Extras | 'loading'>;
+  /** the sandbox's goal picture per lesson (the stored solution's end state) */
+  goals: Record<string, StatePicture | null | 'loading'>;
   /** marks on the visualizer (applied by the Marker) */
   marks: { highlight: Highlight[]; focus: string[] };
   /** click questions: the kind of element a click in the visualizer answers */
@@ -94,6 +97,7 @@ function initial(): LessonState {
     questions: {},
     sandbox: { lines: [], text: '', result: null, problems: [], running: false },
     extras: {},
+    goals: {},
     marks: { highlight: [], focus: [] },
     armed: null,
   };
@@ -608,6 +612,7 @@ export class LessonStore {
   private async openSandbox(token: number): Promise<void> {
     const id = this.state.current;
     if (!id) return;
+    void this.track(this.loadGoal(id));
     const l = this.state.lessons[id];
     let lines = this.state.sandbox.lines;
     if (!lines.length && !this.state.sandbox.text) {
@@ -707,6 +712,18 @@ export class LessonStore {
         this.set({ sandbox: { ...this.state.sandbox, running: false } });
       }),
     );
+  }
+
+  private async loadGoal(id: string): Promise<void> {
+    if (this.state.goals[id] !== undefined) return;
+    this.set({ goals: { ...this.state.goals, [id]: 'loading' } });
+    let g: StatePicture | null = null;
+    try {
+      g = await this.api.call({ type: 'goal', lessonId: id });
+    } catch (e) {
+      console.warn(`lesson ${id}: the goal picture:`, e);
+    }
+    this.set({ goals: { ...this.state.goals, [id]: g } });
   }
 
   // ---- actions: extras and progress -----------------------------------------------
