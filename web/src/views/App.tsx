@@ -1,6 +1,7 @@
 import type { AppState } from '../state/store';
 import { SHORTCUTS } from '../state/keys';
 import { Controls } from './Controls';
+import { Legend } from './Legend';
 import { BarnsView } from './panels/Barns';
 import { CallPathView } from './panels/CallPath';
 import { CountersView } from './panels/Counters';
@@ -83,6 +84,7 @@ export function App() {
       <main>
         <LessonColumn />
         <div className="col">
+          <Legend />
           <TopologyView />
           <SheavesView />
           <BarnsView />
