@@ -5,7 +5,7 @@
 // with the drawn glyphs, so the two cannot drift apart unnoticed.
 import type { ReactNode } from 'react';
 import { OBJECT_STATES } from '../viz/common';
-import './legend.css';
+import './reading.css';
 
 /** The glyph colours of the renderers, by what they show. */
 export const GLYPHS = {

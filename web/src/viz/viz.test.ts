@@ -15,7 +15,7 @@ import { renderPartialLists, slabListRows } from './partial';
 import { renderSheaves, sheafRows } from './sheaves';
 import { objectCells, pickSlab, renderSlab, slabGridLayout } from './slab';
 import { renderSparkline, sparkPath } from './sparkline';
-import { renderTimeline } from './timeline';
+import { renderTimeline, timelineBuckets } from './timeline';
 import { renderTopology } from './topology';
 
 type Fx = { snap: Snapshot; event: SvzEvent | null };
@@ -114,11 +114,16 @@ describe('viz render functions on fixture snapshots', () => {
     expect(dataDump(a)).toEqual(dataDump(b));
   });
 
-  test('timeline markers and sparklines', () => {
+  test('timeline buckets and sparklines', () => {
     const el = svg();
-    renderTimeline(el, [{ op0: 0, op1: 5, cls: 'new_slab' }, { op0: 5, op1: 10, cls: 'fast' }], 10, 5, 200);
-    expect([...el.querySelectorAll('rect.mk')].map((r) => r.getAttribute('data-path'))).toEqual(['new_slab', 'fast']);
-    expect(el.querySelector('rect.mk')?.getAttribute('width')).toBe('100');
+    // two buckets of 5 ops: the first 5 alloc fast paths and a new slab, the
+    // second 5 free slow paths; the first is the denser (6 events in 5 ops)
+    const b = timelineBuckets({ sampleOps: [0, 5, 10], samples: { alloc_fastpath: [0, 5, 5], slabs_allocated: [0, 1, 1], free_slowpath: [0, 0, 5] } });
+    renderTimeline(el, b, 10, 5, 200, 20);
+    const cols = [...el.querySelectorAll('g.bk')];
+    expect(cols.map((g) => [...g.querySelectorAll('rect')].map((r) => r.getAttribute('data-series')))).toEqual([['alloc_fast', 'slab'], ['free_slow']]);
+    expect(cols.map((g) => g.getAttribute('data-density'))).toEqual(['1.000', '0.833']);
+    expect(cols[0].querySelector('rect')?.getAttribute('width')).toBe('100');
     expect(sparkPath([0, 1, 2], 90, 18)).toMatch(/^M/);
     const sp = svg();
     renderSparkline(sp, [0, 5, 10], 1);
