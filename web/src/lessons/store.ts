@@ -339,7 +339,8 @@ export class LessonStore {
   /** Open a lesson at a stop (index or id), or where the student left it. */
   openLesson = async (id: string, stop?: number | string): Promise<void> => {
     // the old run stays covered while the lesson loads and prepares its positions
-    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: `lesson ${id}` } : {}) });
+    const title = this.state.index?.find((e) => e.id === id)?.title;
+    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : `lesson ${id}` } : {}) });
     await this.track(
       (async () => {
         try {
