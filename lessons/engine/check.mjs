@@ -10,7 +10,7 @@
 //   report.items: [{ kind, id, ok, message }]
 
 import {
-  clickCandidates, describePosition, lessonSequence, missingHighlight, runConfig, sandboxLines, sandboxTrace,
+  clickCandidates, describePosition, missingHighlight, questionsAfterStops, runConfig, sandboxLines, sandboxTrace,
   checkSandboxLines, setsText, textSpoilers,
 } from './lesson-format.mjs';
 import { explain, requirements } from './predicates.mjs';
@@ -264,13 +264,7 @@ export function spoilerItems(lesson, reached) {
   const bad = new Map(); // question id -> [why]
   const say = (qid, why) => bad.set(qid, [...(bad.get(qid) ?? []), why]);
   for (const s of textSpoilers(lesson)) say(s.question, `${s.where} states the answer (${JSON.stringify(s.term)})`);
-  let last = null;
-  for (const it of lessonSequence(lesson)) {
-    if (it.kind === 'stop') {
-      last = it.stop;
-      continue;
-    }
-    const q = it.question;
+  for (const { question: q, stop: last } of questionsAfterStops(lesson)) {
     const st = last && reached.get(`stop:${last.id}`);
     const qr = reached.get(`q:${q.id}`);
     // a question whose window is empty asks to read the state at its position:

@@ -132,18 +132,23 @@ export function answerTerms(q) {
   return out;
 }
 
+/** Each question with the stop the student saw last before it (null if none). */
+export function questionsAfterStops(lesson) {
+  const out = [];
+  let stop = null;
+  for (const it of lessonSequence(lesson)) {
+    if (it.kind === 'stop') stop = it.stop;
+    else out.push({ question: it.question, stop });
+  }
+  return out;
+}
+
 /** The no-spoiler rule on text: the stop a question follows in the player
  * (lessonSequence) and the question's hint must not state its answer
  * (answerTerms). [{question, where, term}] */
 export function textSpoilers(lesson) {
   const out = [];
-  let last = null;
-  for (const it of lessonSequence(lesson)) {
-    if (it.kind === 'stop') {
-      last = it.stop;
-      continue;
-    }
-    const q = it.question;
+  for (const { question: q, stop: last } of questionsAfterStops(lesson)) {
     const texts = [];
     if (last) texts.push([`stop ${last.id}`, last.text]);
     if (typeof q.hint === 'string') texts.push(['its hint', q.hint]);
