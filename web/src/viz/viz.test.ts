@@ -13,7 +13,7 @@ import cycle from './fixtures/sheaf-cycle-op700.json';
 import ublk from './fixtures/ublk-op3000.json';
 import { renderPartialLists, slabListRows } from './partial';
 import { renderSheaves, sheafRows } from './sheaves';
-import { objectCells, pickSlab, renderSlab, slabGridLayout } from './slab';
+import { objectCells, pickSlab, renderSlab, slabGridLayout, tangledFreelist } from './slab';
 import { renderSparkline, sparkPath } from './sparkline';
 import { renderTimeline, timelineBuckets } from './timeline';
 import { renderTopology } from './topology';
@@ -80,6 +80,30 @@ describe('viz render functions on fixture snapshots', () => {
     const drawn = [...el.querySelectorAll('g.slab-list[data-list=partial] g.slab')].map((g) => Number(g.getAttribute('data-slab-id')));
     expect(drawn).toEqual(partial.slabs.map((s) => s.id));
     expect(el.querySelector('g.slab[data-slab-id="0"]')?.getAttribute('data-selected')).toBe('true');
+  });
+
+  test('slab detail: a long shuffled freelist is drawn faint, the hovered object\'s arrows in full', () => {
+    // 51 objects (bio-256's slab), all free, linked in a shuffled order:
+    // object 7 * i mod 51 (7 and 51 are coprime, so every object once)
+    const base = pickSlab(B, 0, null)!;
+    const order = Array.from({ length: 51 }, (_, i) => base.obj0 + ((7 * i) % 51));
+    const slab = { ...base, objects: 51, inuse: 0, state: 'f'.repeat(51), freelist: order, owners: [], free: [] };
+    expect(tangledFreelist(order)).toBe(true);
+    expect(tangledFreelist(order.slice().sort((a, b) => a - b))).toBe(false);
+    const el = svg();
+    renderSlab(el, slab, B, opts());
+    expect(el.querySelector('g.arrows')?.getAttribute('data-tangled')).toBe('true');
+    const op = () => [...el.querySelectorAll('path.fl')].map((p) => p.getAttribute('opacity'));
+    expect(op()[0]).toBe('0.9'); // the head's first arrow
+    expect(op().slice(1).every((o) => o === '0.15')).toBe(true);
+    // hover object #k of the freelist (k = 10): the arrow into it (9) and out of it (10)
+    const id = order[10];
+    el.querySelector(`[data-object-id="${id}"]`)!.dispatchEvent(new MouseEvent('mouseenter'));
+    const hl = [...el.querySelectorAll('path.fl[data-hl=true]')].map((p) => Number(p.getAttribute('data-freelist-index')));
+    expect(hl).toEqual([9, 10]);
+    expect(op()[10]).toBe('1');
+    el.querySelector(`[data-object-id="${id}"]`)!.dispatchEvent(new MouseEvent('mouseleave'));
+    expect(el.querySelectorAll('path.fl[data-hl=true]').length).toBe(0);
   });
 
   test('slab detail: one cell per object with state, freelist arrows in order', () => {
