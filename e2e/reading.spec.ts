@@ -94,6 +94,8 @@ test('per-era breakpoints; nothing found leaves the position alone and says so',
   const classic = await controls.breakpoint.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(classic).not.toContain('barn_get_fail');
   expect(classic).toContain('list_lock_contended');
+  // the "no barn" breakpoint chosen before is not one of this era's: back to the first
+  await expect(controls.breakpoint).toHaveValue('alloc_slowpath');
 });
 
 test('the jump box says why it refuses "abc" and an op past the end', async ({ app, controls }) => {

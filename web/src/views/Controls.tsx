@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BreakpointKind, RunMeta } from '../engine/protocol';
 import { ready, type ActionName } from '../state/actions';
 import { SPEEDS } from '../state/store';
-import { plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
+import { perOp, plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
 import { ActionButton } from './ActionButton';
 import './reading.css';
 import { useAppState, useD3, useStore } from './hooks';
@@ -47,6 +47,11 @@ export function Controls() {
   const era = f?.snapshot.config.era ?? 'sheaves';
   const kinds = BREAKPOINTS.filter((b) => !b.era || b.era === era);
   const needsObj = BREAKPOINTS.find((b) => b.kind === st.breakpoint.kind)?.obj ?? false;
+  // another era's breakpoint (barn_get_fail on a classic kernel): back to the first one
+  const offEra = !kinds.some((b) => b.kind === st.breakpoint.kind);
+  useEffect(() => {
+    if (offEra) store.setBreakpoint({ kind: kinds[0].kind });
+  }, [offEra, kinds, store]);
   return (
     <section className="controls" aria-label="Playback controls">
       <div className="row">
@@ -149,7 +154,7 @@ function Timeline() {
   const [counter, setCounter] = useState<TimelineCounter>('paths');
   const buckets = useMemo(() => (st.meta ? timelineBuckets(st.meta, counter) : []), [st.meta, counter]);
   const counters = useMemo(() => (st.meta ? plottableCounters(st.meta) : []), [st.meta]);
-  const peak = useMemo(() => Math.max(0, ...buckets.map((b) => b.total / Math.max(1, b.op1 - b.op0))), [buckets]);
+  const peak = useMemo(() => Math.max(0, ...buckets.map(perOp)), [buckets]);
   const svg = useD3<SVGSVGElement>((el) => renderTimeline(el, buckets, total, f?.opsDone ?? 0, width), [buckets, total, f?.opsDone, width]);
   // scrubbing: the latest position wins; one seek in flight at a time
   // while seeks are in flight the slider shows where it was moved to

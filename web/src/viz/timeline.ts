@@ -37,6 +37,11 @@ export interface Samples {
   samples: Record<string, number[]>;
 }
 
+/** A bucket's counted events per op. */
+export function perOp(b: Bucket): number {
+  return b.total / Math.max(1, b.op1 - b.op0);
+}
+
 /** The strip's buckets from the pre-pass samples: deltas between samples. */
 export function timelineBuckets(m: Samples, counter: TimelineCounter = 'paths'): Bucket[] {
   const d = (k: string, i: number) => (m.samples[k]?.[i + 1] ?? 0) - (m.samples[k]?.[i] ?? 0);
@@ -47,7 +52,6 @@ export function timelineBuckets(m: Samples, counter: TimelineCounter = 'paths'):
       : [{ id: counter, value: Math.max(0, d(counter, i)) }];
     out.push({ op0: m.sampleOps[i], op1: m.sampleOps[i + 1], parts, total: parts.reduce((a, p) => a + p.value, 0), density: 0 });
   }
-  const perOp = (b: Bucket) => b.total / Math.max(1, b.op1 - b.op0);
   const max = Math.max(0, ...out.map(perOp));
   for (const b of out) b.density = max > 0 ? perOp(b) / max : 0;
   return out;
