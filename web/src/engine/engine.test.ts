@@ -115,7 +115,7 @@ c1 free a x
     e.close();
   });
 
-  test('runUntil stops right after the matching step, or at the end', () => {
+  test('runUntil stops right after the matching step; found nothing, it leaves the position alone', () => {
     const e = new Engine(mod);
     e.open(scenario('basics'), '', '');
     let f = e.runUntil({ kind: 'new_slab' });
@@ -123,15 +123,43 @@ c1 free a x
     expect(f.event?.kind).toBe('new_slab');
     f = e.runUntil({ kind: 'discard' });
     expect(f.event?.kind).toBe('discard_slab');
+    const at = f.seq;
     f = e.runUntil({ kind: 'discard' });
     expect(f.hit).toBe(false);
-    expect(f.opsDone).toBe(f.opsTotal);
+    expect(f.seq).toBe(at);
+    expect(e.frame().seq).toBe(at);
     // object X: the object the first fast-path alloc hands out
     e.seek(0);
     f = e.runUntil({ kind: 'alloc_slowpath' });
     e.seek(0);
     const first = e.runUntil({ kind: 'object', obj: 0 });
     expect(first.hit).toBe(true);
+    e.close();
+  });
+
+  test('the per-era breakpoints: barn_get_fail, sheaf refill, no barn, a contended list_lock, an object freed', () => {
+    const e = new Engine(mod);
+    // sheaf-cycle (v7.0 sheaves era, one node with memory): CPU 1's first
+    // allocation finds its main empty and the barn without a full sheaf
+    // (barn_get_fail), then refills a sheaf (sheaf_refill); the only node
+    // has memory, so there is a barn (NO_BARN never happens); one CPU at a
+    // time runs its op (serial schedule), so no lock is ever contended.
+    e.open(scenario('sheaf-cycle'), '', '');
+    let f = e.runUntil({ kind: 'barn_get_fail' });
+    expect([f.hit, f.event?.kind, f.event?.stat]).toEqual([true, 'stat', 'barn_get_fail']);
+    f = e.runUntil({ kind: 'sheaf_refill' });
+    expect([f.hit, f.event?.kind, f.event?.stat]).toEqual([true, 'stat', 'sheaf_refill']);
+    const at = f.seq;
+    for (const kind of ['no_barn', 'list_lock_contended'] as const) {
+      f = e.runUntil({ kind });
+      expect([kind, f.hit, f.seq]).toEqual([kind, false, at]);
+    }
+    // the object CPU 1's first allocation hands out is freed later by its user
+    f = e.seekOp(1);
+    const handed = f.snapshot.slabs.flatMap((s) => [...s.state].map((c, i) => (c === 'u' ? s.obj0 + i : -1))).filter((x) => x >= 0);
+    expect(handed.length).toBe(1);
+    f = e.runUntil({ kind: 'object_freed', obj: handed[0] });
+    expect([f.hit, f.event?.obj, f.event?.from]).toEqual([true, handed[0], 'user']);
     e.close();
   });
 

@@ -84,6 +84,15 @@ export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null):
       return e.kind === 'new_slab';
     case 'discard':
       return e.kind === 'discard_slab';
+    case 'barn_get_fail':
+    case 'sheaf_refill':
+      return e.kind === 'stat' && e.stat === bp.kind;
+    case 'no_barn':
+      return e.kind === 'check' && e.check === 'NO_BARN';
+    case 'list_lock_contended':
+      return (e.kind === 'spin' || e.kind === 'trylock_fail') && e.lock === 'list_lock';
+    case 'object_freed':
+      return bp.obj !== undefined && e.obj === bp.obj && e.from === 'user';
     case 'object':
       if (bp.obj === undefined) return false;
       if (e.obj === bp.obj) return true;
@@ -390,6 +399,15 @@ export class Engine {
   /** Run forward until the breakpoint's condition holds for a step; stop
    * right after that step. At most maxSteps steps. */
   runUntil(bp: Breakpoint, maxSteps = 50_000_000, progress?: Progress): Frame {
+    // nothing found: back where the search started (the caller says so)
+    const start = this.session.seq();
+    const f = this.search(bp, maxSteps, progress);
+    if (f.hit) return f;
+    this.seekSeqNoFrame(start);
+    return this.frame(false);
+  }
+
+  private search(bp: Breakpoint, maxSteps: number, progress?: Progress): Frame {
     if (bp.kind === 'object') return this.runUntilObject(bp.obj ?? -1, maxSteps);
     const s = this.session;
     const objSlab: number | null = null;
