@@ -334,6 +334,23 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 
 /* Under serial: finish what is in flight first, oldest op first; else
  * start the next op in trace order. */
+/* The serial schedule finishes the oldest op in flight first. If that op
+ * spins on a lock another op in flight holds (an interleaving svz_step_cpu()
+ * left behind), the holder runs first, or the spin would never end. */
+static int lock_holder_first(struct model *m, int cpu)
+{
+	for (int hops = 0; hops < WORLD(m)->nr_cpus; hops++) {
+		const struct frame *f = co_self(m, cpu);
+		if (f->fn != CO_LOCK)
+			break;
+		int owner = *lock_owner(m, (enum lock_kind)f->k, f->a);
+		if (owner < 0 || owner == cpu || WORLD(m)->cpus[owner].depth == 0)
+			break;
+		cpu = owner;
+	}
+	return cpu;
+}
+
 static ARENA_MOVES int serial_step(struct model *m)
 {
 	struct world *w = WORLD(m);
@@ -345,6 +362,7 @@ static ARENA_MOVES int serial_step(struct model *m)
 				best = w->cpus[c].op;
 				cpu = c;
 			}
+		cpu = lock_holder_first(m, cpu);
 	} else {
 		while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
 			w->next_op++;
