@@ -22,6 +22,8 @@ int load_any_trace(const char *cmd, const char *path, const char *format, const 
 int svz_cmd_sizes(int argc, char **argv);
 int svz_cmd_diff(int argc, char **argv);
 int svz_cmd_import(int argc, char **argv);
+int svz_cmd_hunt(int argc, char **argv);      /* cmd_hunt.c */
+int svz_cmd_costs(int argc, char **argv);     /* cmd_hunt.c */
 /* --sysfs-tree DIR (sysfs_tree.c): write svz_sysfs_tree() text as a directory.
  * 0, or -1 with a message in err. */
 int cli_write_sysfs_tree(const char *dir, const char *tree, char *err, size_t errlen);

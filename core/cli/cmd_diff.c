@@ -10,6 +10,7 @@
 
 #include "model/engine.h"
 #include "api/session.h"
+#include "model/timing.h"
 
 #include "cli.h"
 
@@ -19,6 +20,8 @@ struct side {
 	idx_t cache;
 	uint64_t stat[NR_SLUB_STAT_ITEMS];
 	uint64_t list_lock, list_writes, ops;
+	bool timed;               /* the run was timed: throughput and spin share */
+	double mops, spin_share;
 };
 
 static int dfail(const char *fmt, const char *arg)
@@ -53,6 +56,7 @@ static int run_side(const char *text, const char *sets, const char *cache_name, 
 		sd->list_writes += cn->counters[NC_LIST_WRITES];
 	}
 	sd->ops = (uint64_t)svz_ops_done(sd->h);
+	sd->timed = timing_summary(m, &sd->mops, &sd->spin_share) == 0;
 	return 0;
 }
 
@@ -84,7 +88,8 @@ int svz_cmd_diff(int argc, char **argv)
 		const char *o = argv[i];
 		const char **slot = strcmp(o, "--a") == 0 ? &a.preset : strcmp(o, "--b") == 0 ? &b.preset :
 				    strcmp(o, "--cache") == 0 ? &cache : NULL;
-		if (slot || strcmp(o, "--set") == 0) {
+		bool sched = strcmp(o, "--schedule") == 0, cost = strcmp(o, "--cost") == 0;
+		if (slot || strcmp(o, "--set") == 0 || sched || cost) {
 			if (i + 1 >= argc) {
 				rc = dfail("expected a value after %s", o);
 				goto out;
@@ -92,11 +97,15 @@ int svz_cmd_diff(int argc, char **argv)
 			if (slot) {
 				*slot = argv[++i];
 			} else {
-				size_t l = strlen(argv[++i]);
-				char *ns = realloc(sets, setslen + l + 2);
+				/* --schedule S is schedule=S, --cost K=V is cost.K=V */
+				const char *pre = sched ? "schedule=" : cost ? "cost." : "";
+				size_t l = strlen(argv[++i]), pl = strlen(pre);
+				char *ns = realloc(sets, setslen + pl + l + 2);
 				if (!ns)
 					goto out;
 				sets = ns;
+				memcpy(sets + setslen, pre, pl);
+				setslen += pl;
 				memcpy(sets + setslen, argv[i], l);
 				setslen += l;
 				sets[setslen++] = '\n';
@@ -105,7 +114,7 @@ int svz_cmd_diff(int argc, char **argv)
 		} else if (strcmp(o, "--json") == 0) {
 			json = true;
 		} else if (o[0] == '-' && o[1]) {
-			rc = dfail("unknown option '%s' (expected --a, --b, --cache, --set, --json)", o);
+			rc = dfail("unknown option '%s' (expected --a, --b, --cache, --set, --schedule, --cost, --json)", o);
 			goto out;
 		} else if (!trace) {
 			trace = o;
@@ -142,9 +151,13 @@ int svz_cmd_diff(int argc, char **argv)
 			first = false;
 		}
 		printf("},\"slowpath_share\":[%.2f,%.2f],\"list_lock_per_kop\":[%.2f,%.2f],"
-		       "\"list_writes_per_kop\":[%.2f,%.2f]}\n",
+		       "\"list_writes_per_kop\":[%.2f,%.2f]",
 		       slow_share(&a), slow_share(&b), per_kop(a.list_lock, a.ops), per_kop(b.list_lock, b.ops),
 		       per_kop(a.list_writes, a.ops), per_kop(b.list_writes, b.ops));
+		if (a.timed && b.timed)
+			printf(",\"throughput_mops\":[%.3f,%.3f],\"spin_share\":[%.4f,%.4f]", a.mops, b.mops,
+			       a.spin_share, b.spin_share);
+		printf("}\n");
 		goto close;
 	}
 	printf("trace %s, cache %s, %llu ops\n", trace, cname, (unsigned long long)a.ops);
@@ -162,6 +175,11 @@ int svz_cmd_diff(int argc, char **argv)
 	       per_kop(b.list_lock, b.ops));
 	printf("%-26s %14.2f %14.2f\n", "list writes per 1000 ops", per_kop(a.list_writes, a.ops),
 	       per_kop(b.list_writes, b.ops));
+	if (a.timed && b.timed) { /* --schedule timed */
+		printf("%-26s %14.3f %14.3f %14s %8.2fx\n", "throughput (mops)", a.mops, b.mops, "",
+		       a.mops > 0 ? b.mops / a.mops : 0.0);
+		printf("%-26s %13.1f%% %13.1f%%\n", "spin share", 100.0 * a.spin_share, 100.0 * b.spin_share);
+	}
 close:
 	if (a.h > 0)
 		svz_close(a.h);

@@ -23,6 +23,7 @@
 
 #include "model/engine.h"
 #include "model/model.h"
+#include "model/timing.h"
 #include "api/session.h"
 #include "cli.h"
 #include "slubviz/config.h"
@@ -55,6 +56,18 @@ static const char usage[] =
 "        --json            everything as one JSON document (schema 1)\n"
 "        --stats-only-raw, --slabinfo-only-raw\n"
 "                          print exactly that view and nothing else\n"
+"        --schedule S      which CPU runs each micro-step: serial (default),\n"
+"                          round-robin, 'random seed=N', timed, explicit (the\n"
+"                          trace's 'steps'); docs/trace-format.md, Schedules\n"
+"        --cost KEY=CYCLES one entry of the timed schedule's cost table\n"
+"        --profile         (timed) a perf-report-like profile, lock statistics,\n"
+"                          per-CPU busy/spin/idle and 'throughput mops=N'\n"
+"  slubviz hunt TRACE [--preset P] [--set K=V]... [--seeds N] [--from S]\n"
+"      Run TRACE under N random schedules (seeds S..S+N-1, default 1..100),\n"
+"      the validator after every micro-step; print the first seed whose run\n"
+"      stops, or 'none'. Exit 1 if a seed was found\n"
+"  slubviz costs [--cost KEY=CYCLES]...\n"
+"      The timed schedule's cost table (docs/timing.md)\n"
 "  slubviz import FILE [--format F] [-o OUT] [--json]\n"
 "      Import a real trace (ftrace / trace_pipe text, trace-cmd report, perf\n"
 "      script, the bpftrace one-liner of docs/import.md, malloc-lab .rep) and\n"
@@ -67,10 +80,11 @@ static const char usage[] =
 "  slubviz presets         the kernel presets: name, settings, description\n"
 "  slubviz manifest        the core's vocabulary as JSON (presets, switches,\n"
 "                          stats, ops, import formats, limits)\n"
-"  slubviz diff TRACE --a PRESET --b PRESET [--cache NAME] [--set KEY=VALUE]... [--json]\n"
+"  slubviz diff TRACE --a PRESET --b PRESET [--cache NAME] [--set KEY=VALUE]...\n"
+"               [--schedule S] [--cost KEY=CYCLES]... [--json]\n"
 "      Replay TRACE under both presets; counters side by side with absolute and\n"
 "      relative differences, the slow-path share and list_lock acquisitions\n"
-"      per 1000 ops\n"
+"      per 1000 ops; with --schedule timed, the throughput and spin share\n"
 "  slubviz bench TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--repeat N]\n"
 "      Run the trace N times (default: repeat for at least 0.5 s) and print\n"
 "      'ops=OPS steps=STEPS ns_per_op=NS' (per run; events recorded, not printed,\n"
@@ -193,7 +207,7 @@ struct opts {
 	const char *format;
 	const char *preset;
 	struct sbuf sets;
-	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw;
+	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw, profile;
 	const char *sysfs, *sysfs_tree;
 	long repeat;
 };
@@ -242,6 +256,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			if (!v || !strchr(v, '=') || v[0] == '=')
 				return cli_fail(cmd, "--set needs KEY=VALUE, got '%s'", v ? v : "");
 			sb_printf(&o->sets, "%s\n", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--schedule", &m)) || m) {
+			if (!v || !*v)
+				return cli_fail(cmd, "--schedule needs a schedule (serial, round-robin, "
+					    "'random seed=N', timed, explicit)");
+			sb_printf(&o->sets, "schedule=%s\n", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--cost", &m)) || m) {
+			if (!v || !strchr(v, '=') || v[0] == '=')
+				return cli_fail(cmd, "--cost needs KEY=CYCLES (see: slubviz costs), got '%s'", v ? v : "");
+			sb_printf(&o->sets, "cost.%s\n", v);
 		} else if (strcmp(a, "--events") == 0) {
 			o->events = true;
 		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--repeat", &m)) || m)) {
@@ -251,6 +274,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
 				return cli_fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
 			o->repeat = n;
+		} else if (!bench && strcmp(a, "--profile") == 0) {
+			o->profile = true;
 		} else if (!bench && strcmp(a, "--stats") == 0) {
 			o->stats = true;
 		} else if (!bench && strcmp(a, "--slabinfo") == 0) {
@@ -424,6 +449,10 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	bool raw = o.stats_raw || o.slabinfo_raw;
+	if (o.profile && t->config.sched.kind != SVZ_SCHED_TIMED) {
+		rc = cli_fail("run", "--profile needs the timed schedule (--schedule timed)");
+		goto close;
+	}
 	struct model *m = svz_session_model(h);
 	struct sbuf events = { 0 };
 	if (o.events && !raw) {
@@ -498,6 +527,12 @@ static int cmd_run(int argc, char **argv)
 			fputs(svz_slabinfo(h), stdout);
 		if (o.sysfs)
 			fputs(sysfs ? sysfs : "", stdout);
+		if (o.profile) {
+			struct sbuf prof = { 0 };
+			timing_report(svz_session_model(h), &prof);
+			fputs(prof.s ? prof.s : "", stdout);
+			sb_free(&prof);
+		}
 	}
 	if (o.sysfs && !raw)
 		free((char *)sysfs);
@@ -615,6 +650,10 @@ int main(int argc, char **argv)
 		rc = svz_cmd_import(argc - 2, argv + 2);
 	else if (strcmp(cmd, "diff") == 0)
 		rc = svz_cmd_diff(argc - 2, argv + 2);
+	else if (strcmp(cmd, "hunt") == 0)
+		rc = svz_cmd_hunt(argc - 2, argv + 2);
+	else if (strcmp(cmd, "costs") == 0)
+		rc = svz_cmd_costs(argc - 2, argv + 2);
 	else {
 		cli_fail(NULL, "unknown command '%s'", cmd);
 		print_usage(stderr);

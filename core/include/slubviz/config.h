@@ -66,11 +66,39 @@ struct svz_switches {
 	uint64_t seed;          /* every random draw of the model comes from it */
 };
 
+/* Which CPU runs the next micro-step (sched.c; docs/trace-format.md,
+ * "Schedules"). Not a kernel switch: presets never touch it. */
+enum svz_sched_kind {
+	SVZ_SCHED_SERIAL = 0,   /* every op to completion, in trace order */
+	SVZ_SCHED_ROUND_ROBIN,  /* one micro-step per runnable CPU in turn */
+	SVZ_SCHED_RANDOM,       /* a seeded draw among the runnable CPUs */
+	SVZ_SCHED_TIMED,        /* the runnable CPU with the smallest clock */
+	SVZ_SCHED_EXPLICIT,     /* the trace's 'steps' lines, then serial */
+	SVZ_SCHED__COUNT
+};
+#define SVZ_MAX_COSTS 24
+struct svz_schedule {
+	uint8_t kind;           /* enum svz_sched_kind */
+	uint64_t seed;          /* random: the draws' seed */
+	uint32_t cost[SVZ_MAX_COSTS]; /* timed: overrides of costs.def, +1 (0: the table's) */
+};
 struct svz_config {
 	char preset[48];
 	struct svz_topology topo;
 	struct svz_switches sw;
+	struct svz_schedule sched;
 };
+/* "serial", "round-robin", "random seed=N" (seed 1 if left out), "timed",
+ * "explicit". 0, or -1 with "expected ..., got ..." in err. */
+int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size_t errlen);
+/* The spec svz_schedule_parse() reads back: "random seed=7". */
+void svz_schedule_text(const struct svz_schedule *s, char *buf, size_t len);
+const char *svz_sched_kind_name(int kind); /* NULL past the end */
+/* Override one entry of the timed schedule's cost table (costs.def,
+ * `slubviz costs`): 0, or -1 with a message. */
+int svz_cost_set(struct svz_schedule *s, const char *key, const char *cycles, char *err, size_t errlen);
+/* Cost table entry i (costs.def): key, cycles, what. -1 past the end. */
+int svz_cost_info(int i, const char **key, uint64_t *cycles, const char **what);
 
 /* Whether the release modelled is `version` (major * 100 + minor) or later;
  * a config without one (kernel 0) models the newest. */

@@ -25,6 +25,7 @@ enum svz_op_type {
 	SVZ_OP_RETURN_SHEAF, /* kmem_cache_return_sheaf(cache, gfp, sheaf) */
 	SVZ_OP_KFREE_RCU,  /* kfree_rcu(handle): freed after an RCU grace period */
 	SVZ_OP_RCU_BARRIER, /* rcu_barrier(): every pending grace period ends */
+	SVZ_OP_WORK,       /* CYCLES of non-allocator work (count): the timed schedule's clock */
 	SVZ_OP__COUNT
 };
 
@@ -79,8 +80,27 @@ struct svz_cache_decl {
 	uint32_t line;
 };
 
+/* One token of an explicit schedule ('steps' lines, docs/trace-format.md). */
+enum svz_step_until {
+	SVZ_STEP_COUNT = 0, /* "C" or "CxN": N micro-steps of CPU C */
+	SVZ_STEP_OPS,       /* "C/" or "C/N": until N of its ops return (or it spins) */
+	SVZ_STEP_EVENT,     /* "C:KIND": until a micro-step of KIND (an event kind) */
+};
+struct svz_sched_step {
+	uint16_t cpu;
+	uint8_t until;      /* enum svz_step_until */
+	uint8_t event;      /* SVZ_STEP_EVENT: index in svz_event_kind_name() */
+	uint32_t count;
+	uint32_t line, col; /* where it is written */
+};
+
+/* The event kinds (docs/events.md) by index; NULL past the end. */
+const char *svz_event_kind_name(int i);
+
 struct svz_trace {
 	struct svz_config config;
+	struct svz_sched_step *steps; /* the explicit schedule, in order */
+	uint32_t nr_steps;
 	struct svz_cache_decl *caches;
 	uint32_t nr_caches;
 	struct svz_op *ops;

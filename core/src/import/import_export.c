@@ -177,6 +177,10 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 		case SVZ_OP_RCU_BARRIER:
 			has_at = false;
 			break;
+		case SVZ_OP_WORK:
+			sb_printf(&b, " %u", o->count);
+			has_at = false;
+			break;
 		case SVZ_OP_FLUSH:
 		case SVZ_OP_FLUSH_ALL:
 		case SVZ_OP_SHRINK:

@@ -231,6 +231,10 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 	if (!value)
 		value = "";
 
+	if (strcmp(key, "schedule") == 0) /* sched.c; not a kernel switch */
+		return svz_schedule_parse(&cfg->sched, value, err, errlen);
+	if (strncmp(key, "cost.", 5) == 0) /* timing.c */
+		return svz_cost_set(&cfg->sched, key + 5, value, err, errlen);
 	if (strcmp(key, "preset") == 0) {
 		int idx = find_preset(value);
 

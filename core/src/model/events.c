@@ -57,6 +57,11 @@ void ev_emit(struct model *m, int cpu, struct event ev)
 {
 	struct world *w = WORLD(m);
 	w->step_events++;
+	w->sched.last_kind = ev.kind;
+	w->sched.last_fn = ev.fn;
+	w->sched.last_lock = ev.lock;
+	w->sched.last_node = (int16_t)ev.node;
+	w->sched.last_value = ev.value;
 	if (!m->events_on)
 		return;
 	ev.seq = w->seq;

@@ -15,6 +15,8 @@ ARENA_MOVES int model_init(struct model *m, const struct svz_trace *t, const str
 	       char *err, size_t errlen);
 void model_destroy(struct model *m);
 
+/* sched.c: what model_check() refuses in a schedule (explicit without steps). */
+int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen);
 ARENA_MOVES int model_step(struct model *m);              /* default scheduler */
 ARENA_MOVES int model_step_op(struct model *m);           /* a whole op of it */
 ARENA_MOVES int model_step_cpu(struct model *m, int cpu);

@@ -1,12 +1,27 @@
 /* The scheduler: runs ops as coroutines, one micro-step at a time.
  *
- * Each CPU owns a stack of frames (FRAME_DEPTH deep) in the arena. The
- * default scheduler (svz_step) runs every op to completion in trace order;
- * step_cpu() lets a caller advance one chosen CPU, which is what interleaving
- * schedulers build on. A step ends at the first EV() (one event) or when the
- * op's root frame returns (then the step's event is the op's RETURN). */
+ * Each CPU owns a stack of frames (FRAME_DEPTH deep) in the arena. A step
+ * ends at the first EV() (one event) or when the op's root frame returns
+ * (then the step's event is the op's RETURN). Which CPU runs the next step
+ * is the schedule's choice (config.sched, docs/trace-format.md "Schedules"):
+ *   serial       every op to completion in trace order (the default);
+ *   round-robin  one step of each runnable CPU in turn;
+ *   random       a seeded draw among the runnable CPUs;
+ *   timed        the runnable CPU with the smallest simulated clock;
+ *   explicit     the trace's 'steps' tokens, then serial.
+ * Ops of one CPU keep their trace order. An op that names a handle another
+ * CPU's earlier op also names waits until that op has returned (a free
+ * waits for its alloc); flush, shrink, destroy and rcu_barrier wait for
+ * every earlier op and every later op waits for them. A waiting CPU simply
+ * does not run. step_cpu() lets a caller advance one chosen CPU. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "model/engine.h"
 #include "model/model.h"
+#include "model/timing.h"
 
 static const co_func co_table[CO__COUNT] = {
 #define CO_FN(n, kfn) [CO_##n] = co_##n,
@@ -32,7 +47,7 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 	[SVZ_OP_SHRINK] = CO_OP_SHRINK, [SVZ_OP_DESTROY] = CO_OP_DESTROY,
 	[SVZ_OP_PREFILL] = CO_OP_PREFILL, [SVZ_OP_ALLOC_FROM_SHEAF] = CO_OP_ALLOC_FROM_SHEAF,
 	[SVZ_OP_RETURN_SHEAF] = CO_OP_RETURN_SHEAF, [SVZ_OP_KFREE_RCU] = CO_OP_KFREE_RCU,
-	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER,
+	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER, [SVZ_OP_WORK] = CO_OP_WORK,
 };
 
 static ARENA_MOVES void op_start(struct model *m, uint32_t op)
@@ -54,6 +69,11 @@ static ARENA_MOVES void op_start(struct model *m, uint32_t op)
 		f->k_fn = KFN___kmalloc_node;
 }
 
+static bool serial(const struct model *m)
+{
+	return WORLD(m)->cfg.sched.kind == SVZ_SCHED_SERIAL;
+}
+
 static void op_finish(struct model *m, int cpu, int result)
 {
 	struct world *w = WORLD(m);
@@ -63,8 +83,9 @@ static void op_finish(struct model *m, int cpu, int result)
 		w->stopped = true;
 #ifdef SVZ_VALIDATE_EVERY_OP
 	/* test builds: after every op (or every validate_every-th, for long
-	 * runs that only need the spot checks) */
-	if (!w->stopped && m->validate_every && w->ops_done % m->validate_every == 0 &&
+	 * runs that only need the spot checks); interleaving schedules check
+	 * after every micro-step instead (step_on()) */
+	if (serial(m) && !w->stopped && m->validate_every && w->ops_done % m->validate_every == 0 &&
 	    model_validate(m, NULL, 0) != 0)
 		w->stopped = true;
 #endif
@@ -111,6 +132,188 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu)
 	return 1;
 }
 
+/* ---- which op waits for which ------------------------------------------- */
+
+#define DEP_NONE UINT32_MAX      /* waits for nothing but its CPU's earlier ops */
+#define DEP_ALL (UINT32_MAX - 1) /* waits for every earlier op */
+
+/* The handles an op names: `one` (up to two) or the bulk list. */
+static uint32_t op_handles(const struct svz_trace *t, const struct svz_op *o, uint32_t one[2],
+			   const uint32_t **list)
+{
+	*list = one;
+	switch (o->type) {
+	case SVZ_OP_ALLOC: case SVZ_OP_FREE: case SVZ_OP_KMALLOC: case SVZ_OP_KFREE:
+	case SVZ_OP_KFREE_RCU:
+		one[0] = o->handle;
+		return 1;
+	case SVZ_OP_ALLOC_FROM_SHEAF:
+		one[0] = o->sheaf;
+		one[1] = o->handle;
+		return 2;
+	case SVZ_OP_PREFILL: case SVZ_OP_RETURN_SHEAF:
+		one[0] = o->sheaf;
+		return 1;
+	case SVZ_OP_ALLOC_BULK: case SVZ_OP_FREE_BULK:
+		if (o->handle > t->nr_handle_lists || o->count > t->nr_handle_lists - o->handle)
+			return 0;
+		*list = t->handle_lists + o->handle;
+		return o->count;
+	default:
+		return 0;
+	}
+}
+
+/* m->op_dep: for each op the latest earlier op of another CPU it must wait
+ * for (DEP_NONE, DEP_ALL). Derived from the trace alone, so it lives
+ * outside the arena. 0, or -1 out of memory. */
+static int build_deps(struct model *m)
+{
+	const struct svz_trace *t = m->trace;
+	if (m->op_dep)
+		return 0;
+	uint32_t *dep = malloc(sizeof *dep * ((size_t)t->nr_ops + 1));
+	uint32_t *last = malloc(sizeof *last * ((size_t)t->nr_handles + 1));
+	if (!dep || !last) {
+		free(dep);
+		free(last);
+		return -1;
+	}
+	for (uint32_t h = 0; h < t->nr_handles; h++)
+		last[h] = DEP_NONE;
+	uint32_t barrier = DEP_NONE;
+	for (uint32_t i = 0; i < t->nr_ops; i++) {
+		const struct svz_op *o = &t->ops[i];
+		uint32_t one[2];
+		const uint32_t *hs;
+		uint32_t n = op_handles(t, o, one, &hs);
+		uint32_t d = barrier != DEP_NONE && t->ops[barrier].cpu != o->cpu ? barrier : DEP_NONE;
+		if (o->type == SVZ_OP_FLUSH || o->type == SVZ_OP_FLUSH_ALL || o->type == SVZ_OP_SHRINK ||
+		    o->type == SVZ_OP_DESTROY || o->type == SVZ_OP_RCU_BARRIER) {
+			d = i ? DEP_ALL : DEP_NONE;
+			barrier = i;
+		}
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t h = hs[k];
+			if (h >= t->nr_handles)
+				continue;
+			if (last[h] != DEP_NONE && t->ops[last[h]].cpu != o->cpu &&
+			    (d == DEP_NONE || last[h] > d))
+				d = last[h];
+			last[h] = i;
+		}
+		dep[i] = d;
+	}
+	free(last);
+	m->op_dep = dep;
+	return 0;
+}
+
+/* Op j has returned: started, and not on its CPU any more. */
+static bool op_done(struct model *m, uint32_t j)
+{
+	const struct cpu_rec *c = &WORLD(m)->cpus[m->trace->ops[j].cpu];
+	return op_started(m, j) && !(c->depth > 0 && c->op == j);
+}
+
+/* Every op below i has returned. */
+static bool done_below(struct model *m, uint32_t i)
+{
+	struct world *w = WORLD(m);
+	while (w->sched.unstarted < i && op_started(m, w->sched.unstarted))
+		w->sched.unstarted++;
+	if (w->sched.unstarted < i)
+		return false;
+	for (int c = 0; c < w->nr_cpus; c++)
+		if (w->cpus[c].depth > 0 && w->cpus[c].op < i)
+			return false;
+	return true;
+}
+
+/* The op op i waits for, or DEP_NONE if it may start now. */
+static uint32_t op_blocker(struct model *m, uint32_t i)
+{
+	uint32_t d = m->op_dep[i];
+	if (d == DEP_NONE)
+		return DEP_NONE;
+	if (d == DEP_ALL) {
+		if (done_below(m, i))
+			return DEP_NONE;
+		for (uint32_t j = i; j-- > 0;)
+			if (m->trace->ops[j].cpu != m->trace->ops[i].cpu && !op_done(m, j))
+				return j;
+		return DEP_NONE;
+	}
+	return op_done(m, d) ? DEP_NONE : d;
+}
+
+/* The next op of an idle `cpu` in trace order, or UINT32_MAX if none. */
+static uint32_t cpu_next_op(struct model *m, int cpu)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	uint32_t n = m->trace->nr_ops;
+	while (c->next_op < n && (m->trace->ops[c->next_op].cpu != cpu || op_started(m, c->next_op)))
+		c->next_op++;
+	return c->next_op < n ? c->next_op : UINT32_MAX;
+}
+
+/* What `cpu` can do now: 1 run (an op in flight, or its next op may
+ * start), 0 nothing left, -2 its next op waits (*next, *blocker say which). */
+static int cpu_state(struct model *m, int cpu, uint32_t *next, uint32_t *blocker)
+{
+	*next = *blocker = UINT32_MAX;
+	if (WORLD(m)->cpus[cpu].depth > 0)
+		return 1;
+	*next = cpu_next_op(m, cpu);
+	if (*next == UINT32_MAX)
+		return 0;
+	*blocker = op_blocker(m, *next);
+	return *blocker == DEP_NONE ? 1 : -2;
+}
+
+static bool runnable(struct model *m, int cpu)
+{
+	uint32_t next, blocker;
+	return cpu_state(m, cpu, &next, &blocker) == 1;
+}
+
+/* One micro-step of a runnable `cpu`: 1, or -1 if the run stopped. The
+ * schedule's per-step work (clocks, the validator) happens here; by_hand:
+ * a caller chose the CPU (svz_step_cpu()), an interleaving of its own. */
+static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
+{
+	if (WORLD(m)->cpus[cpu].depth == 0)
+		op_start(m, cpu_next_op(m, cpu));
+	int r = run_cpu(m, cpu);
+	if (r < 0)
+		return -1;
+	struct world *w = WORLD(m);
+	if (w->cfg.sched.kind == SVZ_SCHED_TIMED)
+		timing_charge(m, cpu);
+	/* interleavings are where races show: the invariants after every
+	 * micro-step (timed runs are long: per step only in test builds) */
+	bool check = by_hand || !serial(m);
+#ifndef SVZ_VALIDATE_EVERY_OP
+	check = check && w->cfg.sched.kind != SVZ_SCHED_TIMED;
+#endif
+	if (check && !w->stopped && m->validate_every && w->seq % m->validate_every == 0 &&
+	    model_validate(m, NULL, 0) != 0)
+		w->stopped = true;
+	return WORLD(m)->stopped ? -1 : 1;
+}
+
+static void stop_with(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void stop_with(struct model *m, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	model_report(m, "%s", buf);
+	WORLD(m)->stopped = true;
+}
+
 ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 {
 	struct world *w = WORLD(m);
@@ -118,28 +321,24 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 		return -1;
 	if (cpu < 0 || cpu >= w->nr_cpus)
 		return 0;
-	struct cpu_rec *c = &w->cpus[cpu];
-	if (c->depth == 0) {
-		uint32_t n = m->trace->nr_ops;
-		while (c->next_op < n && (m->trace->ops[c->next_op].cpu != cpu ||
-					  op_started(m, c->next_op)))
-			c->next_op++;
-		if (c->next_op >= n)
-			return 0;
-		op_start(m, c->next_op);
+	if (build_deps(m)) {
+		stop_with(m, "out of memory");
+		return -1;
 	}
-	int r = run_cpu(m, cpu);
-	return r >= 0 && WORLD(m)->stopped ? -1 : r;
+	if (!runnable(m, cpu))
+		return 0;
+	return step_on(m, cpu, true);
 }
 
-ARENA_MOVES int model_step(struct model *m)
+/* ---- the schedules ------------------------------------------------------- */
+
+/* Under serial: finish what is in flight first, oldest op first; else
+ * start the next op in trace order. */
+static ARENA_MOVES int serial_step(struct model *m)
 {
 	struct world *w = WORLD(m);
-	if (w->stopped)
-		return -1;
 	int cpu = -1;
 	if (w->inflight > 0) {
-		/* Finish what is in flight first, oldest op first. */
 		uint32_t best = UINT32_MAX;
 		for (int c = 0; c < w->nr_cpus; c++)
 			if (w->cpus[c].depth > 0 && w->cpus[c].op < best) {
@@ -160,16 +359,154 @@ ARENA_MOVES int model_step(struct model *m)
 	return WORLD(m)->stopped ? -1 : r;
 }
 
-/* A whole op under the default scheduler: the same micro-steps and events
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* round-robin, random, timed: the CPU to run, -1 if none can. */
+static int pick(struct model *m)
+{
+	struct world *w = WORLD(m);
+	int cand[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS], n = 0, nb = 0;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		uint32_t next, blocker;
+		int st = cpu_state(m, c, &next, &blocker);
+		if (st == 1) {
+			cand[n++] = c;
+		} else if (st == -2) {
+			blocked[nb++] = c;
+			w->cpus[c].waits_on = m->trace->ops[blocker].cpu + 1;
+		}
+	}
+	if (n == 0)
+		return -1;
+	switch (w->cfg.sched.kind) {
+	case SVZ_SCHED_ROUND_ROBIN:
+		for (int i = 0; i < n; i++)
+			if ((uint32_t)cand[i] >= w->sched.rr_next) {
+				w->sched.rr_next = (uint32_t)cand[i] + 1;
+				return cand[i];
+			}
+		w->sched.rr_next = (uint32_t)cand[0] + 1;
+		return cand[0];
+	case SVZ_SCHED_RANDOM:
+		/* a pure function of (seed, step): nothing to restore */
+		return cand[mix64(w->cfg.sched.seed * 0x9e3779b97f4a7c15ull + (uint64_t)w->seq) % (uint64_t)n];
+	default:
+		return timing_pick(m, cand, n, blocked, nb);
+	}
+}
+
+/* The text of an explicit step, as written: "c1/", "c0:cmpxchg". */
+static void step_text(const struct svz_sched_step *st, char *buf, size_t len)
+{
+	switch (st->until) {
+	case SVZ_STEP_OPS:
+		if (st->count == 1)
+			snprintf(buf, len, "c%u/", st->cpu);
+		else
+			snprintf(buf, len, "c%u/%u", st->cpu, st->count);
+		break;
+	case SVZ_STEP_EVENT:
+		snprintf(buf, len, "c%u:%s", st->cpu, ev_kind_names[st->event]);
+		break;
+	default:
+		if (st->count == 1)
+			snprintf(buf, len, "c%u", st->cpu);
+		else
+			snprintf(buf, len, "c%ux%u", st->cpu, st->count);
+	}
+}
+
+/* explicit: one micro-step of the CPU the current token names. */
+static ARENA_MOVES int explicit_step(struct model *m)
+{
+	struct world *w = WORLD(m);
+	const struct svz_sched_step *st = &m->trace->steps[w->sched.step];
+	int cpu = st->cpu;
+	uint32_t next, blocker;
+	int state = cpu < w->nr_cpus ? cpu_state(m, cpu, &next, &blocker) : 0;
+	if (state != 1) {
+		char tok[48];
+		step_text(st, tok, sizeof tok);
+		if (state == -2)
+			stop_with(m, "trace:%u: error: schedule step '%s': CPU %d's next op (line %u) waits for CPU %u's op at line %u",
+				  st->line, tok, cpu, m->trace->ops[next].line, m->trace->ops[blocker].cpu,
+				  m->trace->ops[blocker].line);
+		else
+			stop_with(m, "trace:%u: error: schedule step '%s': CPU %d has no op left to run",
+				  st->line, tok, cpu);
+		return -1;
+	}
+	int r = step_on(m, cpu, false);
+	if (r < 0)
+		return -1;
+	w = WORLD(m);
+	bool end;
+	switch (st->until) {
+	case SVZ_STEP_OPS:
+		/* an op returned, or the CPU waits for a lock another holds */
+		end = w->sched.last_kind == EV_SPIN ||
+		      (w->cpus[cpu].depth == 0 && ++w->sched.step_done >= st->count);
+		break;
+	case SVZ_STEP_EVENT:
+		end = w->sched.last_kind == st->event;
+		break;
+	default:
+		end = ++w->sched.step_done >= st->count;
+	}
+	if (end) {
+		w->sched.step++;
+		w->sched.step_done = 0;
+	}
+	return 1;
+}
+
+ARENA_MOVES int model_step(struct model *m)
+{
+	struct world *w = WORLD(m);
+	if (w->stopped)
+		return -1;
+	enum svz_sched_kind kind = (enum svz_sched_kind)w->cfg.sched.kind;
+	if (kind == SVZ_SCHED_SERIAL)
+		return serial_step(m);
+	if (build_deps(m)) {
+		stop_with(m, "out of memory");
+		return -1;
+	}
+	if (kind == SVZ_SCHED_EXPLICIT) {
+		if (w->sched.step < m->trace->nr_steps)
+			return explicit_step(m);
+		int r = serial_step(m);
+		return r > 0 && WORLD(m)->stopped ? -1 : r;
+	}
+	if (kind == SVZ_SCHED_TIMED && timing_wait(m)) {
+		stop_with(m, "out of memory");
+		return -1;
+	}
+	int cpu = pick(m);
+	if (cpu < 0) {
+		if (w->ops_done >= m->trace->nr_ops)
+			return 0;
+		stop_with(m, "schedule: no CPU can run, %u of %u ops done", w->ops_done, m->trace->nr_ops);
+		return -1;
+	}
+	return step_on(m, cpu, false);
+}
+
+/* A whole op under the serial schedule: the same micro-steps and events
  * as repeated model_step(), without looking for the CPU at every step.
- * 1 if an op ran (or a step of one already in flight), 0 at the end, -1 if
- * stopped. */
+ * Under the other schedules, one micro-step. 1 if an op ran (or a step of
+ * one already in flight), 0 at the end, -1 if stopped. */
 ARENA_MOVES int model_step_op(struct model *m)
 {
 	struct world *w = WORLD(m);
 	if (w->stopped)
 		return -1;
-	if (w->inflight > 0)
+	if (w->inflight > 0 || !serial(m))
 		return model_step(m);
 	while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
 		w->next_op++;
@@ -184,4 +521,85 @@ ARENA_MOVES int model_step_op(struct model *m)
 	if (r < 0)
 		return -1;
 	return WORLD(m)->stopped ? -1 : 1;
+}
+
+int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->sched.kind != SVZ_SCHED_EXPLICIT || t->nr_steps)
+		return 0;
+	snprintf(err, errlen, "schedule explicit needs 'steps' lines in the trace (docs/trace-format.md, "
+		 "\"Schedules\")");
+	return -1;
+}
+
+/* ---- the public names ----------------------------------------------------- */
+
+static const char *const sched_names[SVZ_SCHED__COUNT] = {
+	[SVZ_SCHED_SERIAL] = "serial", [SVZ_SCHED_ROUND_ROBIN] = "round-robin",
+	[SVZ_SCHED_RANDOM] = "random", [SVZ_SCHED_TIMED] = "timed",
+	[SVZ_SCHED_EXPLICIT] = "explicit",
+};
+
+const char *svz_sched_kind_name(int kind)
+{
+	return kind >= 0 && kind < SVZ_SCHED__COUNT ? sched_names[kind] : NULL;
+}
+
+const char *svz_event_kind_name(int i)
+{
+	return i >= 0 && i < EV__COUNT ? ev_kind_names[i] : NULL;
+}
+
+int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size_t errlen)
+{
+	char word[32];
+	const char *p = spec ? spec : "";
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t n = strcspn(p, " \t");
+	snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), p);
+	int kind = -1;
+	for (int k = 0; k < SVZ_SCHED__COUNT; k++)
+		if (strlen(sched_names[k]) == n && strncmp(p, sched_names[k], n) == 0)
+			kind = k;
+	if (kind < 0) {
+		snprintf(err, errlen, "expected a schedule (serial, round-robin, random seed=N, timed, "
+			 "explicit), got '%s'", word);
+		return -1;
+	}
+	uint64_t seed = 1;
+	for (p += n; *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, " \t");
+		snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), p);
+		char *end;
+		if (kind == SVZ_SCHED_RANDOM && strncmp(p, "seed=", 5) == 0 && n > 5 &&
+		    p[5] >= '0' && p[5] <= '9') {
+			seed = strtoull(p + 5, &end, 10);
+			if (end == p + n) {
+				p += n;
+				continue;
+			}
+		}
+		if (kind == SVZ_SCHED_RANDOM)
+			snprintf(err, errlen, "expected seed=N after 'random', got '%s'", word);
+		else
+			snprintf(err, errlen, "expected nothing after '%s', got '%s'", sched_names[kind], word);
+		return -1;
+	}
+	s->kind = (uint8_t)kind;
+	s->seed = kind == SVZ_SCHED_RANDOM ? seed : 0;
+	return 0;
+}
+
+void svz_schedule_text(const struct svz_schedule *s, char *buf, size_t len)
+{
+	const char *name = svz_sched_kind_name(s->kind);
+	if (s->kind == SVZ_SCHED_RANDOM)
+		snprintf(buf, len, "random seed=%llu", (unsigned long long)s->seed);
+	else
+		snprintf(buf, len, "%s", name ? name : "serial");
 }

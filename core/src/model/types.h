@@ -283,6 +283,9 @@ struct cpu_rec {
 	idx_t pending;           /* object a single free is carrying (OBJ_BULK) */
 	struct dlist private_list; /* slabs isolated by get_partial_node_bulk */
 	struct dlist sheaf_stash;  /* sheaves taken out of a barn by barn_shrink */
+	uint64_t clock;          /* timed schedule (sched.c): simulated cycles */
+	uint64_t busy, spin, idle; /* ... of which working, spinning on a lock, waiting */
+	int32_t waits_on;        /* 1 + the CPU whose op its next op waits for (0: none) */
 };
 
 struct node_rec {            /* NUMA node: memory and its page allocator */
@@ -308,6 +311,20 @@ struct pool_desc {
 /* Free ranges of P_OBJ / P_U32 by exact length, for reuse. */
 #define RANGE_CLASSES 16
 struct range_free { uint32_t n; idx_t head; };
+
+/* The scheduler's state (sched.c): part of the run, so checkpoints carry
+ * it and step back works under every schedule. */
+struct sched_state {
+	uint32_t rr_next;        /* round-robin: the CPU to try first */
+	uint32_t step, step_done; /* explicit: the 'steps' token running, its progress */
+	uint32_t unstarted;      /* no op below it is unstarted (a cursor) */
+	/* the step's last event (ev_emit()): what the explicit schedule waits
+	 * for and what the timed schedule charges */
+	uint8_t last_kind, last_fn, last_lock; /* enum ev_kind, kfn, lock_kind */
+	int16_t last_node;
+	int64_t last_value;
+	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
+};
 
 /* The fixed part of the arena: global state. */
 struct world {
@@ -337,6 +354,7 @@ struct world {
 	uint64_t reports;                /* number of reports emitted */
 	uint32_t step_events;            /* events in the current micro-step */
 	bool warned_max_order;           /* __alloc_pages' WARN_ON_ONCE_GFP fired */
+	struct sched_state sched;
 };
 
 struct event;
@@ -358,6 +376,7 @@ struct model {
 	size_t report_len, report_cap;
 	char run_error[1024];
 	uint32_t validate_every; /* test builds: validate after every Nth op (0: never) */
+	uint32_t *op_dep;        /* sched.c: the op each op waits for (from the trace) */
 };
 
 #define WORLD(m) ((struct world *)(m)->mem)

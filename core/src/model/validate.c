@@ -644,7 +644,11 @@ static void check_kmem_cache_cpu(struct vctx *v)
 					violation(v, "BUG %s (Not tainted): cpu %d c->slab %u is not a slab of this cache",
 						  cn, cpu, p->c_slab);
 				} else {
-					if (owned[p->c_slab]++)
+					/* a c->slab get_freelist() unfroze (below) is
+					 * no longer this CPU's: another CPU's free may
+					 * already have put it on its partial list (and
+					 * before v6.8 frozen it again), as in the kernel */
+					if (sr->list == LIST_CPU_SLAB && owned[p->c_slab]++)
 						violation(v, "BUG %s (Not tainted): slab %016llx is c->slab of two CPUs",
 							  cn, saddr(m, p->c_slab));
 					/* ___slab_alloc(): get_freelist() unfreezes an

@@ -487,6 +487,109 @@ static int dir_set(struct parser *P, const struct tok *tk, uint32_t n)
 	return 0;
 }
 
+/* "schedule serial|round-robin|random [seed=N]|timed|explicit" */
+static int dir_schedule(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	char spec[128] = "", msg[sizeof P->err->msg];
+	size_t len = 0;
+
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n),
+			    "expected a schedule (serial, round-robin, random seed=N, timed, explicit), "
+			    "got end of line");
+	for (uint32_t i = 1; i < n; i++) {
+		if (len + tk[i].len + 2 > sizeof spec)
+			return fail_tok(P, P->line, &tk[i], "expected end of line, got '%s'", qtok(P, &tk[i]));
+		len += (size_t)snprintf(spec + len, sizeof spec - len, "%s%.*s", i > 1 ? " " : "",
+					(int)tk[i].len, tk[i].s);
+	}
+	if (svz_schedule_parse(&P->t->config.sched, spec, msg, sizeof msg))
+		return fail_tok(P, P->line, &tk[1], "%s", msg);
+	return 0;
+}
+
+/* One token of a 'steps' line: [c]CPU, then nothing (one micro-step), xN
+ * (N micro-steps), / or /N (until N ops return), :KIND (until an event of
+ * that kind). */
+static int parse_step(struct parser *P, const struct tok *t, struct svz_sched_step *st)
+{
+	const char *s = t->s, *e = t->s + t->len;
+	uint64_t v;
+	size_t k = 0;
+
+	memset(st, 0, sizeof *st);
+	st->line = P->line;
+	st->col = t->col;
+	st->count = 1;
+	if (s < e && *s == 'c')
+		s++;
+	while (s + k < e && is_digit(s[k]))
+		k++;
+	if (!k || !parse_uint(s, k, SVZ_MAX_CPUS - 1, &v))
+		goto bad;
+	st->cpu = (uint16_t)v;
+	s += k;
+	if (s == e)
+		return 0;
+	char form = *s++;
+	if (form == ':') {
+		for (int i = 0; svz_event_kind_name(i); i++)
+			if (strlen(svz_event_kind_name(i)) == (size_t)(e - s) &&
+			    memcmp(s, svz_event_kind_name(i), (size_t)(e - s)) == 0) {
+				st->until = SVZ_STEP_EVENT;
+				st->event = (uint8_t)i;
+				return 0;
+			}
+		return fail_tok(P, P->line, t, "expected an event kind after ':' (docs/events.md: lock, "
+				"unlock, spin, cmpxchg, return ...), got '%s'", qtok(P, t));
+	}
+	if (form != 'x' && form != '/')
+		goto bad;
+	st->until = form == '/' ? SVZ_STEP_OPS : SVZ_STEP_COUNT;
+	if (s == e && form == '/')
+		return 0;
+	if (s == e || !parse_uint(s, (size_t)(e - s), 1000000000, &v) || v == 0)
+		goto bad;
+	st->count = (uint32_t)v;
+	return 0;
+bad:
+	return fail_tok(P, P->line, t, "expected a schedule step like 'c0' (one micro-step), 'c0x5' "
+			"(five), 'c0/' (until its op returns or it spins), 'c0/3' (three ops) or "
+			"'c0:cmpxchg' (until an event of that kind), got '%s'", qtok(P, t));
+}
+
+/* "steps TOKEN..." : the explicit schedule, appended in order. */
+static int dir_steps(struct parser *P, const struct tok *tk, uint32_t n)
+{
+	struct svz_trace *t = P->t;
+
+	if (n < 2)
+		return fail(P, P->line, end_col(tk, n), "expected schedule steps like 'c0x3 c1/', got end of line");
+	for (uint32_t i = 1; i < n; i++) {
+		if (t->nr_steps >= SVZ_TRACE_MAX_OPS)
+			return fail_tok(P, P->line, &tk[i], "expected at most %u schedule steps, got more",
+					SVZ_TRACE_MAX_OPS);
+		if (!GROW(t->steps, P->cap_steps, t->nr_steps + 1))
+			return oom(P, P->line);
+		if (parse_step(P, &tk[i], &t->steps[t->nr_steps]))
+			return -1;
+		t->nr_steps++;
+	}
+	return 0;
+}
+
+int schedule_finalize(struct parser *P)
+{
+	const struct svz_trace *t = P->t;
+
+	for (uint32_t i = 0; i < t->nr_steps; i++)
+		if (t->steps[i].cpu >= t->config.topo.nr_cpus)
+			return fail(P, t->steps[i].line, t->steps[i].col,
+				    "expected a CPU of %s in the schedule step, got c%u", cpu_range(P),
+				    t->steps[i].cpu);
+	return 0;
+}
+
 /* In the order docs/trace-format.md lists them (and so the messages and the
  * manifest). */
 static const struct directive {
@@ -501,6 +604,8 @@ static const struct directive {
 	{ "set", dir_set },
 	{ "seed", dir_seed },
 	{ "cache", dir_cache },
+	{ "schedule", dir_schedule },
+	{ "steps", dir_steps },
 };
 
 #define NR_DIRECTIVES (sizeof directives / sizeof directives[0])

@@ -17,7 +17,9 @@ enum { OPT_GFP = 1 << O_GFP, OPT_NODE = 1 << O_NODE, OPT_AT = 1 << O_AT };
 static const char *const op_opt_names[NR_OP_OPTS] = { [O_GFP] = "gfp", [O_NODE] = "node",
 						       [O_AT] = "at" };
 
-enum { ARG_CACHE, ARG_HANDLE, ARG_SIZE, ARG_COUNT, ARG_PREFIX, ARG_SHEAF };
+enum { ARG_CACHE, ARG_HANDLE, ARG_SIZE, ARG_COUNT, ARG_PREFIX, ARG_SHEAF, ARG_CYCLES };
+/* the most cycles one work op may take */
+#define MAX_WORK_CYCLES 100000000u
 
 /* Indexed by enum svz_op_type: the table's order is the enum's, the
  * manifest's and the "expected an op (...)" message's. */
@@ -42,6 +44,8 @@ static const struct op_spec {
 	[SVZ_OP_RETURN_SHEAF] = { "return_sheaf", 2, { ARG_CACHE, ARG_SHEAF }, OPT_GFP | OPT_AT },
 	[SVZ_OP_KFREE_RCU] = { "kfree_rcu", 1, { ARG_HANDLE }, OPT_AT },
 	[SVZ_OP_RCU_BARRIER] = { "rcu_barrier", 0, { 0 }, 0 },
+	/* the rest of a request, for the timed schedule (docs/timing.md) */
+	[SVZ_OP_WORK] = { "work", 1, { ARG_CYCLES }, 0 },
 };
 
 #define NR_OP_SPECS (sizeof op_specs / sizeof op_specs[0])
@@ -193,7 +197,8 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 
 	for (uint32_t a = 0; a < spec->nargs; a++) {
 		static const char *const what[] = { "a cache name", "a handle name", "a kmalloc size",
-						    "a bulk count", "a handle prefix", "a sheaf handle name" };
+						    "a bulk count", "a handle prefix", "a sheaf handle name",
+						    "cycles" };
 		const struct tok *arg = &tk[2 + a];
 		uint64_t x;
 
@@ -221,6 +226,12 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 						MAX_BULK, qtok(P, arg));
 			op->count = (uint32_t)x;
 			break;
+		case ARG_CYCLES:
+			if (!parse_uint(arg->s, arg->len, MAX_WORK_CYCLES, &x) || x == 0)
+				return fail_tok(P, line, arg, "expected cycles of 1..%u, got '%s'",
+						MAX_WORK_CYCLES, qtok(P, arg));
+			op->count = (uint32_t)x;
+			break;
 		case ARG_SHEAF:
 		case ARG_HANDLE:
 		case ARG_PREFIX:
@@ -239,13 +250,6 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 		}
 	}
 
-	for (int k = 0; k < NR_OP_OPTS; k++) {
-		size_t used = strlen(optlist);
-
-		if (spec->opts & (1 << k))
-			snprintf(optlist + used, sizeof optlist - used, "%s%s=", used ? ", " : "",
-				 op_opt_names[k]);
-	}
 	for (uint32_t i = 2 + spec->nargs; i < n; i++) {
 		const struct tok *o = &tk[i];
 		struct tok v;
@@ -256,6 +260,16 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 				break;
 		if (k == NR_OP_OPTS) {
 			bool has_eq = memchr(o->s, '=', o->len) != NULL;
+
+			/* the options this op takes, for the error only (building it
+			 * for every op was a sixth of parsing a big trace) */
+			for (int j = 0; j < NR_OP_OPTS; j++) {
+				size_t used = strlen(optlist);
+
+				if (spec->opts & (1 << j))
+					snprintf(optlist + used, sizeof optlist - used, "%s%s=",
+						 used ? ", " : "", op_opt_names[j]);
+			}
 
 			if (!has_eq && !optlist[0])
 				return fail_tok(P, line, o, "expected end of line, got '%s'", qtok(P, o));

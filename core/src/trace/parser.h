@@ -127,7 +127,7 @@ struct parser {
 
 	struct strtab handles, sites, caches;
 	struct strpool pool; /* handle names and sites, handed to the trace */
-	uint32_t cap_ops, cap_lists, cap_caches;
+	uint32_t cap_ops, cap_lists, cap_caches, cap_steps;
 	uint64_t iterations;
 	uint64_t name_bytes; /* distinct handle names and sites, NULs included */
 
@@ -140,6 +140,9 @@ struct parser {
 	char *namebuf; /* bulk handle names */
 	size_t cnamebuf;
 };
+
+/* directives.c: the explicit schedule against the topology, once it is known. */
+int schedule_finalize(struct parser *P);
 
 /* ---- lex.c: errors ------------------------------------------------------- */
 

@@ -68,6 +68,7 @@ void svz_trace_free(struct svz_trace *t)
 		return;
 	free(t->caches);
 	free(t->ops);
+	free(t->steps);
 	/* the parser's names are pooled, the importers' each malloc'd */
 	if (t->handle_names && !t->name_pool)
 		for (uint32_t i = 0; i < t->nr_handles; i++)
@@ -131,7 +132,7 @@ int svz_trace_parse(const char *text, size_t len, const struct svz_config *base,
 		oom(P, 0);
 		goto done;
 	}
-	if (parse_lines(P))
+	if (parse_lines(P) || schedule_finalize(P))
 		goto done;
 	/* Doubling left up to half the arrays unused; give it back if we can. */
 	if (out->nr_ops) {

@@ -1,6 +1,7 @@
 import type { AppState } from '../state/store';
 import { SHORTCUTS } from '../state/keys';
 import { Controls } from './Controls';
+import { Legend } from './Legend';
 import { BarnsView } from './panels/Barns';
 import { CallPathView } from './panels/CallPath';
 import { CountersView } from './panels/Counters';
@@ -192,6 +193,7 @@ function FullApp() {
       <main id="main" tabIndex={-1} data-phone-view={lesson.open ? view : 'viz'}>
         <LessonColumn />
         <div className="col">
+          <Legend />
           <TopologyView />
           <SheavesView />
           <BarnsView />

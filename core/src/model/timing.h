@@ -1,0 +1,36 @@
+/* Simulated time for the timed schedule (timing.c, costs.def,
+ * docs/timing.md): each CPU has a clock; the runnable CPU with the smallest
+ * clock runs next; a step costs what costs.def says its kind costs. */
+#ifndef SVZ_TIMING_H
+#define SVZ_TIMING_H
+
+#include "lib/sbuf.h"
+#include "model/types.h"
+
+enum cost_key {
+#define COST(key, cycles, what) COST_##key,
+#include "model/costs.def"
+#undef COST
+	COST__COUNT
+};
+
+/* Before a timed step: make room for the tables (may move the arena) and
+ * bring waiting CPUs' clocks up to now. 0, or -1 out of memory. */
+ARENA_MOVES int timing_wait(struct model *m);
+/* The runnable CPU (among cand[0..n-1]) with the smallest clock; the
+ * blocked CPUs (ops left, none may start) idle up to its clock. */
+int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int nb);
+/* After a step of `cpu`: charge its cost (the step's event) to its clock,
+ * its kernel function and the lock it waited for. */
+void timing_charge(struct model *m, int cpu);
+
+
+/* A timed run's throughput (allocator calls per simulated microsecond)
+ * and the share of its CPU cycles spent spinning: 0, or -1 if the run is
+ * not timed. */
+int timing_summary(struct model *m, double *mops, double *spin_share);
+/* The profile, lock statistics, per-CPU busy/spin/idle and the
+ * 'throughput mops=' line (slubviz run --profile). */
+void timing_report(struct model *m, struct sbuf *b);
+
+#endif

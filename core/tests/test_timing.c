@@ -1,0 +1,135 @@
+/* The timed schedule (docs/timing.md): the CPU with the smallest clock
+ * runs next (ties: the lowest id), a step costs its kind's entry of the
+ * cost table, a waiting CPU idles until the op it waits for returns, a
+ * spinning CPU burns cycles until the holder releases. Expected clocks are
+ * derived by hand from those rules, with the table overridden so every
+ * step kind costs 1 cycle. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "api/session.h"
+#include "model/timing.h"
+#include "slubviz/slubviz.h"
+
+#define HEAD "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\n" \
+	     "cache nl size=64 flags=NOLEAKTRACE\npreset v7.0-rc1\nschedule timed\n"
+/* every kind of step costs 1 cycle; no cache-line transfers */
+#define UNIT "cost.step=1\ncost.cmpxchg=1\ncost.lock=1\ncost.line_node=0\ncost.line_remote=0\n" \
+	     "cost.spin=1\ncost.page_alloc=1\ncost.page_free=1\n"
+
+static char report[8192];
+
+static const char *profile(int h)
+{
+	struct sbuf b = { 0 };
+	timing_report(svz_session_model(h), &b);
+	snprintf(report, sizeof report, "%s", b.s ? b.s : "");
+	sb_free(&b);
+	return report;
+}
+
+/* op 0 (c0, 100 cycles) runs first: both clocks are 0 and CPU 0 has the
+ * lower id. Then CPU 1 (clock 0 < 100) runs op 1 to 50; then op 2 takes
+ * CPU 0 to 110. The run ends at 110: CPU 1 idles its last 60 cycles. */
+static void test_work_clocks(void)
+{
+	int h = svz_open(HEAD "c0 work 100\nc1 work 50\nc0 work 10\n", NULL, NULL);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 0 cpu 0 work: return 100") != NULL);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 1 cpu 1 work: return 50") != NULL);
+	CHECK_EQ_INT(svz_run_all(h), 3);
+	const char *p = profile(h);
+	CHECK(strstr(p, "# cpus: busy, spin, idle cycles of 110\n") != NULL);
+	CHECK(strstr(p, "cpu 0: busy=110 spin=0 idle=0 (100.0% 0.0% 0.0%)\n") != NULL);
+	CHECK(strstr(p, "cpu 1: busy=50 spin=0 idle=60 (45.5% 0.0% 54.5%)\n") != NULL);
+	CHECK(strstr(p, "throughput mops=0.000\n") != NULL); /* no allocator calls */
+	svz_close(h);
+}
+
+/* c1's free of a waits for c0's alloc of a, which starts at 100 and takes
+ * S_a one-cycle steps: c1 idles until 100 + S_a, then runs its S_f steps.
+ * The run is sequential, so S_a + S_f = the steps after the work op. */
+static void test_wait_idles(void)
+{
+	int h = svz_open(HEAD "c0 work 100\nc0 alloc nl a\nc1 free nl a\n", NULL, UNIT);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_step(h), 1); /* op 0 */
+	while (svz_ops_done(h) < 2)
+		svz_step(h);
+	long long s_a = svz_seq(h) - 1;
+	CHECK_EQ_INT(svz_run_all(h), 3);
+	long long s_f = svz_seq(h) - 1 - s_a;
+	CHECK(s_a > 5 && s_f > 3);
+	char want[160];
+	snprintf(want, sizeof want, "cpu 1: busy=%lld spin=0 idle=%lld ", s_f, 100 + s_a);
+	CHECK(strstr(profile(h), want) != NULL);
+	snprintf(want, sizeof want, "cpu 0: busy=%lld spin=0 idle=%lld ", 100 + s_a, s_f);
+	CHECK(strstr(profile(h), want) != NULL);
+	/* two allocator calls in 100 + S_a + S_f cycles at 3000 per us */
+	snprintf(want, sizeof want, "throughput mops=%.3f\n", 2.0 * 3000 / (double)(100 + s_a + s_f));
+	CHECK(strstr(profile(h), want) != NULL);
+	svz_close(h);
+}
+
+/* Contention. Ops 0 and 1 run on CPU 0 (op 1, a flush, is a barrier: CPU
+ * 1's op 3 waits for it) up to time T; then both CPUs are at T and CPU 0
+ * goes first on ties. Allocation from the partial slab, one cycle a step:
+ * steps 1-4 (sheaf lock, check, unlock, stat) alternate, CPU 0 taking
+ * list_lock at its step 5 (T+4 -> T+5). CPU 1's step 5 at T+4 spins: one
+ * poll, up to the holder's clock T+5. At T+5 CPU 0 (tie, lower id)
+ * cmpxchg's to T+6, CPU 1 spins again to T+6; CPU 0 unlocks (T+7); CPU 1
+ * locks at T+6 -> T+7. CPU 1 spun 2 cycles and waited from T+4 to T+7: one
+ * contended acquisition, 3 cycles. */
+static void test_spin_until_release(void)
+{
+	int h = svz_open(HEAD "c0 alloc nl s0\nc0 flush nl\nc0 alloc nl a\nc1 alloc nl b\n", NULL, UNIT);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_run_all(h), 4);
+	const char *p = profile(h);
+	CHECK(strstr(p, "contended=1 wait_total=3 wait_max=3\n") != NULL);
+	CHECK(strstr(p, "get_from_partial_node: spin on list_lock\n") != NULL);
+	CHECK(strstr(p, "  2  get_from_partial_node: spin on list_lock\n") != NULL ||
+	      strstr(p, "            2  get_from_partial_node: spin on list_lock\n") != NULL);
+	const char *c1 = strstr(p, "cpu 1: busy=");
+	CHECK(c1 && strstr(c1, " spin=2 ") != NULL);
+	CHECK(strstr(p, "cpu 0: busy=") && strstr(strstr(p, "cpu 0: busy="), " spin=0 ") != NULL);
+	svz_close(h);
+}
+
+/* A cost override is the run's, kept in its checkpoints. */
+static void test_costs(void)
+{
+	const char *key, *what;
+	uint64_t cycles;
+	int n = 0;
+	for (; svz_cost_info(n, &key, &cycles, &what) == 0; n++)
+		CHECK(cycles > 0 && what[0]);
+	CHECK(n >= 8);
+	CHECK(svz_open(HEAD, NULL, "cost.spin=x") <= 0);
+	CHECK(strstr(svz_last_error(), "expected cycles 0..100000000 for cost 'spin', got 'x'") != NULL);
+	CHECK(svz_open(HEAD, NULL, "cost.nosuch=1") <= 0);
+	CHECK(svz_open(HEAD "c0 work 0\n", NULL, NULL) <= 0);
+	CHECK(strstr(svz_last_error(), "expected cycles of 1..100000000, got '0'") != NULL);
+	int h = svz_open(HEAD "c0 work 7\nc0 alloc nl a\n", NULL, UNIT);
+	int cp = svz_checkpoint(h);
+	svz_run_all(h);
+	char a[8192];
+	snprintf(a, sizeof a, "%s", profile(h));
+	CHECK_EQ_INT(svz_restore(h, cp), 0);
+	svz_run_all(h);
+	CHECK_EQ_STR(profile(h), a);
+	svz_close(h);
+}
+
+int main(void)
+{
+	test_work_clocks();
+	test_wait_idles();
+	test_spin_until_release();
+	test_costs();
+	return svz_t_done();
+}
