@@ -83,6 +83,10 @@ test('a skip link: the first Tab shows it, Enter moves focus to the visualizer',
   await expect(skip).toBeFocused();
   const top = await skip.evaluate((e) => e.getBoundingClientRect().top);
   expect(top).toBeGreaterThanOrEqual(0);
+  const hash = await page.evaluate(() => location.hash);
   await page.keyboard.press('Enter');
   await expect(page.locator('main#main')).toBeFocused();
+  // the address keeps the run's link, and no notice about a bad link
+  expect(await page.evaluate(() => location.hash)).toBe(hash);
+  await expect(app.notice).toHaveCount(0);
 });

@@ -63,7 +63,7 @@ function StepLine() {
   const f = st.frame;
   const ev = f?.event ?? null;
   return (
-    <p className="step-line" data-testid="step-line" data-seq={f?.seq ?? -1} aria-live="polite">
+    <p className="step-line" data-testid="step-line" data-seq={f?.seq ?? -1}>
       {ev ? (
         <>
           <code className="step-text">{ev.text}</code> <span className="gloss" data-testid="gloss">{gloss(ev, f?.snapshot)}</span>
@@ -164,7 +164,15 @@ function FullApp() {
   useScrollableRegions(store);
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // focus without touching the address (it carries the run)
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to the visualizer
       </a>
       <header>

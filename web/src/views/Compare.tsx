@@ -3,9 +3,9 @@
 // models are drawn with the app's own panels (each under its side's store),
 // then the counters that differ as `slubviz diff` prints them, both
 // timelines and the per-CPU counters that differ most.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { EngineClient } from '../engine/client';
-import { renderTimeline } from '../viz/timeline';
+import { renderTimeline, timelineBuckets } from '../viz/timeline';
 import { cacheByName, CompareSync, diffCounters, listLockPerKop, relChange, slowShare, topCpuDiffs } from '../state/compare';
 import { configOf, configSets, Store, type AppState, type Config } from '../state/store';
 import { BarnsView } from './panels/Barns';
@@ -66,9 +66,10 @@ function SidePicker({ st }: { st: AppState }) {
 function Strip({ st, label }: { st: AppState; label: string }) {
   const wrap = useRef<HTMLDivElement>(null);
   const width = useWidth(wrap, 600);
+  const buckets = useMemo(() => (st.meta ? timelineBuckets(st.meta) : []), [st.meta]);
   const svg = useD3<SVGSVGElement>(
-    (el) => renderTimeline(el, st.meta?.markers ?? [], st.meta?.opsTotal ?? 0, st.frame?.opsDone ?? 0, width),
-    [st.meta, st.frame?.opsDone, width],
+    (el) => renderTimeline(el, buckets, st.meta?.opsTotal ?? 0, st.frame?.opsDone ?? 0, width),
+    [buckets, st.meta?.opsTotal, st.frame?.opsDone, width],
   );
   return (
     <div className="ab-strip" ref={wrap}>

@@ -36,7 +36,7 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
  * a .scroll box) must be reachable from the keyboard: they get a tab stop
  * while they overflow, and lose it when they fit again. Checked after each
  * state change (one animation frame later) and on resize. */
-export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll'): void {
+export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
   useEffect(() => {
     let frame = 0;
     const check = () => {

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { decodeLessonLink } from '../lessons/link';
 import { lessonsFor } from '../lessons/mount';
 import type { Store } from '../state/store';
+import { parseShare } from '../state/url';
 
 const WRITE_MS = 60;
 
@@ -33,7 +34,9 @@ export function useLiveUrl(store: Store, on = true): void {
       if (location.hash !== hash) history.replaceState(history.state, '', location.pathname + location.search + hash);
     };
     const onHash = () => {
-      if (location.hash === written || decodeLessonLink(location.hash)) return;
+      // not a run's link (an in-page anchor such as the skip link's #main)
+      const link = parseShare(location.hash);
+      if (location.hash === written || decodeLessonLink(location.hash) || (link.scenario === undefined && link.code === undefined)) return;
       written = location.hash;
       void store.openLink(location.hash, null);
     };
