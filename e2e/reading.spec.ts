@@ -4,7 +4,7 @@
 // link to the preset's kernel on elixir.bootlin.com; per-era breakpoints
 // leave the position alone when they find nothing; the jump box says why it
 // refuses its text.
-import { expect, test } from './fixtures';
+import { axeClean, expect, test } from './fixtures';
 import { LegendArea } from './pages/legend';
 import { shot } from './pages/lessons';
 
@@ -27,6 +27,7 @@ test('the legend: every glyph, drawn as the views draw it', async ({ app, page }
   const cpuFill = await page.locator(`[data-panel=topology] [data-cpu="${st.event!.cpu}"] rect`).first().getAttribute('fill');
   expect(await legend.fill('cpu-running')).toBe(cpuFill);
   await shot(page, 'legend');
+  await axeClean(page);
 });
 
 test('the timeline: alloc and free slow paths apart, density, a chosen counter', async ({ app, controls, page }) => {
@@ -109,6 +110,7 @@ test('the jump box says why it refuses "abc" and an op past the end', async ({ a
   await controls.jumpInput.fill(String(before.opsTotal + 1));
   await controls.jumpButton.click();
   await expect(controls.jumpError).toContainText(`past the end: the trace has ${before.opsTotal} ops`);
+  await axeClean(app.page);
   await controls.jumpInput.fill('2');
   await expect(controls.jumpError).toHaveCount(0);
   await controls.jumpButton.click();
