@@ -5,7 +5,7 @@ import { SPEEDS } from '../state/store';
 import { perOp, plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
 import { ActionButton } from './ActionButton';
 import './reading.css';
-import { useAppState, useD3, useStore } from './hooks';
+import { useAppState, useD3, useStore, useWidth } from './hooks';
 
 /** The breakpoints, per era ('' = both): the engine's matchEvent decides. */
 const BREAKPOINTS: { kind: BreakpointKind; label: string; era?: 'sheaves' | 'classic'; obj?: boolean }[] = [
@@ -142,15 +142,8 @@ function Timeline() {
   const st = useAppState();
   const f = st.frame;
   const total = st.meta?.opsTotal ?? 0;
-  const [width, setWidth] = useState(800);
   const wrap = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = wrap.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const width = useWidth(wrap, 800);
   const [counter, setCounter] = useState<TimelineCounter>('paths');
   const buckets = useMemo(() => (st.meta ? timelineBuckets(st.meta, counter) : []), [st.meta, counter]);
   const counters = useMemo(() => (st.meta ? plottableCounters(st.meta) : []), [st.meta]);
