@@ -102,3 +102,80 @@ test('a share link opens the player at a stop; a wrong click gets feedback', asy
   await expect(q.getByTestId('feedback')).toHaveAttribute('data-ok', 'true');
   await axeClean(page);
 });
+
+test('a wrong answer gets a hint and another try, never the solution; "Show the answer" shows it', async ({ app, page, lessons }) => {
+  const lesson = lessonJson('01-anatomy');
+  const q = lesson.questions.find((x) => x.id === 'q-active-first')!;
+  const q2 = lesson.questions.find((x) => x.id === 'q-num-objs')!;
+  if (q.kind !== 'choice' || q2.kind !== 'choice') throw new Error('expected choice questions');
+  const wrong = (x: typeof q) => x.choices.find((c) => c.id !== x.answer)!.id;
+  await app.open();
+  await lessons.openFromList(/^1\. SLUB/);
+  await lessons.nextUntilQuestion(q.id);
+  await lessons.choose(wrong(q));
+  const card = lessons.question;
+  await expect(card.getByTestId('feedback')).toHaveAttribute('data-ok', 'false');
+  // the hint, not the explanation, not the right choice, no reveal
+  await expect(card.getByTestId('hint')).toContainText(q.hint.replace(/`/g, '').slice(0, 40));
+  await expect(card.getByTestId('explanation')).toHaveCount(0);
+  await expect(card.getByTestId('shown-answer')).toHaveCount(0);
+  await expect(card).not.toContainText(q.explanation.replace(/`/g, '').slice(0, 40));
+  await expect(card.locator('[data-choice-id][data-model]')).toHaveCount(0);
+  await expect(card.getByRole('button', { name: /^Reveal/ })).toHaveCount(0);
+  await shot(page, 'l1-wrong-hint');
+  // another try: right this time, the explanation and the reveal follow
+  await card.getByRole('button', { name: 'Try again' }).click();
+  await lessons.choose(q.answer as string);
+  await expect(card.getByTestId('feedback')).toHaveAttribute('data-ok', 'true');
+  await expect(card.getByTestId('explanation')).toBeVisible();
+  await expect(card.getByTestId('hint')).toHaveCount(0);
+  await expect(card.getByRole('button', { name: /^Reveal/ })).toBeVisible();
+  // the next question: wrong, then "Show the answer"
+  await lessons.nextUntilQuestion(q2.id);
+  await lessons.choose(wrong(q2));
+  await expect(card.getByTestId('hint')).toBeVisible();
+  await card.getByRole('button', { name: 'Show the answer' }).click();
+  await expect(card.getByTestId('feedback')).toHaveAttribute('data-shown', 'true');
+  await expect(card.getByTestId('shown-answer')).toContainText(q2.choices.find((c) => c.id === q2.answer)!.text);
+  await expect(card.getByTestId('explanation')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: /^Reveal/ })).toBeVisible();
+  await axeClean(page);
+});
+
+test('opening a lesson covers the visualizer until the lesson\'s own run is shown; the sandbox draws its goal', async ({ app, page, lessons }) => {
+  test.setTimeout(120_000);
+  await app.open();
+  expect((await app.state()).scenario).not.toBe('ublk-bio256');
+  await page.getByRole('button', { name: 'Lessons', exact: true }).click();
+  await lessons.col.getByRole('button', { name: /^6\. The cross-CPU/ }).click();
+  // lesson 06 prepares its positions on ublk-bio256 (a million micro-steps):
+  // meanwhile the old run is covered
+  const cover = page.getByTestId('lesson-loading');
+  await expect(cover).toBeVisible();
+  await expect(app.main).toHaveAttribute('data-lesson-loading', 'true');
+  await shot(page, 'l6-loading');
+  await lessons.idle();
+  await expect(cover).toHaveCount(0);
+  await expect(app.main).not.toHaveAttribute('data-lesson-loading', 'true');
+  expect((await app.state()).scenario).toBe('ublk-bio256');
+  await expect(lessons.col.getByTestId('stop-card')).toHaveAttribute('data-stop-id', 'machine');
+
+  // lesson 5's sandbox: the goal picture (the stored solution's end) beside the state now
+  await lessons.col.getByRole('button', { name: '← All lessons' }).click();
+  await lessons.col.getByRole('button', { name: /^5\. / }).click();
+  await lessons.idle();
+  await lessons.col.getByRole('button', { name: 'Try it: the sandbox' }).click();
+  await lessons.idle();
+  const goal = lessons.col.getByTestId('goal-picture');
+  await expect(goal).toHaveAttribute('data-state', 'ready');
+  await expect(goal.locator('svg.goal-svg')).toHaveCount(2);
+  const before = Number(await goal.getAttribute('data-differences'));
+  expect(before).toBeGreaterThan(0);
+  await lessons.col.getByTestId('sandbox-card').getByRole('button', { name: 'Load the stored solution' }).click();
+  await lessons.idle();
+  await expect(goal).toHaveAttribute('data-differences', '0');
+  await expect(goal).toContainText('matches the goal');
+  await shot(page, 'l5-goal');
+  await axeClean(page);
+});

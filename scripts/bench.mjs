@@ -23,13 +23,19 @@
 //     as lines/s, with the main thread's longest frame gap meanwhile and the
 //     time until the import is replay-ready: web/bench/import.mjs.
 //
-// Usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [TRACE...]
-// Numbers only: nothing here asserts a speed.
+// At the end, every figure of issue 14 beside its target, each marked held
+// or missed (the exit status stays 0: a record, not a test). --json prints
+// them on stdout as one JSON object ({figures, rows, import, web}), the
+// human tables going to stderr.
+//
+// Usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [--port N] [TRACE...]
+// (--port: the browser benchmarks serve web/dist on N and N+1, default 4179.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const T0 = Date.now();
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const NATIVE = join(ROOT, 'build/slubviz');
 const WASM = join(ROOT, 'build-wasm/slubviz_node.js');
@@ -43,6 +49,7 @@ let repeat = 3;
 let json = false;
 let web = true;
 let webOnly = false;
+let port = 4179;
 const explicit = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
@@ -51,8 +58,9 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--json') json = true;
   else if (a === '--no-web') web = false;
   else if (a === '--web-only') webOnly = true;
+  else if (a === '--port') port = Number(argv[++i]);
   else if (a === '-h' || a === '--help') {
-    console.log('usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [TRACE...]');
+    console.log('usage: node scripts/bench.mjs [--repeat N] [--json] [--no-web] [--web-only] [--port N] [TRACE...]');
     process.exit(0);
   } else if (a.startsWith('-')) die(`unknown option ${a}`);
   else explicit.push(a);
@@ -137,57 +145,97 @@ for (const engine of webOnly ? [] : ['native', 'wasm']) {
   importRows.push({ engine, lines: IMPORT_LINES, nsPerLine, linesPerS: nsPerLine > 0 ? 1e9 / nsPerLine : 0 });
   if (!json) process.stderr.write('.');
 }
-if (!json) process.stderr.write('\n');
 
-/** The web app's benchmarks; returns their JSON results (json mode) or prints them. */
+/** The web app's benchmarks; returns their JSON results. */
 function webBench() {
   const out = {};
   const run = (what, cmd, args) => {
-    if (!json) console.log('');
-    const r = spawnSync(cmd, [...args, ...(json ? ['--json'] : [])], {
-      cwd: ROOT, encoding: 'utf8', stdio: json ? ['ignore', 'pipe', 'inherit'] : 'inherit', maxBuffer: 64 << 20,
+    const r = spawnSync(cmd, [...args, '--json'], {
+      cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20,
     });
     if (r.status !== 0) die(`${what} failed (exit ${r.status})`);
-    if (json) out[what] = JSON.parse(r.stdout.trim().split('\n').pop());
+    out[what] = JSON.parse(r.stdout.trim().split('\n').pop());
+    if (!json) process.stderr.write('.');
   };
   const vite = spawnSync(join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
-    cwd: ROOT, stdio: ['ignore', json ? 'ignore' : 'inherit', 'inherit'],
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (vite.status !== 0) die('vite build failed');
   run('seek', join(ROOT, 'node_modules/.bin/vite-node'), ['web/bench/seek.ts']);
-  run('fps', process.execPath, ['web/bench/fps.mjs']);
-  run('import', process.execPath, ['web/bench/import.mjs']);
+  run('fps', process.execPath, ['web/bench/fps.mjs', '--port', String(port)]);
+  run('import', process.execPath, ['web/bench/import.mjs', '--port', String(port + 1)]);
   return out;
 }
 
-if (json) {
-  console.log(JSON.stringify({ repeat, rows, import: importRows, ...(web ? { web: webBench() } : {}) }, null, 2));
-} else if (webOnly) {
-  webBench();
-} else {
-  const header = ['trace', 'engine', 'events', 'ops', 'steps', 'ns/op', 'wasm/native'];
-  const table = rows.map((r) => [
-    r.trace.replace(/^scenarios\//, ''),
-    r.engine,
-    r.events,
-    String(r.ops),
-    String(r.steps),
-    r.nsPerOp.toFixed(1),
-    r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const right = new Set([3, 4, 5, 6]);
-  const fmt = (row) =>
-    row.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of table) console.log(fmt(row));
-  console.log(`\nmedian of ${repeat} run(s) each; node ${process.version}; ` +
-    `wasm/native > 1 means wasm is slower.`);
-  console.log(`\nimport of a generated ${IMPORT_LINES}-line ftrace log (slubviz import --bench):`);
-  for (const r of importRows) {
-    console.log(`  ${r.engine.padEnd(6)}  ${r.nsPerLine.toFixed(1).padStart(8)} ns/line  ` +
-      `${Math.round(r.linesPerS).toLocaleString('en-US').padStart(10)} lines/s`);
-  }
+const webOut = web ? webBench() : null;
+if (!json) process.stderr.write('\n');
+
+// ---- the figures of issue 14, each with its target ----
+const figures = [];
+/** cmp '<=' or '>='; value null = not measured in this run */
+const fig = (key, what, value, unit, cmp, target) =>
+  figures.push({ key, what, value, unit, target, cmp, held: value === null || value === undefined ? null : cmp === '<=' ? value <= target : value >= target });
+const row = (trace, engine, events) => rows.find((r) => r.trace.endsWith(trace) && r.engine === engine && r.events === events);
+const fastOff = row('fastpath.trace', 'native', 'off'), fastOn = row('fastpath.trace', 'native', 'on');
+fig('native_fastpath_off', 'native fastpath.trace, events off', fastOff?.nsPerOp ?? null, 'ns/op', '<=', 60);
+fig('native_fastpath_on_vs_off', 'native fastpath.trace, events on / off', fastOff && fastOn ? fastOn.nsPerOp / fastOff.nsPerOp : null, 'x', '<=', 1.3);
+fig('native_ublk_off', 'native ublk-bio256.trace, events off', row('ublk-bio256.trace', 'native', 'off')?.nsPerOp ?? null, 'ns/op', '<=', 100);
+for (const t of ['fastpath', 'ublk-bio256'])
+  for (const ev of ['off', 'on'])
+    fig(`wasm_native_${t}_${ev}`, `wasm/native ${t}.trace, events ${ev}`, row(`${t}.trace`, 'wasm', ev)?.ratio ?? null, 'x', '<=', 1.5);
+const wasmPath = join(ROOT, 'build-wasm/slubviz_core.wasm');
+fig('wasm_size', 'slubviz_core.wasm raw', existsSync(wasmPath) ? statSync(wasmPath).size / 1000 : null, 'KB', '<=', 200);
+const w = webOut ?? {};
+fig('replay_ready_1m', 'replay-ready after importing a 1M-line log (browser)', w.import?.replay_ready_ms ?? null, 'ms', '<=', 2000);
+fig('preset_switch_ublk', 'preset switch on ublk-bio256 to the first drawn frame', w.fps?.preset_switch_ms ?? null, 'ms', '<=', 300);
+fig('lesson_variant_switch', 'lesson 06 variant switch (base -> v6-19)', w.fps?.lesson_variant_switch_ms ?? null, 'ms', '<=', 1000);
+const fpsOf = (what, speed) => w.fps?.fps.find((f) => f.what === what && f.speed === speed);
+for (const [what, speed, label] of [
+  ['ublk-bio256', 100, 'ublk-bio256 (64 CPUs) at 100 steps/s'],
+  ['ublk-bio256', 10000, 'ublk-bio256 (64 CPUs) at 10,000 steps/s'],
+  ['slab-512', 1000, 'a 512-object slab in the detail (live-30k, 1000 steps/s)'],
+  ['live-30k', 1000, 'live-30k, 30,000 live objects (1000 steps/s)'],
+]) {
+  const f = fpsOf(what, speed);
+  fig(`fps_${what}_${speed}`, `fps ${label}`, f?.fps ?? null, 'fps', '>=', 55);
+  fig(`p95_${what}_${speed}`, `p95 frame ${label}`, f?.p95_frame_ms ?? null, 'ms', '<=', 20);
 }
-if (!json && web && !webOnly) webBench();
+fig('main_js_gzip', 'main JS (entry + static imports) gzipped', w.fps ? w.fps.bundle.main_js_gzip_bytes / 1000 : null, 'KB', '<=', 150);
+fig('cold_load', 'cold load to interactive (localhost)', w.fps?.cold_load_ms ?? null, 'ms', '<=', 700);
+
+/** Left-aligned columns, except those in `right`. */
+function table(header, body, right) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const fmt = (r) => r.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [fmt(header), widths.map((n) => '-'.repeat(n)).join('  '), ...body.map(fmt)].join('\n');
+}
+
+const out = json ? (s) => process.stderr.write(`${s}\n`) : (s) => console.log(s);
+if (rows.length) {
+  out(table(['trace', 'engine', 'events', 'ops', 'steps', 'ns/op', 'wasm/native'], rows.map((r) => [
+    r.trace.replace(/^scenarios\//, ''), r.engine, r.events, String(r.ops), String(r.steps),
+    r.nsPerOp.toFixed(1), r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
+  ]), new Set([3, 4, 5, 6])));
+  out(`\nmedian of ${repeat} run(s) each; node ${process.version}; wasm/native > 1 means wasm is slower.`);
+  out(`\nimport of a generated ${IMPORT_LINES}-line ftrace log (slubviz import --bench):`);
+  for (const r of importRows)
+    out(`  ${r.engine.padEnd(6)}  ${r.nsPerLine.toFixed(1).padStart(8)} ns/line  ${Math.round(r.linesPerS).toLocaleString('en-US').padStart(10)} lines/s`);
+}
+if (w.seek) {
+  const s = w.seek;
+  out(`\nweb engine seek (${s.ops} ops, ${s.steps} steps; open + pre-pass ${s.open_ms} ms, ${s.checkpoints} checkpoints): ` +
+    `random op median ${s.seek_op_ms.median} ms (p95 ${s.seek_op_ms.p95}), random step median ${s.seek_step_ms.median} ms, step back median ${s.step_back_ms.median} ms`);
+}
+if (w.import) {
+  const i = w.import;
+  out(`browser import of ${i.lines} lines: ${(i.import_ms / 1000).toFixed(2)} s (${Math.round(i.lines_per_s)} lines/s), longest frame gap ${Math.round(i.max_frame_gap_ms)} ms; ` +
+    `replay-ready ${i.replay_ops} ops in ${Math.round(i.replay_ready_ms)} ms (${i.replay_checkpoints} checkpoints), seek to the middle ${Math.round(i.seek_middle_ms)} ms`);
+}
+const shown = (f) => (f.value === null ? 'not run' : f.unit === 'x' ? `${f.value.toFixed(2)}x` : `${f.value.toFixed(f.value < 100 ? 1 : 0)} ${f.unit}`);
+out('\nissue 14 targets:');
+out(table(['figure', 'value', 'target', ''], figures.map((f) => [
+  f.what, shown(f), `${f.cmp} ${f.target}${f.unit === 'x' ? 'x' : ` ${f.unit}`}`, f.held === null ? '-' : f.held ? 'held' : 'MISSED',
+]), new Set([1])));
+const held = figures.filter((f) => f.held).length, measured = figures.filter((f) => f.held !== null).length;
+out(`${held} of ${measured} measured targets held; bench took ${Math.round((Date.now() - T0) / 1000)} s`);
+if (json) console.log(JSON.stringify({ repeat, figures, rows, import: importRows, ...(webOut ? { web: webOut } : {}) }, null, 2));

@@ -413,8 +413,125 @@ static void test_merging(void)
 	}
 }
 
+/* v6.18/v6.19 opt-in sheaves (2d517aa09bbc, "slab: add opt-in caching
+ * layer of percpu sheaves"): cache m asks for sheaf_capacity=4 and gets
+ * sheaves of exactly 4 beside its cpu slab (do_kmem_cache_create(): s->
+ * sheaf_capacity = args->sheaf_capacity); cache p does not ask and has
+ * none. Size 64: 64 objects per order-0 slab. All on CPU 0, one node.
+ *
+ * alloc a1: alloc_from_pcs(): main empty -> __pcs_replace_empty_main():
+ *   no spare, barn has no full sheaf (BARN_GET_FAIL 1); GFP_KERNEL may block,
+ *   no empty sheaf anywhere -> alloc_full_sheaf(): SHEAF_ALLOC 1,
+ *   refill_sheaf() -> __kmem_cache_alloc_bulk(4): c->freelist empty ->
+ *   ___slab_alloc (ALLOC_SLOWPATH 1, new slab: ALLOC_SLAB 1) for the first,
+ *   then 3 from c->freelist (ALLOC_FASTPATH 3); SHEAF_REFILL 4. main is
+ *   empty: it becomes the spare, the full sheaf main; pop: ALLOC_PCS 1.
+ * alloc a2..a4: from main (ALLOC_PCS 4), main now empty.
+ * alloc a5: spare empty, barn still nothing (BARN_GET_FAIL 2); the empty
+ *   spare is refilled: 4 from c->freelist (ALLOC_FASTPATH 7, SHEAF_REFILL
+ *   8), main (empty) becomes the spare; pop: ALLOC_PCS 5.
+ * free a1..a5: slab_free() -> free_to_pcs(): main holds 3; a1 fills it
+ *   (4); a2 finds main full and an empty spare: swap (no barn call); a2..a5
+ *   fill the new main. FREE_PCS 5, no FREE_FASTPATH/SLOWPATH from them.
+ * flush m (flush_cpu_slab): pcs_flush_all(): the spare (4) via
+ *   sheaf_flush_unused (SHEAF_FLUSH 4) -> __kmem_cache_free_bulk -> one
+ *   detached freelist of c->slab -> do_slab_free() fast path (FREE_FASTPATH
+ *   4); free_empty_sheaf (SHEAF_FREE 1); sheaf_flush_main: one batch of 4
+ *   (SHEAF_FLUSH 8, FREE_FASTPATH 8). Then flush_slab(): CPUSLAB_FLUSH 1,
+ *   deactivate_slab() of an empty slab: nr_partial 0 < min_partial, so not
+ *   discarded (no DEACTIVATE_EMPTY) but add_partial() at the head, as
+ *   slab->freelist was NULL (every free went to c->freelist):
+ *   DEACTIVATE_TO_HEAD 1.
+ * The same ops on p: one slow path (new slab) then 4 fast; 5 fast frees.
+ * v6.8 has no sheaves at all: m runs like p there, and sysfs has no
+ * sheaf_capacity. */
+static void test_opt_in_sheaves(void)
+{
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\nseed 1\n"
+	       "cache m size=64 sheaf_capacity=4\ncache p size=64\n");
+	for (const char *c = "mp"; *c; c++) {
+		for (int i = 1; i <= 5; i++)
+			add(t, "c0 alloc %c %c%d\n", *c, *c, i);
+		for (int i = 1; i <= 5; i++)
+			add(t, "c0 free %c %c%d\n", *c, *c, i);
+		add(t, "c0 flush %c\n", *c);
+	}
+	static const struct {
+		const char *item;
+		long long m, p;
+	} v619[] = {
+		{ "alloc_cpu_sheaf", 5, 0 }, { "free_cpu_sheaf", 5, 0 }, { "alloc_fastpath", 7, 4 },
+		{ "alloc_slowpath", 1, 1 }, { "alloc_slab", 1, 1 }, { "free_fastpath", 8, 5 },
+		{ "free_slowpath", 0, 0 }, { "sheaf_alloc", 1, 0 }, { "sheaf_free", 1, 0 },
+		{ "sheaf_refill", 8, 0 }, { "sheaf_flush", 8, 0 }, { "barn_get_fail", 2, 0 },
+		{ "barn_get", 0, 0 }, { "cpuslab_flush", 1, 1 }, { "deactivate_empty", 0, 0 },
+		{ "deactivate_to_head", 1, 1 },
+	};
+	int h;
+	const char *m_text = run_sysfs(t->s, "v6.19", NULL, "m", &h);
+	if (m_text) {
+		char *m = malloc(strlen(m_text) + 1); /* svz_sysfs() reuses its buffer */
+		if (!m) {
+			free(t);
+			return;
+		}
+		memcpy(m, m_text, strlen(m_text) + 1);
+		const char *p = svz_sysfs(h, "p");
+		char buf[64];
+		CHECK_EQ_STR(attr_line(m, "sheaf_capacity", buf, sizeof buf), "4");
+		CHECK_EQ_STR(attr_line(p, "sheaf_capacity", buf, sizeof buf), "0");
+		for (size_t i = 0; i < sizeof v619 / sizeof v619[0]; i++) {
+			CHECK_EQ_INT(stat_total(m, v619[i].item), v619[i].m);
+			CHECK_EQ_INT(stat_total(p, v619[i].item), v619[i].p);
+		}
+		free(m);
+		svz_close(h);
+	}
+	const char *m = run_sysfs(t->s, "v6.8", NULL, "m", &h);
+	if (m) {
+		CHECK(strstr(m, "./sheaf_capacity:") == NULL);
+		CHECK_EQ_INT(stat_total(m, "alloc_fastpath"), 4);
+		CHECK_EQ_INT(stat_total(m, "alloc_slowpath"), 1);
+		CHECK_EQ_INT(stat_total(m, "free_fastpath"), 5);
+		svz_close(h);
+	}
+	free(t);
+}
+
+/* kmem_cache_destroy() with a kfree_rcu() still in flight. Since v6.12
+ * (6c6c47b063b5) it calls kvfree_rcu_barrier() first, so the object is
+ * freed before __kmem_cache_shutdown() looks: no report, the slab goes.
+ * Before (v6.6, v6.8) the object is still allocated then: "Objects remaining
+ * on __kmem_cache_shutdown()", 1 object in 1 slab leaked. In v7.0 the
+ * object sits on CPU 0's rcu_free sheaf (one of 60): flush_all_rcu_sheaves()
+ * hands it to the grace period (rcu_free_sheaf_nobarn), and the barrier
+ * frees it to its slab. */
+static void test_destroy_waits_for_kfree_rcu(void)
+{
+	static const char text[] = "slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\ncache k size=64\n"
+				   "c0 alloc k a\nc0 kfree_rcu a\nc0 destroy k\n";
+	static const struct {
+		const char *preset;
+		bool leak;
+	} want[] = { { "v6.6", true }, { "v6.8", true }, { "v6.19", false }, { "v7.0-rc1", false } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h = svz_t_run(text, want[i].preset, "continue_on_error=1");
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *err = svz_run_error(h);
+		CHECK_EQ_INT(strstr(err, "Objects remaining on __kmem_cache_shutdown()") != NULL, want[i].leak);
+		CHECK_EQ_INT(strstr(err, "(1 objects in 1 slabs leaked)") != NULL, want[i].leak);
+		CHECK_EQ_INT(svz_ops_done(h), 3);
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
+	test_destroy_waits_for_kfree_rcu();
+	test_opt_in_sheaves();
 	test_merging();
 	test_debug_paths();
 	test_debug_geometry();

@@ -709,6 +709,33 @@ static void test_rebound_label(void)
 	imp_free(&x);
 }
 
+/* find_mergeable() under the default (slab_nomerge off): two named caches
+ * of 192 bytes, no flags, no constructor: "bar" (created second) fits
+ * "foo" exactly (same size, 8-byte alignment, the same SLAB_MERGE_SAME
+ * flags: none), so it becomes foo's alias, and the summary says so in
+ * text and JSON. With slab_nomerge=1 each keeps its own slabs: no line. */
+static void test_alias_summary(void)
+{
+	static const char text[] =
+		PFX "kmem_cache_alloc: call_site=f+0x1/0x2 ptr=00000000aaaa0000 bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=foo\n"
+		PFX "kmem_cache_alloc: call_site=f+0x1/0x2 ptr=00000000bbbb0000 bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=bar\n";
+	int h = svz_open_any(text, "v6.19", NULL);
+	CHECK(h > 0);
+	if (h > 0) {
+		CHECK(strstr(svz_import_summary(h), "merged caches (find_mergeable(); slab_nomerge=1 keeps "
+				 "them apart): 1\n  bar: an alias of foo") != NULL);
+		CHECK(strstr(svz_import_summary_json(h), "\"aliases\":[{\"cache\":\"bar\",\"of\":\"foo\"}]}") != NULL);
+		svz_close(h);
+	}
+	h = svz_open_any(text, "v6.19", "slab_nomerge=1");
+	CHECK(h > 0);
+	if (h > 0) {
+		CHECK(strstr(svz_import_summary(h), "merged caches") == NULL);
+		CHECK(strstr(svz_import_summary_json(h), "aliases") == NULL);
+		svz_close(h);
+	}
+}
+
 /* ---- hostile and malformed inputs --------------------------------------------- */
 
 static void test_hostile(void)
@@ -1671,6 +1698,7 @@ static void test_detect(void)
 
 int main(void)
 {
+	test_alias_summary();
 	test_v3_elinux();
 	test_v54_changbin();
 	test_v54_vmware();

@@ -28,6 +28,7 @@ export interface SlubvizModule {
   _svz_slabinfo(h: number): number;
   _svz_sysfs(h: number, cache: number): number;
   _svz_stats_text(h: number): number;
+  _svz_stat_totals_json(h: number): number;
   _svz_validate(h: number): number;
   _svz_import_begin(format: number): number;
   _svz_import_feed(imp: number, data: number, len: number): number;
@@ -140,6 +141,8 @@ export class SlubvizSession {
   slabinfo(): string;
   sysfs(cache: string): string;
   statsText(): string;
+  /** svz_stat_totals_json: SLUB_STATS and slab counts summed over caches and CPUs */
+  statTotals(): Record<string, number>;
   validate(): string;
   importSummary(): string;
   importSummaryJson(): string;

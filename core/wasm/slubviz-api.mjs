@@ -114,6 +114,7 @@ export class SlubvizSession {
     return withCString(this.mod, cache, (c) => this.#str(this.mod._svz_sysfs(this.h, c)));
   }
   statsText() { return this.#str(this.mod._svz_stats_text(this.h)); }
+  statTotals() { return JSON.parse(this.#str(this.mod._svz_stat_totals_json(this.h)) || '{}'); }
   validate() { return this.#str(this.mod._svz_validate(this.h)); }
   importSummary() { return this.#str(this.mod._svz_import_summary(this.h)); }
   importSummaryJson() { return this.#str(this.mod._svz_import_summary_json(this.h)); }

@@ -15,9 +15,19 @@
 set(SVZ_WASM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 
-# Link-time optimisation level for both targets (compile flags come from
-# CMAKE_BUILD_TYPE like the native build).
-set(SVZ_WASM_LINK_OPT -O2)
+# Link-time optimisation for both targets (compile flags come from
+# CMAKE_BUILD_TYPE like the native build). Release builds compile the core
+# to LLVM bitcode (-flto) and optimise it whole when linking (issue
+# 14): the per-step helpers (co_self, co_push, ev_emit, arena_reserve) are
+# in other files than their callers.
+# (CMake's own IPO check says no under this Emscripten, hence the flags.)
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  target_compile_options(slubviz_core PRIVATE -flto)
+  # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
+  set(SVZ_WASM_LINK_OPT -O2 -flto)
+else()
+  set(SVZ_WASM_LINK_OPT -O2)
+endif()
 # The Debian Emscripten 3.1.6 JS optimizer needs NODE_PATH=/usr/share/nodejs
 # (acorn); scripts/build.sh exports it.
 

@@ -13,6 +13,9 @@ export class AppPage {
   readonly notice: Locator;
   /** the run's error */
   readonly alert: Locator;
+  /** the step in one line: the event's text and its plain-language gloss */
+  readonly stepLine: Locator;
+  readonly gloss: Locator;
 
   constructor(readonly page: Page) {
     this.main = page.locator('main');
@@ -20,6 +23,24 @@ export class AppPage {
     this.status = this.statuses.first();
     this.notice = page.getByTestId('notice');
     this.alert = page.locator('.error[role=alert]');
+    this.stepLine = page.getByTestId('step-line');
+    this.gloss = page.getByTestId('gloss');
+  }
+
+  /** The address's hash fields (the live URL), as a plain object. */
+  async hashFields(): Promise<Record<string, string>> {
+    const h = await this.page.evaluate(() => location.hash);
+    return Object.fromEntries(new URLSearchParams(h.replace(/^#/, '')));
+  }
+
+  /** Waits until the live URL carries `want` (the fields named, others free). */
+  async waitHash(want: Record<string, string | null>): Promise<void> {
+    await expect
+      .poll(async () => {
+        const f = await this.hashFields();
+        return Object.fromEntries(Object.keys(want).map((k) => [k, f[k] ?? null]));
+      })
+      .toEqual(want);
   }
 
   /** Opens the app (animations off) and waits for the run to be ready. */

@@ -13,6 +13,14 @@ export class ControlsArea {
   readonly jumpButton: Locator;
   readonly breakpoint: Locator;
   readonly runToBreakpoint: Locator;
+  /** why the jump box refused its text */
+  readonly jumpError: Locator;
+  /** where the last run to a breakpoint stopped, or that it found nothing */
+  readonly breakpointHit: Locator;
+  readonly timelineCounter: Locator;
+  readonly timelineLegend: Locator;
+  /** the timeline's columns (one per bucket of ops) */
+  readonly buckets: Locator;
 
   constructor(readonly page: Page) {
     this.step = page.getByRole('button', { name: 'Step', exact: true });
@@ -25,5 +33,10 @@ export class ControlsArea {
     this.jumpButton = page.getByRole('button', { name: 'Jump', exact: true });
     this.breakpoint = page.getByRole('combobox', { name: 'Breakpoint' });
     this.runToBreakpoint = page.getByRole('button', { name: 'Run to breakpoint' });
+    this.jumpError = page.getByTestId('jump-error');
+    this.breakpointHit = page.getByTestId('breakpoint-hit');
+    this.timelineCounter = page.getByRole('combobox', { name: 'Timeline counter' });
+    this.timelineLegend = page.getByTestId('timeline-legend');
+    this.buckets = page.locator('.timeline svg.markers g.bk');
   }
 }

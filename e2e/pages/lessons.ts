@@ -25,6 +25,27 @@ export class LessonsArea {
     this.next = page.getByRole('button', { name: 'Next ▶' });
   }
 
+  /** The question card shown, and its parts. */
+  get question(): Locator {
+    return this.col.getByTestId('question-card');
+  }
+
+  /** Go on with Next until the question `qid` is shown. */
+  async nextUntilQuestion(qid: string): Promise<void> {
+    const shown = async () => ((await this.question.count()) ? this.question.getAttribute('data-question-id') : null);
+    for (let i = 0; i < 40 && (await shown()) !== qid; i++) {
+      await this.next.click();
+      await this.idle();
+    }
+    await expect(this.question).toHaveAttribute('data-question-id', qid);
+  }
+
+  /** Pick a choice of the question shown. */
+  async choose(choiceId: string): Promise<void> {
+    await this.question.locator(`[data-choice-id="${choiceId}"] button`).click();
+    await this.idle();
+  }
+
   /** A lesson's row in the list, and its progress line. */
   listItem(id: string): Locator {
     return this.page.locator(`.lesson-list li[data-lesson-id="${id}"]`);

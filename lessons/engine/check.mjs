@@ -10,8 +10,8 @@
 //   report.items: [{ kind, id, ok, message }]
 
 import {
-  clickCandidates, describePosition, missingHighlight, runConfig, sandboxLines, sandboxTrace,
-  checkSandboxLines, setsText,
+  clickCandidates, describePosition, missingHighlight, questionsAfterStops, runConfig, sandboxLines, sandboxTrace,
+  checkSandboxLines, setsText, textSpoilers,
 } from './lesson-format.mjs';
 import { explain, requirements } from './predicates.mjs';
 import { runProbes } from './runner.mjs';
@@ -211,6 +211,7 @@ export function checkLesson(lesson, { open, readScenario, sources, prose }) {
   }
 
   // ---- run every variant's probes
+  const reached = new Map(); // probe id -> { run, at, from } (step counts)
   for (const [variant, list] of byVariant) {
     let cfg;
     try {
@@ -241,15 +242,38 @@ export function checkLesson(lesson, { open, readScenario, sources, prose }) {
         add(kind, idOf(probe.id), false, `${variant === 'base' ? '' : `variant ${variant}: `}${r ? r.error : 'not run'}`);
         continue;
       }
+      reached.set(probe.id, { run: JSON.stringify(cfg), ...r.steps });
       const msg = check(r);
       if (msg === undefined) continue; // reported elsewhere (compare claims)
       add(kind, idOf(probe.id), msg === null, msg ? `${variant === 'base' ? '' : `variant ${variant}: `}${msg}` : '');
     }
   }
 
+  items.push(...spoilerItems(lesson, reached));
+
   // ---- sandbox: the stored solution reaches every goal, the wrong sample does not
   if (lesson.sandbox) items.push(...checkSandbox(lesson, { open, readScenario }));
   return { items, values };
+}
+
+/** The no-spoiler rule: the stop a question follows must neither state its
+ * answer (textSpoilers) nor show the visualizer at or past the question's
+ * reveal on the same run (the student would watch the answer happen).
+ * `reached` maps probe ids to their run and step counts. */
+export function spoilerItems(lesson, reached) {
+  const bad = new Map(); // question id -> [why]
+  const say = (qid, why) => bad.set(qid, [...(bad.get(qid) ?? []), why]);
+  for (const s of textSpoilers(lesson)) say(s.question, `${s.where} states the answer (${JSON.stringify(s.term)})`);
+  for (const { question: q, stop: last } of questionsAfterStops(lesson)) {
+    const st = last && reached.get(`stop:${last.id}`);
+    const qr = reached.get(`q:${q.id}`);
+    // a question whose window is empty asks to read the state at its position:
+    // a later stop shows nothing the question's own position does not
+    if (st && qr && st.run === qr.run && qr.at > qr.from && st.at >= qr.at) {
+      say(q.id, `stop ${last.id} shows ${describePosition(last.at)} (step ${st.at}), at or past the reveal (step ${qr.at}): ask the question before that stop`);
+    }
+  }
+  return lesson.questions.map((q) => ({ kind: 'spoiler', id: q.id, ok: !bad.has(q.id), message: (bad.get(q.id) ?? []).join('; ') }));
 }
 
 // whitespace-insensitive, and blind to e-mail quote markers at line starts

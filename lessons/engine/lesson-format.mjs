@@ -61,6 +61,104 @@ function ordinal(n) {
   return n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`;
 }
 
+/** The player's order of a lesson: the stops in order, each question right
+ * before the stop it names in `before` (predict, then the stop explains) or
+ * right after the one it names in `after`, questions with neither after the
+ * last stop. [{kind: 'stop', stop, index} | {kind: 'question', question}] */
+export function lessonSequence(lesson) {
+  const out = [];
+  const placed = new Set();
+  const ask = (key, stop) => {
+    for (const q of lesson.questions) {
+      if (q[key] === stop.id) {
+        out.push({ kind: 'question', question: q });
+        placed.add(q.id);
+      }
+    }
+  };
+  lesson.stops.forEach((stop, index) => {
+    ask('before', stop);
+    out.push({ kind: 'stop', stop, index });
+    ask('after', stop);
+  });
+  for (const q of lesson.questions) if (!placed.has(q.id)) out.push({ kind: 'question', question: q });
+  return out;
+}
+
+// ---- the no-spoiler rule -----------------------------------------------------------
+
+const CODE_RE = /\b[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*\b/g; // identifiers with an underscore
+const NUM_RE = /\b\d+\b/g;
+
+function terms(text) {
+  const s = String(text);
+  return new Set([...(s.match(CODE_RE) || []), ...(s.match(NUM_RE) || [])]);
+}
+
+/** What would give a question's answer away if a text said it: for a choice
+ * question the counter/function names and numbers of the right choice(s)
+ * that no wrong choice and not the prompt contain; for a click question the
+ * element it asks for ("sheaf 3", "list partial:0"). Strings, matched as
+ * whole words. */
+export function answerTerms(q) {
+  if (q.kind === 'click') {
+    const word = { object: '(?:object|obj)', cpu: 'CPU', list: 'list' }[q.target] ?? q.target;
+    return [{ term: `${q.target} ${q.answer}`, re: new RegExp(`\\b${word}\\s+#?${String(q.answer).replace(/[^a-z0-9_]/gi, '\\$&')}\\b`, 'i') }];
+  }
+  if (q.kind !== 'choice' || !Array.isArray(q.choices)) return [];
+  const right = new Set(Array.isArray(q.answer) ? q.answer : [q.answer]);
+  const taken = terms(q.prompt);
+  for (const c of q.choices) if (!right.has(c.id)) for (const t of terms(c.text)) taken.add(t);
+  const out = [];
+  for (const c of q.choices) {
+    if (!right.has(c.id)) continue;
+    for (const t of terms(c.text)) {
+      if (taken.has(t)) continue;
+      if (!/^\d+$/.test(t)) {
+        out.push({ term: t, re: new RegExp(`(?<![A-Za-z0-9_])${t}(?![A-Za-z0-9_])`) });
+        continue;
+      }
+      // a number counts with its unit: "order 3 (8 pages)" is given away by
+      // "order 3" or "8 pages", not by "8 objects"; a bare number by itself,
+      // unless it names an element (CPU 2, node 0, kmalloc-512, v6.19)
+      const m = new RegExp(`(?:([A-Za-z]+)\\s+)?\\b${t}\\b(?:\\s+([A-Za-z]+))?`).exec(String(c.text));
+      const [before, after] = [m?.[1], m?.[2]];
+      const re = before || after
+        ? new RegExp(`${before ? `\\b${before}\\s+${t}\\b` : '(?!)'}|${after ? `(?<![\\w.-])${t}\\s+${after}\\b` : '(?!)'}`, 'i')
+        : new RegExp(`(?<!(?:CPU|CPUs|node|op|slab|sheaf|object|round|order) ?)(?<![\\w.-])${t}(?![\\w]|\\.\\d)`, 'i');
+      out.push({ term: before ? `${before} ${t}` : after ? `${t} ${after}` : t, re });
+    }
+  }
+  return out;
+}
+
+/** Each question with the stop the student saw last before it (null if none). */
+export function questionsAfterStops(lesson) {
+  const out = [];
+  let stop = null;
+  for (const it of lessonSequence(lesson)) {
+    if (it.kind === 'stop') stop = it.stop;
+    else out.push({ question: it.question, stop });
+  }
+  return out;
+}
+
+/** The no-spoiler rule on text: the stop a question follows in the player
+ * (lessonSequence) and the question's hint must not state its answer
+ * (answerTerms). [{question, where, term}] */
+export function textSpoilers(lesson) {
+  const out = [];
+  for (const { question: q, stop: last } of questionsAfterStops(lesson)) {
+    const texts = [];
+    if (last) texts.push([`stop ${last.id}`, last.text]);
+    if (typeof q.hint === 'string') texts.push(['its hint', q.hint]);
+    for (const { term, re } of answerTerms(q)) {
+      for (const [where, text] of texts) if (re.test(String(text).replace(/`/g, ''))) out.push({ question: q.id, where, term });
+    }
+  }
+  return out;
+}
+
 /** The trace a sandbox attempt runs: the starting trace plus the student's ops. */
 export function sandboxTrace(baseText, lines) {
   const base = baseText.endsWith('\n') ? baseText : baseText + '\n';
@@ -271,9 +369,11 @@ export function validateLesson(lesson, entry = null) {
     checkPos(q.at, `${w}.at`, errs);
     checkPos(q.reveal, `${w}.reveal`, errs);
     checkVariant(q.variant, w);
-    if (q.after !== undefined && !(lesson.stops || []).some((s) => s.id === q.after)) errs.push(`${w}: "after" names no stop`);
+    for (const k of ['after', 'before']) if (q[k] !== undefined && !(lesson.stops || []).some((s) => s.id === q[k])) errs.push(`${w}: "${k}" names no stop`);
+    if (q.after !== undefined && q.before !== undefined) errs.push(`${w}: give "after" or "before", not both`);
     checkText(q.prompt, w, errs, 'prompt');
     checkText(q.explanation, w, errs, 'explanation');
+    checkText(q.hint, w, errs, 'hint');
     if (q.kind === 'choice') {
       if (!Array.isArray(q.choices) || q.choices.length < 2) errs.push(`${w}: a choice question needs at least two "choices"`);
       else {

@@ -65,6 +65,7 @@ const char *svz_sysfs(int h, const char *cache);   /* find ... -exec grep -aH . 
  * as "FILE<TAB>VALUE" (VALUE without the trailing newline, maybe empty). */
 const char *svz_sysfs_tree(int h);
 const char *svz_stats_text(int h);                 /* per-cache SLUB_STATS + model counters */
+const char *svz_stat_totals_json(int h);           /* SLUB_STATS and slab counts summed over caches and CPUs */
 const char *svz_validate(int h);                   /* "" if all invariants hold, else reports */
 
 /* Real traces (docs/import.md). svz_open_any() takes any supported format:

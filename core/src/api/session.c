@@ -60,6 +60,7 @@ struct session {
 	struct sbuf out;       /* last view / events text */
 	char *validate_buf;
 	char *import_text, *import_json; /* import report (svz_open_any, imports) */
+	bool aliases_noted;    /* the report names the caches merged under this preset */
 	char *export_v1;       /* last svz_export_v1() */
 };
 
@@ -697,15 +698,78 @@ const char *svz_stats_text(int h)
 	return out_text(s);
 }
 
-const char *svz_import_summary(int h)
+const char *svz_stat_totals_json(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	view_stat_totals_json(&s->m, &s->out);
+	return out_text(s);
+}
+
+/* The trace caches find_mergeable() made aliases under this session's
+ * preset (slab_nomerge off), added to the import report the first time it
+ * is read: a line each in the text, an "aliases" array in the JSON. */
+static ARENA_MOVES void note_aliases(int h, struct session *s)
+{
+	s->aliases_noted = true;
+	if (!get(h))
+		return;
+	struct model *m = &s->m;
+	struct sbuf text = { 0 }, json = { 0 };
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < s->trace.nr_caches; i++) {
+		idx_t c = *u32_at(m, WORLD(m)->cache_map + i);
+		if (cache_r(m, c)->decl == i)
+			continue;
+		sb_printf(&text, "  %s: an alias of %s (same slabs, one /proc/slabinfo row)\n",
+			  s->trace.caches[i].name, cache_r(m, c)->name);
+		sb_puts(&json, n ? ",{\"cache\":" : "{\"cache\":");
+		sb_json_str(&json, s->trace.caches[i].name);
+		sb_puts(&json, ",\"of\":");
+		sb_json_str(&json, cache_r(m, c)->name);
+		sb_putc(&json, '}');
+		n++;
+	}
+	char *jend = s->import_json ? strrchr(s->import_json, '}') : NULL;
+	if (n && !text.oom && !json.oom) {
+		struct sbuf t = { 0 }, j = { 0 };
+		sb_printf(&t, "%smerged caches (find_mergeable(); slab_nomerge=1 keeps them apart): %u\n%s",
+			  s->import_text, n, text.s);
+		if (jend) {
+			sb_putn(&j, s->import_json, (size_t)(jend - s->import_json));
+			sb_printf(&j, ",\"aliases\":[%s]}", json.s);
+		}
+		if (!t.oom && !j.oom) {
+			free(s->import_text);
+			s->import_text = t.s;
+			if (jend) {
+				free(s->import_json);
+				s->import_json = j.s;
+			}
+		} else {
+			sb_free(&t);
+			sb_free(&j);
+		}
+	}
+	sb_free(&text);
+	sb_free(&json);
+}
+
+ARENA_MOVES const char *svz_import_summary(int h)
 {
 	struct session *s = peek(h);
+	if (s && s->import_text && !s->aliases_noted)
+		note_aliases(h, s);
 	return s && s->import_text ? s->import_text : "";
 }
 
-const char *svz_import_summary_json(int h)
+ARENA_MOVES const char *svz_import_summary_json(int h)
 {
 	struct session *s = peek(h);
+	if (s && s->import_text && !s->aliases_noted)
+		note_aliases(h, s);
 	return s && s->import_json ? s->import_json : "";
 }
 

@@ -74,3 +74,32 @@ void view_stats(struct model *m, struct sbuf *b)
 		sb_printf(b, " failed=%" PRIu64 "\n", nr->failed_calls);
 	}
 }
+
+/* The stat totals the page's pre-pass samples at each timeline bucket (its
+ * markers and sparklines), without a whole snapshot (issue 14: 400 snapshots
+ * of a 64-CPU run were most of opening it). The same numbers and keys as
+ * summing the snapshot: slabs_allocated and slabs_freed over every cache
+ * (if any), then each SLUB_STATS item over the live caches' CPUs (if any
+ * cache is live). */
+void view_stat_totals_json(struct model *m, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	uint64_t allocated = 0, freed = 0;
+	bool alive = false;
+	for (uint32_t ci = 0; ci < w->nr_caches; ci++) {
+		allocated += cache_r(m, ci)->slabs_allocated;
+		freed += cache_r(m, ci)->slabs_freed;
+		alive |= cache_r(m, ci)->alive;
+	}
+	sb_puts(b, "{");
+	if (w->nr_caches)
+		sb_printf(b, "\"slabs_allocated\":%" PRIu64 ",\"slabs_freed\":%" PRIu64, allocated, freed);
+	for (int si = 0; alive && si < NR_SLUB_STAT_ITEMS; si++) {
+		uint64_t sum = 0;
+		for (uint32_t ci = 0; ci < w->nr_caches; ci++)
+			for (int cpu = 0; cache_r(m, ci)->alive && cpu < w->nr_cpus; cpu++)
+				sum += *stat_ptr(m, ci, cpu, (enum stat_item)si);
+		sb_printf(b, ",\"%s\":%" PRIu64, stat_names[si], sum);
+	}
+	sb_puts(b, "}");
+}

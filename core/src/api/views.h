@@ -25,6 +25,8 @@ int view_sysfs(struct model *m, const char *cache, struct sbuf *b);
 /* All of /sys/kernel/slab (svz_sysfs_tree()). */
 void view_sysfs_tree(struct model *m, struct sbuf *b);
 void view_stats(struct model *m, struct sbuf *b);
+/* {"slabs_allocated":N,...,"<stat>":N...}: totals over caches and CPUs */
+void view_stat_totals_json(struct model *m, struct sbuf *b);
 void view_snapshot_json(struct model *m, struct sbuf *b);
 
 /* ---- shared walks ---------------------------------------------------------- */

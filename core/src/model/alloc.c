@@ -10,17 +10,21 @@
 #define CNODE(node) cnode_r(m, cnode_idx(m, f->cache, (node)))
 #define MIN_PARTIAL (cache_r(m, f->cache)->min_partial)
 
-/* slab_alloc_node(): returns the object or -1. */
+/* slab_alloc_node(): returns the object or -1. The sheaves first (every
+ * v7.0 cache; in v6.18/v6.19 those created with sheaf_capacity), then the
+ * slabs: v7.0's ___slab_alloc, or the classic cpu slab. */
 int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	if (!CLASSIC(m) || cache_r(m, f->cache)->has_sheaves) {
+		CALL(CO_ALLOC_FROM_PCS, (void)callee);
+		if (f->ret >= 0)
+			CO_RETURN(f->ret);
+	}
 	if (CLASSIC(m)) {
 		CALL(CO_C_SLAB_ALLOC_NODE, (void)callee);
 		CO_RETURN(f->ret);
 	}
-	CALL(CO_ALLOC_FROM_PCS, (void)callee);
-	if (f->ret >= 0)
-		CO_RETURN(f->ret);
 	CALL(CO_SLAB_ALLOC, (void)callee);
 	CO_RETURN(f->ret);
 	CO_END;

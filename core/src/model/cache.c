@@ -62,11 +62,15 @@ static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t 
 		snprintf(err, errlen, "out of memory creating the cache");
 		return -1;
 	}
-	/* v6.19's classic era only gives sheaves to caches that ask for them;
-	 * the classic era runs kmem_cache_cpu paths only (see cpu.c) */
-	if (cfg->sw.era == SVZ_ERA_CLASSIC && !sheaf_req)
-		g.sheaf_capacity = 0;
-	const bool has_sheaves = g.sheaf_capacity != 0 && cfg->sw.era == SVZ_ERA_SHEAVES;
+	/* v6.18/v6.19 (2d517aa09bbc "slab: add opt-in caching layer of percpu
+	 * sheaves"): only a cache created with kmem_cache_args.sheaf_capacity
+	 * gets sheaves, of exactly that capacity, beside its kmem_cache_cpu
+	 * (do_kmem_cache_create(): none for SLAB_DEBUG_FLAGS); before v6.18
+	 * there are none. */
+	if (cfg->sw.era == SVZ_ERA_CLASSIC)
+		g.sheaf_capacity = svz_kernel_at_least(&cfg->sw, 618) && !(flags & SLAB_DEBUG_FLAGS)
+			? sheaf_req : 0;
+	const bool has_sheaves = g.sheaf_capacity != 0;
 	struct cache_rec *cr = cache_r(m, c);
 	snprintf(cr->name, sizeof cr->name, "%s", name);
 	cr->alive = true;

@@ -23,8 +23,12 @@
  * tid = cpu + k * TID_STEP, TID_STEP = roundup_pow_of_two(nr_cpu_ids).
  *
  * Differences from Linux: preemption and interrupts are not modelled, so
- * the per-CPU cmpxchg never fails (CMPXCHG_DOUBLE_CPU_FAIL stays 0); caches
- * that opt into sheaves in v6.18/v6.19 run the classic paths only. */
+ * the per-CPU cmpxchg never fails (CMPXCHG_DOUBLE_CPU_FAIL stays 0).
+ *
+ * v6.18/v6.19 caches created with sheaf_capacity (2d517aa09bbc) have
+ * sheaves in front of all this (sheaf.c): slab_alloc_node() and slab_free()
+ * try them first; their refills come from here (__kmem_cache_alloc_bulk,
+ * C_ALLOC_BULK) and their flushes go to do_slab_free(). */
 #include "model/engine.h"
 
 #define C (pcs_r(m, pcs_idx(m, f->cache, f->on_cpu)))
@@ -677,16 +681,21 @@ int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 #undef flushed
 #undef cpu_freelist
 
-/* kmem_cache_alloc_bulk() (classic): pop c->freelist under the local lock
+/* __kmem_cache_alloc_bulk() (classic): pop c->freelist under the local lock
  * (ALLOC_FASTPATH per object); when it runs dry, ___slab_alloc one object
- * (which loads a new cpu slab) and go on. */
-#define wanted f->n      /* in */
-#define got    f->i
-#define batch  f->k
+ * (which loads a new cpu slab) and go on. Into the bulk buffer, or (v6.18+
+ * refill_sheaf() and an oversize prefill) into a sheaf: all or nothing,
+ * a short run is freed back and 0 returned, as the kernel's error path. */
+#define wanted     f->n      /* in */
+#define dest_sheaf f->z      /* in: NIL for the bulk buffer */
+#define got        f->i
+#define batch      f->k
+#define first      f->j      /* where this call's objects start in the buffer */
 int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	got = 0;
+	first = (int32_t)WORLD(m)->cpus[cpu].bulk_len;
 	while (got < wanted) {
 		LOCK(LK_PCS_LOCK, CI, false);
 		{
@@ -710,12 +719,28 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 			break;
 		CALL(CO_C_SLAB_ALLOC, (void)callee);
 		if (f->ret < 0)
-			CO_RETURN(got);
+			break;
 		got++;
 	}
+	if (dest_sheaf == NIL)
+		CO_RETURN(got);
+	if (got < wanted) {
+		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+		CO_RETURN(0);
+	}
+	{
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		for (uint32_t i = (uint32_t)first; i < c->bulk_len; i++)
+			sheaf_push(m, dest_sheaf, *u32_at(m, c->bulk + i));
+		c->bulk_len = (uint32_t)first;
+	}
+	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = dest_sheaf, .from = LOC_BULK, .to = LOC_SHEAF,
+	   .count = got, .value = sheaf_size(m, dest_sheaf));
 	CO_RETURN(got);
 	CO_END;
 }
 #undef wanted
+#undef dest_sheaf
 #undef got
 #undef batch
+#undef first

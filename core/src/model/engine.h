@@ -39,7 +39,7 @@
 	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
 	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier) \
 	X(alloc_single_from_partial) X(alloc_single_from_new_slab) X(free_to_partial_list) \
-	X(work)
+	X(flush_cpu_slab) X(kvfree_rcu_barrier) X(work)
 
 enum kfn {
 #define X(n) KFN_##n,
@@ -107,7 +107,7 @@ extern const char *const loc_names[LOC__COUNT];
 	X(SWAP_SPARE, "swap main and spare sheaves") \
 	X(SHEAF_EMPTY, "the prefilled sheaf is empty: no object") \
 	X(RCU_FAIL, "no rcu_free sheaf to be had: classic kfree_rcu batching") \
-	X(CLASSIC_NO_PREFILL, "prefilled sheaves are not modelled in the classic era") \
+	X(CLASSIC_NO_PREFILL, "kmem_cache_prefill_sheaf() exists from v6.18 on") \
 	X(KEEP_EMPTY, "empty slab kept: nr_partial < min_partial") \
 	X(ISOLATED, "slab is isolated by a refill in progress: leave it")
 
@@ -225,6 +225,11 @@ bool stat_in_era(enum stat_item si, enum svz_era era);
 static inline enum kfn f_kfn(const struct frame *f) { return (enum kfn)f->k_fn; }
 
 #define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
+/* Objects the sheaves hand out or take back: v6.18/v6.19 count them apart
+ * from the cpu slab's (ALLOC_PCS "alloc_cpu_sheaf", FREE_PCS
+ * "free_cpu_sheaf"); v7.0, with no cpu slab, as its fast paths. */
+#define PCS_ALLOC_STAT(m) (CLASSIC(m) ? ALLOC_PCS : ALLOC_FASTPATH)
+#define PCS_FREE_STAT(m) (CLASSIC(m) ? FREE_PCS : FREE_FASTPATH)
 /* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
 #define HAS_CPU_PARTIAL(m, c) (cache_r(m, (c))->g.cpu_partial != 0)
 /* ___slab_alloc()'s try_thisnode round exists (v6.9+, 9198ffbd2b49; every
@@ -310,6 +315,8 @@ idx_t get_barn(struct model *m, idx_t cache, int cpu);
  * bulk buffer (bulk allocations and single-object results). */
 void deliver(struct model *m, int cpu, idx_t dest_sheaf, idx_t obj);
 enum loc dest_loc(idx_t dest_sheaf);
+/* rcu.c: call_rcu(rcu_free_sheaf_nobarn) of a CPU's rcu_free sheaf */
+void rcu_free_flush(struct model *m, idx_t pcs);
 #define E2BIG_ 7
 #define ENOMEM_ 12
 #define EBUSY_ 16

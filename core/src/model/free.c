@@ -4,20 +4,15 @@
 
 #define CNODE(node) cnode_r(m, cnode_idx(m, f->cache, (node)))
 
-/* slab_free(): node-local objects
- * try the sheaves first (slab_nid == numa_mem_id()). */
+/* slab_free(): node-local objects try the sheaves first (slab_nid ==
+ * numa_mem_id()): every v7.0 cache, in v6.18/v6.19 those created with
+ * sheaf_capacity. Then the slab: do_slab_free() (classic), __slab_free(). */
 #define object f->b      /* in: in this CPU's pending slot */
 int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	if (CLASSIC(m)) {
-		WORLD(m)->cpus[cpu].pending = NIL;
-		obj_r(m, object)->state = OBJ_CHAIN;
-		obj_r(m, object)->next = NIL;
-		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object;
-		     callee->y = object; callee->n = 1);
-		CO_RETURN(0);
-	}
+	if (CLASSIC(m) && !cache_r(m, f->cache)->has_sheaves)
+		goto to_slab;
 	if (slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
 		CALL(CO_FREE_TO_PCS, callee->b = object; callee->flag1 = true);
 		if (f->ret)
@@ -25,8 +20,15 @@ int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 	} else {
 		CHECK_EV(CHK_REMOTE_OBJECT, .obj = object, .node = slab_r(m, obj_r(m, object)->slab)->node);
 	}
+to_slab:
 	WORLD(m)->cpus[cpu].pending = NIL;
 	obj_r(m, object)->state = OBJ_CHAIN;
+	if (CLASSIC(m)) {
+		obj_r(m, object)->next = NIL;
+		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object;
+		     callee->y = object; callee->n = 1);
+		CO_RETURN(0);
+	}
 	CALL(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
 	     callee->n = 1);
 	STAT(FREE_SLOWPATH, 1);

@@ -254,8 +254,9 @@ static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 int co_OP_FREE(struct model *m, int cpu, struct frame *f) { return free_common(m, cpu, f, false); }
 int co_OP_KFREE(struct model *m, int cpu, struct frame *f) { return free_common(m, cpu, f, true); }
 
-/* kmem_cache_alloc_bulk(): alloc_from_pcs_bulk, then refill_objects for
- * the rest (ALLOC_SLOWPATH += rest); all or nothing. */
+/* kmem_cache_alloc_bulk(): alloc_from_pcs_bulk (caches with sheaves),
+ * then __kmem_cache_alloc_bulk for the rest: refill_objects (v7.0,
+ * ALLOC_SLOWPATH += rest) or the cpu slab (classic); all or nothing. */
 #define wanted f->n
 #define got    f->i
 int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
@@ -265,29 +266,27 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	for (uint32_t i = 0; i < OP(f)->count; i++)
 		if (claim_handle(m, cpu, m->trace->handle_lists[OP(f)->handle + i]))
 			CO_RETURN(-1);
-	if (CLASSIC(m)) {
-		CALL(CO_C_ALLOC_BULK, callee->n = wanted);
-		if (f->ret < wanted) {
-			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-			for (uint32_t i = 0; i < OP(f)->count; i++)
-				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
-			CO_RETURN(0);
-		}
-		goto bind;
+	got = 0;
+	if (!CLASSIC(m) || cache_r(m, f->cache)->has_sheaves) {
+		CALL(CO_ALLOC_FROM_PCS_BULK, callee->n = wanted);
+		got = f->ret;
 	}
-	CALL(CO_ALLOC_FROM_PCS_BULK, callee->n = wanted);
-	got = f->ret;
 	if (got < wanted) {
-		CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = wanted - got; callee->k = wanted - got);
+		if (CLASSIC(m)) {
+			CALL(CO_C_ALLOC_BULK, callee->n = wanted - got);
+		} else {
+			CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = wanted - got; callee->k = wanted - got);
+		}
 		if (f->ret < wanted - got) {
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
 			for (uint32_t i = 0; i < OP(f)->count; i++)
 				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
 			CO_RETURN(0);
 		}
-		STAT(ALLOC_SLOWPATH, wanted - got);
+		if (!CLASSIC(m))
+			STAT(ALLOC_SLOWPATH, wanted - got);
 	}
-bind:
+
 	{
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 		uint32_t n = c->bulk_len;
@@ -337,43 +336,46 @@ int co_OP_FREE_BULK(struct model *m, int cpu, struct frame *f)
 }
 #undef failed
 
-int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
+/* flush_cpu_slab() of one CPU: pcs_flush_all() for a cache with sheaves,
+ * then (classic) the cpu slab and partial list. */
+int co_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	REQUIRE_CACHE();
-	if (CLASSIC(m)) {
-		CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)cpu);
-		CO_RETURN(0);
-	}
-	CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)cpu);
+	if (cache_r(m, f->cache)->has_sheaves || (!CLASSIC(m) && WORLD(m)->cfg.sw.cpu_partial_free))
+		CALL(CO_PCS_FLUSH, (void)callee);
+	if (CLASSIC(m))
+		CALL(CO_C_FLUSH_CPU, (void)callee);
 	CO_RETURN(0);
 	CO_END;
 }
 
-/* flush_all(): pcs_flush_all on every CPU that has anything cached. */
+int co_OP_FLUSH(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	REQUIRE_CACHE();
+	CALL(CO_FLUSH_CPU, callee->on_cpu = (int16_t)cpu);
+	CO_RETURN(0);
+	CO_END;
+}
+
+/* flush_all(): flush_cpu_slab on every CPU with anything cached:
+ * has_cpu_slab() (c->slab or c->partial) or has_pcs_used(). */
 #define each_cpu f->j
 int co_OP_FLUSH_ALL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	REQUIRE_CACHE();
 	for (each_cpu = 0; each_cpu < WORLD(m)->nr_cpus; each_cpu++) {
-		if (CLASSIC(m)) {
-			/* has_cpu_slab(): c->slab or c->partial */
-			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, each_cpu));
-			if (p->c_slab == NIL && p->c_partial == NIL)
-				continue;
-			CALL(CO_C_FLUSH_CPU, callee->on_cpu = (int16_t)each_cpu);
-			continue;
-		}
-		if (!cache_r(m, f->cache)->has_sheaves && !WORLD(m)->cfg.sw.cpu_partial_free)
-			break;
 		{
 			struct pcs_rec *p = pcs_r(m, pcs_idx(m, f->cache, each_cpu));
-			if (p->spare == NIL && p->rcu_free == NIL && sheaf_size(m, p->main) == 0 &&
-			    p->c_partial == NIL)
-				continue; /* !has_pcs_used() */
+			bool cpu_slab = CLASSIC(m) && (p->c_slab != NIL || p->c_partial != NIL);
+			bool pcs_used = (cache_r(m, f->cache)->has_sheaves || WORLD(m)->cfg.sw.cpu_partial_free) &&
+					(p->spare != NIL || p->rcu_free != NIL || sheaf_size(m, p->main) != 0 ||
+					 p->c_partial != NIL);
+			if (!cpu_slab && !pcs_used)
+				continue;
 		}
-		CALL(CO_PCS_FLUSH, callee->on_cpu = (int16_t)each_cpu);
+		CALL(CO_FLUSH_CPU, callee->on_cpu = (int16_t)each_cpu);
 	}
 	CO_RETURN(0);
 	CO_END;
@@ -466,13 +468,16 @@ int co_OP_SHRINK(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 
-/* kmem_cache_destroy(): flush, shrink barns, free empty partial slabs;
- * objects still in use -> the kernel's reports, the cache leaks (it
- * disappears from sysfs and slabinfo all the same). */
+/* kmem_cache_destroy(): (v6.12+) kvfree_rcu_barrier(), then flush, shrink
+ * barns, free empty partial slabs; objects still in use -> the kernel's
+ * reports, the cache leaks (it disappears from sysfs and slabinfo all the
+ * same). */
 int co_OP_DESTROY(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	REQUIRE_CACHE();
+	if (svz_kernel_at_least(&WORLD(m)->cfg.sw, 612))
+		CALL(CO_KVFREE_RCU_BARRIER, (void)callee);
 	/* a cache other names merged into lives on until its last name goes */
 	if (--cache_r(m, f->cache)->refcount > 0)
 		CO_RETURN(0);

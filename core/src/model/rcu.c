@@ -1,4 +1,4 @@
-/* Prefilled sheaves (v6.18+) and kfree_rcu() sheaves (v7.0).
+/* Prefilled sheaves and kfree_rcu() sheaves (v6.18+).
  *
  * kmem_cache_prefill_sheaf() hands the caller a sheaf holding at least
  * `size` objects (the CPU's spare, a barn sheaf, or a new one, refilled to
@@ -17,7 +17,7 @@
  *   every object on world.rcu_objects has state OBJ_RCU
  *
  * Differences from Linux: the grace period is explicit (rcu_barrier op);
- * kfree_rcu objects of classic-era caches (or without sheaves) are batched
+ * kfree_rcu objects of caches without sheaves (all before v6.18) are batched
  * and kfree()d at the barrier. */
 #include <stdio.h>
 
@@ -85,7 +85,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 			CO_RETURN(-1);
 		size = (int32_t)op->count;
 	}
-	if (CLASSIC(m)) {
+	if (CLASSIC(m) && !svz_kernel_at_least(&WORLD(m)->cfg.sw, 618)) {
 		/* NULL, as a failed prefill: the handle holds no sheaf */
 		CHECK_EV(CHK_CLASSIC_NO_PREFILL);
 		CO_RETURN(0);
@@ -97,16 +97,23 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		sheaf_r(m, prefilled)->oversize = true;
 		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .value = size);
 		STAT(SHEAF_PREFILL_OVERSIZE, 1);
-		/* __kmem_cache_alloc_bulk(): refill_objects(size, size), all or
-		 * nothing; ALLOC_SLOWPATH += size once it got them all */
-		CALL(CO_REFILL_OBJECTS, callee->z = prefilled; callee->n = size; callee->k = size);
+		/* __kmem_cache_alloc_bulk(), all or nothing: v7.0's
+		 * refill_objects(size, size) with ALLOC_SLOWPATH += size once it
+		 * got them all; v6.18/v6.19's through the cpu slab (a cache
+		 * without sheaves has capacity 0: every prefill is oversize) */
+		if (CLASSIC(m)) {
+			CALL(CO_C_ALLOC_BULK, callee->z = prefilled; callee->n = size);
+		} else {
+			CALL(CO_REFILL_OBJECTS, callee->z = prefilled; callee->n = size; callee->k = size);
+		}
 		if (f->ret < size) {
 			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = prefilled);
 			sheaf_release(m, prefilled);
 			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled);
 			goto fail;
 		}
-		STAT(ALLOC_SLOWPATH, size);
+		if (!CLASSIC(m))
+			STAT(ALLOC_SLOWPATH, size);
 		goto done;
 	}
 	LOCK(LK_PCS_LOCK, PCSI(cpu), false);
@@ -422,7 +429,10 @@ int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 		obj_r(m, object)->state = OBJ_BULK;
 		obj_r(m, object)->holder = (idx_t)cpu;
 	}
-	if (!CLASSIC(m) && slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
+	/* kfree_rcu_sheaf(): s->cpu_sheaves (every v7.0 cache; in v6.18/v6.19
+	 * those created with sheaf_capacity) and a node-local object */
+	if ((!CLASSIC(m) || cache_r(m, f->cache)->has_sheaves) &&
+	    slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
 		CALL(CO_KFREE_RCU_SHEAF, callee->b = object);
 		if (f->ret)
 			CO_RETURN(0);
@@ -437,6 +447,38 @@ int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 	CO_END;
 }
 #undef object
+
+/* A flush hands a CPU's rcu_free sheaf, if any, to call_rcu(
+ * rcu_free_sheaf_nobarn): after the grace period its objects go to the
+ * slabs, not the barn. */
+void rcu_free_flush(struct model *m, idx_t pcs)
+{
+	idx_t r = pcs_r(m, pcs)->rcu_free;
+	if (r == NIL)
+		return;
+	pcs_r(m, pcs)->rcu_free = NIL;
+	sheaf_r(m, r)->nobarn = true;
+	sheaf_place(m, r, SH_RCU_PENDING, -1);
+	dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
+}
+
+/* kvfree_rcu_barrier(), which kmem_cache_destroy() calls first since v6.12
+ * (6c6c47b063b5): flush_all_rcu_sheaves() (v6.18+) hands every CPU's
+ * rcu_free sheaf of every cache with sheaves to the grace period, then it
+ * waits for every kfree_rcu() in flight, so none is reported as a leak. */
+int co_KVFREE_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++) {
+		if (!cache_r(m, c)->alive || !cache_r(m, c)->has_sheaves)
+			continue;
+		for (int on = 0; on < WORLD(m)->nr_cpus; on++)
+			rcu_free_flush(m, pcs_idx(m, c, on));
+	}
+	CALL(CO_OP_RCU_BARRIER, (void)callee);
+	CO_RETURN(0);
+	CO_END;
+}
 
 /* rcu_barrier(): the grace period ends: every call_rcu'd sheaf goes
  * through rcu_free_sheaf(), every batched object through kfree(). */

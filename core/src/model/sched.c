@@ -128,11 +128,7 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu)
 		op_finish(m, cpu, result);
 		break;
 	}
-	struct world *w = WORLD(m);
-	w->cpus[cpu].spins_on = w->step_events && w->sched.last_kind == EV_SPIN &&
-				w->sched.last_value >= 0 && w->sched.last_value < w->nr_cpus
-				? (int32_t)w->sched.last_value + 1 : 0;
-	w->seq++;
+	WORLD(m)->seq++;
 	return 1;
 }
 
@@ -336,6 +332,23 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 
 /* ---- the schedules ------------------------------------------------------- */
 
+/* The serial schedule finishes the oldest op in flight first. If that op
+ * spins on a lock another op in flight holds (an interleaving svz_step_cpu()
+ * left behind), the holder runs first, or the spin would never end. */
+static int lock_holder_first(struct model *m, int cpu)
+{
+	for (int hops = 0; hops < WORLD(m)->nr_cpus; hops++) {
+		const struct frame *f = co_self(m, cpu);
+		if (f->fn != CO_LOCK)
+			break;
+		int owner = *lock_owner(m, (enum lock_kind)f->k, f->a);
+		if (owner < 0 || owner == cpu || WORLD(m)->cpus[owner].depth == 0)
+			break;
+		cpu = owner;
+	}
+	return cpu;
+}
+
 /* Under serial: finish what is in flight first, oldest op first; else
  * start the next op in trace order. */
 static ARENA_MOVES int serial_step(struct model *m)
@@ -349,11 +362,7 @@ static ARENA_MOVES int serial_step(struct model *m)
 				best = w->cpus[c].op;
 				cpu = c;
 			}
-		/* ops interleaved by svz_step_cpu(): if the oldest spins on a lock
-		 * a younger op holds, run the holder (else it would spin forever) */
-		for (int hops = 0; hops < w->nr_cpus && w->cpus[cpu].spins_on &&
-		     w->cpus[w->cpus[cpu].spins_on - 1].depth > 0; hops++)
-			cpu = w->cpus[cpu].spins_on - 1;
+		cpu = lock_holder_first(m, cpu);
 	} else {
 		while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
 			w->next_op++;

@@ -1,4 +1,5 @@
-/* Per-CPU sheaves (v7.0): main and spare stacks of object pointers.
+/* Per-CPU sheaves (v7.0; v6.18/v6.19 for caches created with
+ * sheaf_capacity): main and spare stacks of object pointers.
  *
  *   main != NIL for a cache with sheaves; NIL stands for the static
  *   bootstrap sheaf (capacity 0) of caches without sheaves, which is both
@@ -142,7 +143,7 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	STAT(ALLOC_FASTPATH, 1);
+	STAT(PCS_ALLOC_STAT(m), 1);
 	CO_RETURN((int32_t)object);
 	CO_END;
 }
@@ -304,7 +305,12 @@ int co_REFILL_SHEAF(struct model *m, int cpu, struct frame *f)
 	to_fill = (int32_t)(sheaf_r(m, target)->capacity - sheaf_r(m, target)->size);
 	if (to_fill == 0)
 		CO_RETURN(0);
-	CALL(CO_REFILL_OBJECTS, callee->z = target; callee->n = to_fill; callee->k = to_fill);
+	if (CLASSIC(m)) {
+		/* v6.18/v6.19: __kmem_cache_alloc_bulk(), through the cpu slab */
+		CALL(CO_C_ALLOC_BULK, callee->z = target; callee->n = to_fill);
+	} else {
+		CALL(CO_REFILL_OBJECTS, callee->z = target; callee->n = to_fill; callee->k = to_fill);
+	}
 	filled = f->ret;
 	if (filled > 0)
 		STAT(SHEAF_REFILL, filled);
@@ -339,7 +345,7 @@ int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	STAT(FREE_FASTPATH, 1);
+	STAT(PCS_FREE_STAT(m), 1);
 	CO_RETURN(1);
 	CO_END;
 }
@@ -540,14 +546,7 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 	old_spare = PCS(f->on_cpu)->spare;
 	PCS(f->on_cpu)->spare = NIL;
 	sheaf_place(m, old_spare, SH_DETACHED, -1);
-	if (PCS(f->on_cpu)->rcu_free != NIL) {
-		/* call_rcu(rcu_free_sheaf_nobarn): flushed after the grace period */
-		idx_t r = PCS(f->on_cpu)->rcu_free;
-		PCS(f->on_cpu)->rcu_free = NIL;
-		sheaf_r(m, r)->nobarn = true;
-		sheaf_place(m, r, SH_RCU_PENDING, -1);
-		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
-	}
+	rcu_free_flush(m, PCSI(f->on_cpu));
 	UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
 	if (old_spare != NIL) {
 		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = old_spare);
@@ -654,7 +653,7 @@ int co_ALLOC_FROM_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_MAIN,
 		   .to = LOC_BULK, .count = batch, .value = sheaf_size(m, PCS(cpu)->main));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		STAT(ALLOC_FASTPATH, batch);
+		STAT(PCS_ALLOC_STAT(m), batch);
 		allocated += batch;
 		if (allocated >= wanted)
 			CO_RETURN(allocated);
@@ -734,7 +733,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_BULK,
 		   .to = LOC_MAIN, .count = batch, .value = sheaf_size(m, PCS(cpu)->main));
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		STAT(FREE_FASTPATH, batch);
+		STAT(PCS_FREE_STAT(m), batch);
 	}
 	goto remote;
 no_empty:
@@ -750,7 +749,8 @@ fallback:
 		batch = (int32_t)left;
 	}
 	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-	STAT(FREE_SLOWPATH, batch);
+	if (!CLASSIC(m))
+		STAT(FREE_SLOWPATH, batch);
 remote:
 	WORLD(m)->cpus[cpu].bulk_len = 0;
 	if (nr_remote) {
@@ -761,7 +761,8 @@ remote:
 			c->bulk_len = (uint32_t)nr_remote;
 		}
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-		STAT(FREE_SLOWPATH, nr_remote);
+		if (!CLASSIC(m)) /* v6.18/v6.19: do_slab_free() counted them */
+			STAT(FREE_SLOWPATH, nr_remote);
 	}
 	CO_RETURN(0);
 	CO_END;

@@ -286,7 +286,6 @@ struct cpu_rec {
 	uint64_t clock;          /* timed schedule (sched.c): simulated cycles */
 	uint64_t busy, spin, idle; /* ... of which working, spinning on a lock, waiting */
 	int32_t waits_on;        /* 1 + the CPU whose op its next op waits for (0: none) */
-	int32_t spins_on;        /* 1 + the CPU holding the lock its last step spun on (0: none) */
 };
 
 struct node_rec {            /* NUMA node: memory and its page allocator */

@@ -250,13 +250,6 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 		}
 	}
 
-	for (int k = 0; k < NR_OP_OPTS; k++) {
-		size_t used = strlen(optlist);
-
-		if (spec->opts & (1 << k))
-			snprintf(optlist + used, sizeof optlist - used, "%s%s=", used ? ", " : "",
-				 op_opt_names[k]);
-	}
 	for (uint32_t i = 2 + spec->nargs; i < n; i++) {
 		const struct tok *o = &tk[i];
 		struct tok v;
@@ -267,6 +260,16 @@ int parse_op(struct parser *P, const struct tok *tk, uint32_t n, uint32_t line, 
 				break;
 		if (k == NR_OP_OPTS) {
 			bool has_eq = memchr(o->s, '=', o->len) != NULL;
+
+			/* the options this op takes, for the error only (building it
+			 * for every op was a sixth of parsing a big trace) */
+			for (int j = 0; j < NR_OP_OPTS; j++) {
+				size_t used = strlen(optlist);
+
+				if (spec->opts & (1 << j))
+					snprintf(optlist + used, sizeof optlist - used, "%s%s=",
+						 used ? ", " : "", op_opt_names[j]);
+			}
 
 			if (!has_eq && !optlist[0])
 				return fail_tok(P, line, o, "expected end of line, got '%s'", qtok(P, o));

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { CHECKPOINT_BUDGET, classify, Engine, matchEvent } from './engine';
 import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { loadModule, scenario } from './testing';
+import { SlubvizSession } from '../../../core/wasm/slubviz-api';
+import type { Snapshot } from './types';
 
 let mod: SlubvizModule;
 beforeAll(async () => {
@@ -22,6 +24,47 @@ describe('Engine (checkpoints and seeks)', () => {
     expect(meta.markers.map((m) => m.cls)).toContain('discard');
     expect(meta.samples.alloc_fastpath.length).toBe(meta.sampleOps.length);
     e.close();
+  });
+
+  test('the pre-pass samples (svz_stat_totals_json) are the snapshot summed over caches and CPUs', () => {
+    // the sum the timeline sampled from whole snapshots before issue 14:
+    // slabs_allocated/freed over every cache, each stat over the live
+    // caches' CPUs (a destroyed cache keeps its slab counts, not its stats)
+    const fromSnapshot = (snap: Snapshot): Record<string, number> => {
+      const t: Record<string, number> = {};
+      for (const c of snap.caches) {
+        t.slabs_allocated = (t.slabs_allocated ?? 0) + c.slabs_allocated;
+        t.slabs_freed = (t.slabs_freed ?? 0) + c.slabs_freed;
+        if (!c.stats) continue;
+        for (const [k, v] of Object.entries(c.stats)) t[k] = (t[k] ?? 0) + v.reduce((a, b) => a + b, 0);
+      }
+      return t;
+    };
+    const trace = `slubviz-trace 1
+node 0 mem=64M
+cpus 0-1 node=0
+cache a size=64
+cache b size=256
+c0 alloc a x
+c1 alloc b y
+c1 free b y
+c0 destroy b
+c1 free a x
+`;
+    const s = SlubvizSession.open(mod, trace, { preset: '', sets: null });
+    const seen: string[] = [];
+    for (let op = 0; op <= 5; op++) {
+      s.runToOp(op);
+      const totals = s.statTotals();
+      expect(JSON.stringify(totals)).toBe(JSON.stringify(fromSnapshot(s.snapshot() as Snapshot)));
+      seen.push(Object.keys(totals).join(','));
+    }
+    // the destroyed cache b keeps its slab counts in the totals: the first
+    // alloc fills a's sheaf (capacity 60) from one order-0 slab of 4096/64 =
+    // 64 objects, b's (capacity 28) from two slabs of 4096/256 = 16
+    expect(s.statTotals().slabs_allocated).toBe(3);
+    expect(seen[0]).toMatch(/^slabs_allocated,slabs_freed,alloc_fastpath/);
+    s.close();
   });
 
   test('seek to any step gives the same snapshot and event as stepping there', () => {
@@ -72,7 +115,7 @@ describe('Engine (checkpoints and seeks)', () => {
     e.close();
   });
 
-  test('runUntil stops right after the matching step, or at the end', () => {
+  test('runUntil stops right after the matching step; found nothing, it leaves the position alone', () => {
     const e = new Engine(mod);
     e.open(scenario('basics'), '', '');
     let f = e.runUntil({ kind: 'new_slab' });
@@ -80,15 +123,43 @@ describe('Engine (checkpoints and seeks)', () => {
     expect(f.event?.kind).toBe('new_slab');
     f = e.runUntil({ kind: 'discard' });
     expect(f.event?.kind).toBe('discard_slab');
+    const at = f.seq;
     f = e.runUntil({ kind: 'discard' });
     expect(f.hit).toBe(false);
-    expect(f.opsDone).toBe(f.opsTotal);
+    expect(f.seq).toBe(at);
+    expect(e.frame().seq).toBe(at);
     // object X: the object the first fast-path alloc hands out
     e.seek(0);
     f = e.runUntil({ kind: 'alloc_slowpath' });
     e.seek(0);
     const first = e.runUntil({ kind: 'object', obj: 0 });
     expect(first.hit).toBe(true);
+    e.close();
+  });
+
+  test('the per-era breakpoints: barn_get_fail, sheaf refill, no barn, a contended list_lock, an object freed', () => {
+    const e = new Engine(mod);
+    // sheaf-cycle (v7.0 sheaves era, one node with memory): CPU 1's first
+    // allocation finds its main empty and the barn without a full sheaf
+    // (barn_get_fail), then refills a sheaf (sheaf_refill); the only node
+    // has memory, so there is a barn (NO_BARN never happens); one CPU at a
+    // time runs its op (serial schedule), so no lock is ever contended.
+    e.open(scenario('sheaf-cycle'), '', '');
+    let f = e.runUntil({ kind: 'barn_get_fail' });
+    expect([f.hit, f.event?.kind, f.event?.stat]).toEqual([true, 'stat', 'barn_get_fail']);
+    f = e.runUntil({ kind: 'sheaf_refill' });
+    expect([f.hit, f.event?.kind, f.event?.stat]).toEqual([true, 'stat', 'sheaf_refill']);
+    const at = f.seq;
+    for (const kind of ['no_barn', 'list_lock_contended'] as const) {
+      f = e.runUntil({ kind });
+      expect([kind, f.hit, f.seq]).toEqual([kind, false, at]);
+    }
+    // the object CPU 1's first allocation hands out is freed later by its user
+    f = e.seekOp(1);
+    const handed = f.snapshot.slabs.flatMap((s) => [...s.state].map((c, i) => (c === 'u' ? s.obj0 + i : -1))).filter((x) => x >= 0);
+    expect(handed.length).toBe(1);
+    f = e.runUntil({ kind: 'object_freed', obj: handed[0] });
+    expect([f.hit, f.event?.obj, f.event?.from]).toEqual([true, handed[0], 'user']);
     e.close();
   });
 

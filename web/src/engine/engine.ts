@@ -64,19 +64,6 @@ export function describeTrace(text: string): string {
   return out.join('\n');
 }
 
-/** Summed SLUB_STATS over every cache and CPU of a snapshot. */
-export function totalStats(snap: Snapshot): Record<string, number> {
-  const t: Record<string, number> = {};
-  for (const c of snap.caches) {
-    // model counters (exact, whatever stat() the path bumps)
-    t.slabs_allocated = (t.slabs_allocated ?? 0) + c.slabs_allocated;
-    t.slabs_freed = (t.slabs_freed ?? 0) + c.slabs_freed;
-    if (!c.stats) continue;
-    for (const [k, v] of Object.entries(c.stats)) t[k] = (t[k] ?? 0) + v.reduce((a, b) => a + b, 0);
-  }
-  return t;
-}
-
 /** The most notable path taken between two stat totals. */
 export function classify(before: Record<string, number>, after: Record<string, number>): PathClass {
   const d = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
@@ -97,6 +84,15 @@ export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null):
       return e.kind === 'new_slab';
     case 'discard':
       return e.kind === 'discard_slab';
+    case 'barn_get_fail':
+    case 'sheaf_refill':
+      return e.kind === 'stat' && e.stat === bp.kind;
+    case 'no_barn':
+      return e.kind === 'check' && e.check === 'NO_BARN';
+    case 'list_lock_contended':
+      return (e.kind === 'spin' || e.kind === 'trylock_fail') && e.lock === 'list_lock';
+    case 'object_freed':
+      return bp.obj !== undefined && e.obj === bp.obj && e.from === 'user';
     case 'object':
       if (bp.obj === undefined) return false;
       if (e.obj === bp.obj) return true;
@@ -183,8 +179,8 @@ export class Engine {
       Math.ceil(total / MAX_CHECKPOINTS),
     );
     const buckets = Math.max(1, Math.min(total, MAX_BUCKETS));
-    // bucket ends get a snapshot (markers, sparklines); checkpoint-only
-    // bounds do not (a snapshot of a big state costs more than the ops)
+    // bucket ends sample the stats (markers, sparklines); checkpoint-only
+    // bounds do not
     const bucketEnds = new Set<number>();
     for (let b = 1; b <= buckets; b++) bucketEnds.add(Math.round((total * b) / buckets));
     const bounds = new Set<number>(bucketEnds);
@@ -196,8 +192,9 @@ export class Engine {
     s.seq();
     if (!this.checkpointHere(0)) throw new Error('out of memory: no room for the first checkpoint of this trace');
     const sampleOps: number[] = [0];
-    let last = this.snapshot();
-    let prev = totalStats(last);
+    // the stat totals alone (svz_stat_totals_json), not a snapshot: a
+    // snapshot of a big state costs more than the ops between two buckets
+    let prev = s.statTotals();
     const samples: Record<string, number[]> = {};
     for (const k of Object.keys(prev)) samples[k] = [prev[k]];
     const markers: Marker[] = [];
@@ -208,8 +205,7 @@ export class Engine {
       const done = s.opsDone();
       if (done % this.every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) this.checkpointHere(done);
       if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
-        last = this.snapshot();
-        const now = totalStats(last);
+        const now = s.statTotals();
         markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
         sampleOps.push(done);
         for (const k of Object.keys(now)) {
@@ -226,8 +222,7 @@ export class Engine {
       }
     }
     const seqTotal = s.seq();
-    if (last.seq !== seqTotal) last = this.snapshot();
-    const live = liveOwners(last);
+    const live = liveOwners(this.snapshot());
     this.meta = {
       opsTotal: total,
       seqTotal,
@@ -404,6 +399,15 @@ export class Engine {
   /** Run forward until the breakpoint's condition holds for a step; stop
    * right after that step. At most maxSteps steps. */
   runUntil(bp: Breakpoint, maxSteps = 50_000_000, progress?: Progress): Frame {
+    // nothing found: back where the search started (the caller says so)
+    const start = this.session.seq();
+    const f = this.search(bp, maxSteps, progress);
+    if (f.hit) return f;
+    this.seekSeqNoFrame(start);
+    return this.frame(false);
+  }
+
+  private search(bp: Breakpoint, maxSteps: number, progress?: Progress): Frame {
     if (bp.kind === 'object') return this.runUntilObject(bp.obj ?? -1, maxSteps);
     const s = this.session;
     const objSlab: number | null = null;

@@ -4,7 +4,10 @@ import type { InitBody } from '../rpc/protocol';
 import type { StoredMeta } from './storage';
 import type { Manifest, Snapshot, SvzEvent } from './types';
 
-export type BreakpointKind = 'alloc_slowpath' | 'new_slab' | 'discard' | 'object';
+export type BreakpointKind =
+  | 'alloc_slowpath' | 'new_slab' | 'discard' | 'object'
+  // per era: sheaves (barn_get_fail, sheaf_refill, no_barn), both (a contended list_lock, a chosen object freed by its user)
+  | 'barn_get_fail' | 'sheaf_refill' | 'no_barn' | 'list_lock_contended' | 'object_freed';
 
 export interface Breakpoint {
   kind: BreakpointKind;

@@ -2,12 +2,15 @@
 // column beside the visualizer (the list with progress, or the player: the
 // current stop / question / sandbox, the lesson's prose, its data tables).
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
 import { answerIds, lessonItems, lessonVocabulary, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
-import { Markdown } from './markdown';
+import { Markdown } from '../lazyMarkdown';
+import { GoalPicture } from './GoalPicture';
 import { useLessons, useLessonState } from './mount';
+import type { QuestionUi } from './store';
 import './lessons.css';
 
 export function LessonsButton() {
@@ -27,6 +30,7 @@ export function LessonColumn() {
   return (
     <aside className="lesson-col" aria-label="Lessons" data-testid="lesson-col">
       <Marks />
+      <RunLoading />
       {st.error && (
         <p className="error" role="alert" data-testid="lesson-error">
           {st.error}
@@ -34,6 +38,28 @@ export function LessonColumn() {
       )}
       {st.current ? <Player id={st.current} /> : <LessonList />}
     </aside>
+  );
+}
+
+/** Covers the visualizer while a lesson opens its own run, so that the
+ * lesson's text never sits over the previous run. */
+function RunLoading() {
+  const st = useLessonState();
+  const [host, setHost] = useState<Element | null>(null);
+  useEffect(() => setHost(document.querySelector('main > .col')), []);
+  useEffect(() => {
+    const main = document.querySelector('main');
+    if (!main) return;
+    if (st.loadingRun) main.setAttribute('data-lesson-loading', 'true');
+    else main.removeAttribute('data-lesson-loading');
+    return () => main.removeAttribute('data-lesson-loading');
+  }, [st.loadingRun]);
+  if (!st.loadingRun || !host) return null;
+  return createPortal(
+    <div className="lesson-loading" role="status" data-testid="lesson-loading">
+      <span className="spinner" aria-hidden="true" /> Opening {st.loadingRun}…
+    </div>,
+    host,
   );
 }
 
@@ -327,21 +353,19 @@ function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
           You answered this before ({before.correct ? 'right' : 'not right yet'}); answer again or go on.
         </p>
       )}
-      {answered && (
-        <div className={`feedback ${ui.result!.ok ? 'right' : 'wrong'}`} role="status" data-testid="feedback" data-ok={ui.result!.ok ? 'true' : 'false'}>
-          <p>
-            <b>{ui.result!.ok ? '✓ Right.' : '✗ Not quite.'}</b>
-          </p>
-          <Markdown text={q.explanation} />
-        </div>
-      )}
+      {answered && <Feedback q={q} ui={ui} />}
       <div className="form">
-        {answered && !ui.revealed && !ui.result!.ok && (
-          <button type="button" onClick={() => l.retry(q.id)}>
-            Try again
-          </button>
+        {answered && !ui.revealed && !ui.shown && !ui.result!.ok && (
+          <>
+            <button type="button" onClick={() => l.retry(q.id)}>
+              Try again
+            </button>
+            <button type="button" className="link" onClick={() => l.showAnswer(q.id)}>
+              Show the answer
+            </button>
+          </>
         )}
-        {answered && !ui.revealed && (
+        {answered && !ui.revealed && (ui.result!.ok || ui.shown) && (
           <button type="button" className="primary" onClick={() => void l.reveal(q.id)}>
             Reveal: run to {positionText(q.reveal)} ▶
           </button>
@@ -349,6 +373,39 @@ function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
         {ui.revealed && <span className="small" data-testid="revealed">Revealed: the visualizer shows {positionText(q.reveal)}.</span>}
       </div>
     </article>
+  );
+}
+
+/** A right answer gets the explanation; a wrong one a hint and another try,
+ * the explanation and the answer only when the student asks for them. */
+function Feedback({ q, ui }: { q: Question; ui: QuestionUi }) {
+  const ok = ui.result!.ok;
+  const answer = q.kind === 'choice'
+    ? q.choices.filter((c) => answerIds(q).includes(c.id)).map((c) => c.text).join('; ')
+    : candidateLabel(q.target, q.answer);
+  return (
+    <div className={`feedback ${ok ? 'right' : 'wrong'}`} role="status" data-testid="feedback" data-ok={ok ? 'true' : 'false'} data-shown={ui.shown ? 'true' : 'false'}>
+      <p>
+        <b>{ok ? '✓ Right.' : '✗ Not quite.'}</b>
+      </p>
+      {ok || ui.shown ? (
+        <>
+          {!ok && (
+            <p data-testid="shown-answer">
+              The answer: <Markdown text={answer} inline />
+            </p>
+          )}
+          <div data-testid="explanation">
+            <Markdown text={q.explanation} />
+          </div>
+        </>
+      ) : (
+        <div className="hint" data-testid="hint">
+          <p className="small">Hint:</p>
+          <Markdown text={q.hint} />
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -481,6 +538,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
           <Markdown text={sb.hint} />
         </details>
       )}
+      <GoalPicture goal={st.goals[lesson.id]} snap={snap} cpus={sb.allow?.cpus} />
       <ul className="goals" aria-label="Goals">
         {sb.goals.map((g) => {
           const r = ui.result?.goals.find((x) => x.id === g.id);

@@ -7,6 +7,8 @@
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
 import { manifest, SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { LessonReplyPayload, LessonRequestBody } from './protocol';
+import { statePicture, type StatePicture } from './goal';
+import type { Snapshot } from '../engine/types';
 import {
   check, lessonFormat, lessonVocabulary, predicates, runner, runOf, type CapturedState, type Highlight, type Lesson, type OpenFn, type PredicateContext,
   type Probe, type ProbeResult, type Question, type SandboxRun,
@@ -100,6 +102,8 @@ export class LessonBackend {
           return this.sandbox(body.lessonId, body.lines);
         case 'extras':
           return this.extras(body.lessonId);
+        case 'goal':
+          return this.goal(body.lessonId);
       }
     })();
     return r as LessonReplyPayload[T['type']];
@@ -254,6 +258,20 @@ export class LessonBackend {
   /** A sandbox attempt: the lesson's starting trace plus `lines`. */
   sandbox(lessonId: string, lines: string[]): SandboxRun {
     return check.runSandbox(this.lesson(lessonId), lines, { open: this.open, readScenario: this.readScenario });
+  }
+
+  /** The sandbox's goal as a picture: the state the stored solution ends in. */
+  goal(lessonId: string): StatePicture | null {
+    const l = this.lesson(lessonId);
+    const sb = l.sandbox;
+    const base = 'inline' in sb.scenario ? sb.scenario.inline : this.readScenario(sb.scenario.file);
+    const s = this.open(lessonFormat.sandboxTrace(base, lessonFormat.sandboxLines(sb.solution)), { preset: sb.preset ?? '', sets: lessonFormat.setsText(sb.sets) || null });
+    try {
+      s.runAll();
+      return statePicture(JSON.parse(s.snapshotJson()) as Snapshot, sb.cache, sb.allow?.cpus);
+    } finally {
+      s.close();
+    }
   }
 
   /** Data table cells the model fills and the lesson's claims. */

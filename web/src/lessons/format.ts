@@ -85,11 +85,14 @@ export interface Choice {
 interface QuestionBase {
   id: string;
   after?: string;
+  before?: string;
   variant?: string;
   at: Position;
   reveal: Position;
   prompt: string;
   explanation: string;
+  /** shown after a wrong answer: points at the mechanism, never the answer */
+  hint: string;
   cache?: string;
 }
 
@@ -278,6 +281,7 @@ type FormatModule = {
   isListId(s: unknown): boolean;
   clickCandidates(snap: unknown, kind: ClickTarget, cacheName?: string): (number | string)[];
   missingHighlight(snap: unknown, h: Highlight, cacheName: string): string | null;
+  lessonSequence(lesson: Lesson): ({ kind: 'stop'; stop: Stop; index: number } | { kind: 'question'; question: Question })[];
 };
 
 type RunnerModule = {
@@ -318,25 +322,19 @@ export const LESSON_FORMAT: number = lessonFormat.LESSON_FORMAT;
 export const TEXT_TABS = ['slabinfo', 'sysfs', 'stats', 'events'] as const;
 export type TextTabView = (typeof TEXT_TABS)[number];
 
-/** The player's item sequence: the stops in order, each question after the
- * stop it names (`after`), questions without one before the sandbox. */
+/** The player's item sequence: the stops and questions in the lesson's
+ * order (lessonSequence: a question before or after the stop it names),
+ * then the sandbox. */
 export type Item = { kind: 'stop'; stop: Stop; index: number } | { kind: 'question'; question: Question } | { kind: 'sandbox' };
 
 export function lessonItems(lesson: Lesson): Item[] {
-  const items: Item[] = [];
-  const placed = new Set<string>();
-  lesson.stops.forEach((stop, index) => {
-    items.push({ kind: 'stop', stop, index });
-    for (const q of lesson.questions) {
-      if (q.after === stop.id) {
-        items.push({ kind: 'question', question: q });
-        placed.add(q.id);
-      }
-    }
-  });
-  for (const q of lesson.questions) if (!placed.has(q.id)) items.push({ kind: 'question', question: q });
-  items.push({ kind: 'sandbox' });
-  return items;
+  return [...lessonFormat.lessonSequence(lesson), { kind: 'sandbox' }];
+}
+
+/** The stop a question is asked beside (`after` or `before`): its cache, CPU and views. */
+export function anchorStop(lesson: Lesson, q: Question): Stop | undefined {
+  const id = q.after ?? q.before;
+  return lesson.stops.find((s) => s.id === id);
 }
 
 /** The item index of stop number `stopIndex` (0-based). */

@@ -231,12 +231,26 @@ describe('lesson store driving the app store', () => {
     expect(lessons.getState().armed).toBe('sheaf');
     expect(await lessons.answerClick('q-barn-get', 2)).toBe(false);
     expect(lessons.question('q-barn-get').result?.ok).toBe(false);
+    // a wrong click does not disarm the question nor show the answer; "show the answer" does both
+    expect(lessons.question('q-barn-get').shown).toBe(false);
+    lessons.showAnswer('q-barn-get');
+    expect(lessons.question('q-barn-get').shown).toBe(true);
+    expect(lessons.getState().armed).toBeNull();
     lessons.retry('q-barn-get');
     expect(await lessons.answerClick('q-barn-get', 3)).toBe(true);
     expect(lessons.getState().progress['05-sheaves'].questions['q-barn-get']).toMatchObject({ first: '2', correct: true });
-    // the sandbox: the app's free play adds ops to the attempt
+    // the sandbox: its goal picture is the stored solution's end state.
+    // CPU 1's 120 frees filled its main and spare (capacity 60 each); its
+    // free of o[120] puts a full sheaf in node 0's barn; CPU 3's alloc takes
+    // that sheaf as its main and allocates y from it: 60 - 1 = 59
+    // (lesson 05's sandbox prompt and goals)
     await lessons.goTo(items.length - 1);
     await lessons.idle();
+    const goal = lessons.getState().goals['05-sheaves'];
+    if (!goal || goal === 'loading') throw new Error('no goal picture');
+    expect(goal.cpus.find((c) => c.cpu === 3)?.main).toBe(59);
+    expect(lessons.getState().loadingRun).toBeNull();
+    // the app's free play adds ops to the attempt
     app.setFreePlay({ cpu: 1, cache: 'pair-64' });
     await app.freeFree('o[120]');
     await lessons.idle();

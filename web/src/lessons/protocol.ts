@@ -3,6 +3,7 @@
 import type { Api, InitBody } from '../rpc/protocol';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant } from './backend';
 import type { Lesson, SandboxRun } from './format';
+import type { StatePicture } from './goal';
 
 export type LessonRequestBody =
   | InitBody
@@ -12,7 +13,8 @@ export type LessonRequestBody =
   | { type: 'click'; lessonId: string; qid: string; target: number | string }
   | { type: 'candidates'; lessonId: string; qid: string }
   | { type: 'sandbox'; lessonId: string; lines: string[] }
-  | { type: 'extras'; lessonId: string };
+  | { type: 'extras'; lessonId: string }
+  | { type: 'goal'; lessonId: string };
 
 export type LessonReplyPayload = {
   init: null;
@@ -23,6 +25,7 @@ export type LessonReplyPayload = {
   candidates: (number | string)[];
   sandbox: SandboxRun;
   extras: Extras;
+  goal: StatePicture | null;
 };
 
 /** What the lesson store asks of the lesson backend (a worker, or in process in tests). */

@@ -10,12 +10,13 @@ import { configSets } from '../state/store';
 import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
-  answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
+  anchorStop, answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
   type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
 import type { LessonApi } from './protocol';
+import type { StatePicture } from './goal';
 
 export interface QuestionUi {
   /** choice picked / element clicked last */
@@ -24,6 +25,8 @@ export interface QuestionUi {
   result: { ok: boolean; message: string } | null;
   /** every choice's check on the window (after an answer) */
   choices: ChoiceResult[] | null;
+  /** the student asked for the answer (the explanation is shown) */
+  shown: boolean;
   /** the player ran to the reveal position */
   revealed: boolean;
   /** click questions: what can be clicked (keyboard picker) */
@@ -56,10 +59,15 @@ export interface LessonState {
   item: number;
   /** the visualizer is being moved to an item */
   moving: boolean;
+  /** the visualizer is opening another run (the lesson's, a variant's, the
+   * sandbox's): what it will show, until it shows it */
+  loadingRun: string | null;
   prepared: Record<string, PreparedVariant>;
   questions: Record<string, QuestionUi>;
   sandbox: SandboxUi;
   extras: Record<string, Extras | 'loading'>;
+  /** the sandbox's goal picture per lesson (the stored solution's end state) */
+  goals: Record<string, StatePicture | null | 'loading'>;
   /** marks on the visualizer (applied by the Marker) */
   marks: { highlight: Highlight[]; focus: string[] };
   /** click questions: the kind of element a click in the visualizer answers */
@@ -84,16 +92,18 @@ function initial(): LessonState {
     current: null,
     item: 0,
     moving: false,
+    loadingRun: null,
     prepared: {},
     questions: {},
     sandbox: { lines: [], text: '', result: null, problems: [], running: false },
     extras: {},
+    goals: {},
     marks: { highlight: [], focus: [] },
     armed: null,
   };
 }
 
-const NO_Q: QuestionUi = { picked: null, result: null, choices: null, revealed: false, candidates: null };
+const NO_Q: QuestionUi = { picked: null, result: null, choices: null, shown: false, revealed: false, candidates: null };
 
 /** The app store config of a run: the preset, `seed`, the other settings as switches (in order). */
 export function runAppConfig(run: RunConfig): Config {
@@ -105,6 +115,16 @@ export function runAppConfig(run: RunConfig): Config {
     else switches[k] = s;
   }
   return { preset: run.preset, seed, switches };
+}
+
+function runKey(run: RunConfig): string {
+  return JSON.stringify(run);
+}
+
+/** A run in words, for the loading state: "ublk-bio256 under v7.0-rc1". */
+export function runLabel(run: RunConfig): string {
+  const file = 'file' in run.scenario ? /^scenarios\/(.+)\.trace$/.exec(run.scenario.file)?.[1] : null;
+  return `${file ?? 'the lesson’s trace'}${run.preset ? ` under ${run.preset}` : ''}`;
 }
 
 /** The views a sandbox's goals read: their text views and counters first. */
@@ -168,7 +188,15 @@ export class LessonStore {
   }
 
   private fail(e: unknown): void {
-    this.set({ error: e instanceof Error ? e.message : String(e) });
+    this.set({ error: e instanceof Error ? e.message : String(e), loadingRun: null });
+  }
+
+  /** the run moveTo last opened (runKey), to cover the old one at once when the next item needs another */
+  private shownRun: string | null = null;
+
+  /** Cover the visualizer until `run` is shown, if it is not the one shown. */
+  private expectRun(run: RunConfig): void {
+    if (runKey(run) !== this.shownRun || this.app.getState().status !== 'ready') this.set({ loadingRun: runLabel(run) });
   }
 
   // ---- data -------------------------------------------------------------------
@@ -304,13 +332,15 @@ export class LessonStore {
   /** Close the lessons column (back to free exploring). */
   close = (): void => {
     this.moveToken++;
-    this.set({ open: false, armed: null, marks: { highlight: [], focus: [] } });
+    this.set({ open: false, armed: null, moving: false, loadingRun: null, marks: { highlight: [], focus: [] } });
     this.env.setHash?.('');
   };
 
   /** Open a lesson at a stop (index or id), or where the student left it. */
   openLesson = async (id: string, stop?: number | string): Promise<void> => {
-    this.set({ open: true, error: null });
+    // the old run stays covered while the lesson loads and prepares its positions
+    const title = this.state.index?.find((e) => e.id === id)?.title;
+    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : `lesson ${id}` } : {}) });
     await this.track(
       (async () => {
         try {
@@ -362,6 +392,7 @@ export class LessonStore {
       const stop = it.stop;
       this.env.setHash?.(encodeLessonLink({ lesson: id, stop: it.index }));
       this.set({ marks: { highlight: stop.highlight, focus: stop.focus } });
+      this.expectRun(runOf(lesson, stop.variant));
       await this.track(
         (async () => {
           try {
@@ -383,13 +414,14 @@ export class LessonStore {
     } else if (it.kind === 'question') {
       const q = it.question;
       this.env.setHash?.(encodeLessonLink({ lesson: id }));
-      const after = lesson.stops.find((s) => s.id === q.after);
+      const after = anchorStop(lesson, q);
       const focus = [...(after?.focus ?? [])];
       if (q.kind === 'click') {
         const f = { slab: ['partial', 'slab'], object: ['slab'], sheaf: ['sheaves', 'barns'], list: ['partial', 'sheaves', 'barns'], cpu: ['topology'], node: ['topology'] }[q.target];
         focus.unshift(...f.filter((x) => !focus.includes(x)));
       }
       this.set({ marks: { highlight: [], focus }, armed: q.kind === 'click' && !this.question(q.id).revealed ? q.target : null });
+      this.expectRun(runOf(lesson, q.variant));
       await this.track(
         (async () => {
           try {
@@ -434,11 +466,13 @@ export class LessonStore {
       const same = st.status === 'ready' && !st.traceRef && st.trace === text && st.freeOps.length === 0 && configSets(st.config) === configSets(config) && st.config.preset === config.preset;
       if (!same) {
         const file = 'file' in run.scenario ? /^scenarios\/(.+)\.trace$/.exec(run.scenario.file) : null;
+        this.set({ loadingRun: runLabel(run) });
         if (file) await this.app.loadScenario(file[1], { config });
         else await this.app.openTrace(text, { scenario: null, config });
         if (token !== this.moveToken) return;
       }
       if (this.app.getState().status !== 'ready') throw new Error(this.app.getState().error ?? 'the run did not open');
+      this.shownRun = runKey(run);
       if (toEnd) await this.app.toEnd();
       else if (this.app.getState().frame?.seq !== steps) await this.app.seekSeq(steps);
       if (token !== this.moveToken) return;
@@ -450,7 +484,8 @@ export class LessonStore {
       const tab = o.focus.find((f): f is TextTabView => (TEXT_TABS as readonly string[]).includes(f));
       if (tab && this.app.getState().textTab !== tab) this.app.setTextTab(tab);
     } finally {
-      if (token === this.moveToken) this.set({ moving: false });
+      // the old run stays covered until the new one is at its position
+      if (token === this.moveToken) this.set({ moving: false, loadingRun: null });
     }
   }
 
@@ -518,6 +553,14 @@ export class LessonStore {
     );
   };
 
+  /** Show the answer (after a wrong one): the explanation and the right
+   * choice or element; the reveal may follow. */
+  showAnswer = (qid: string): void => {
+    const { q } = this.currentQuestion(qid);
+    this.setQuestion(qid, { shown: true });
+    if (q.kind === 'click') this.set({ armed: null });
+  };
+
   /** Try a question again (before the reveal). */
   retry = (qid: string): void => {
     this.setQuestion(qid, { picked: null, result: null, choices: null });
@@ -543,7 +586,7 @@ export class LessonStore {
           if (!this.question(qid).choices && q.kind === 'choice') {
             this.setQuestion(qid, { choices: await this.api.call({ type: 'choices', lessonId: l.id, qid }) });
           }
-          const after = l.stops.find((s) => s.id === q.after);
+          const after = anchorStop(l, q);
           const hl: Highlight[] = [];
           if (q.kind === 'click') {
             const t = q.target;
@@ -570,6 +613,7 @@ export class LessonStore {
   private async openSandbox(token: number): Promise<void> {
     const id = this.state.current;
     if (!id) return;
+    void this.track(this.loadGoal(id));
     const l = this.state.lessons[id];
     let lines = this.state.sandbox.lines;
     if (!lines.length && !this.state.sandbox.text) {
@@ -671,6 +715,18 @@ export class LessonStore {
     );
   }
 
+  private async loadGoal(id: string): Promise<void> {
+    if (this.state.goals[id] !== undefined) return;
+    this.set({ goals: { ...this.state.goals, [id]: 'loading' } });
+    let g: StatePicture | null = null;
+    try {
+      g = await this.api.call({ type: 'goal', lessonId: id });
+    } catch (e) {
+      console.warn(`lesson ${id}: the goal picture:`, e);
+    }
+    this.set({ goals: { ...this.state.goals, [id]: g } });
+  }
+
   // ---- actions: extras and progress -----------------------------------------------
 
   /** Compute the data tables' model cells and the claims. */
@@ -728,6 +784,7 @@ export const LESSON_ACTIONS = [
   def('answerChoice', 'answer a choice question'),
   def('answerClick', 'answer a click question'),
   def('retry', 'try a question again'),
+  def('showAnswer', 'show the answer'),
   def('reveal', 'run to the reveal'),
   def('sandboxSetText', 'edit the sandbox ops'),
   def('sandboxApply', 'run the sandbox ops'),

@@ -116,6 +116,7 @@ export const ACTIONS = [
   def('setSiteFilter', 'filter the slab detail by call site'),
   def('dismissNotice', 'dismiss the notice'),
   def('openLink', 'open a share link'),
+  def('setCompare', 'compare with another kernel (A/B), or stop'),
 ] as const;
 
 export type ActionName = (typeof ACTIONS)[number]['name'];

@@ -8,6 +8,7 @@ import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { LocalEngine, loadModule, scenario } from '../engine/testing';
 import { act } from './actions';
 import { Store } from './store';
+import { scenarioEnv } from './testing';
 import { compressTrace, encodeShare, inflateLink, LINK_MAX_COMPRESSED, LINK_MAX_TRACE, LinkError } from './url';
 
 let mod: SlubvizModule;
@@ -16,17 +17,7 @@ beforeAll(async () => {
 });
 
 function makeStore() {
-  return new Store(new LocalEngine(new Engine(mod)), {
-    fetchText: async (path) => {
-      if (path === 'scenarios/index.json') return JSON.stringify([{ id: 'basics', file: 'basics.trace', description: '' }]);
-      const m = /^scenarios\/(.+)\.trace$/.exec(path);
-      if (m) return scenario(m[1]);
-      throw new Error(`no ${path}`);
-    },
-    setTimeout: () => 0,
-    clearTimeout: () => {},
-    now: () => 0,
-  });
+  return new Store(new LocalEngine(new Engine(mod)), scenarioEnv());
 }
 
 describe('inflateLink: caps, damage, cancel', () => {
@@ -118,5 +109,40 @@ describe('Store.openLink', () => {
     unsub();
     expect(cancelled).toBe(true);
     expect(store.getState().notice?.text).toMatch(/cancelled\. Opened the scenario basics instead\./);
+  });
+});
+
+describe('live links: config, cache, A/B compare, and a link pasted over an open run', () => {
+  test('shareHash carries the preset, switches, a chosen cache and the compare config; openLink restores them', async () => {
+    const store = makeStore();
+    await store.loadScenarioList();
+    await act(store, 'openLink', '#s=basics');
+    await act(store, 'setConfig', { preset: 'v6.19', switches: { fix1: '1' } });
+    await act(store, 'seekSeq', 12);
+    act(store, 'setCompare', { preset: 'v7.0-rc1', switches: { fix2: '1' } });
+    const h = await store.shareHash();
+    // url.ts: the B side travels as ab=1, bpreset, bsets ("fix2=1")
+    expect(Object.fromEntries(new URLSearchParams(h.slice(1)))).toEqual({ s: 'basics', preset: 'v6.19', sets: 'fix1=1', ab: '1', bpreset: 'v7.0-rc1', bsets: 'fix2=1', seq: '12' });
+    const other = makeStore();
+    await other.loadScenarioList();
+    await act(other, 'openLink', h);
+    const st = other.getState();
+    expect([st.scenario, st.config.preset, st.config.switches, st.frame?.seq]).toEqual(['basics', 'v6.19', { fix1: '1' }, 12]);
+    expect(st.compare).toEqual({ preset: 'v7.0-rc1', seed: '', switches: { fix2: '1' } });
+    // a link without ab=1 turns compare off
+    await act(other, 'openLink', '#s=basics&seq=2');
+    expect(other.getState().compare).toBeNull();
+  });
+
+  test('with no fallback, a bad link is named and the open run stays where it was', async () => {
+    const store = makeStore();
+    await store.loadScenarioList();
+    await act(store, 'openLink', '#s=basics&seq=5');
+    const frame = store.getState().frame;
+    await act(store, 'openLink', '#s=nope&seq=1', null);
+    const st = store.getState();
+    expect(st.notice?.text).toBe('This link names a scenario "nope" that does not exist. The current run stays open.');
+    expect(st.frame).toBe(frame);
+    expect(st.scenario).toBe('basics');
   });
 });

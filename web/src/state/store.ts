@@ -109,6 +109,8 @@ export interface AppState {
   animMs: number;
   fp: { cpu: number; cache: string };
   lastSeekMs: number;
+  /** A/B compare: side B's config (side A is `config`), null when off */
+  compare: Config | null;
 }
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, 1000, 10000, 100000];
@@ -153,6 +155,7 @@ export function initialState(): AppState {
     animMs: 250,
     fp: { cpu: 0, cache: '' },
     lastSeekMs: 0,
+    compare: null,
   };
 }
 
@@ -162,6 +165,11 @@ export function configSets(c: Config): string {
   for (const [k, v] of Object.entries(c.switches)) if (v !== '') lines.push(`${k}=${v}`);
   if (c.seed !== '') lines.push(`seed=${c.seed}`);
   return lines.join('\n');
+}
+
+/** A config from a preset and a `sets` text (share links). */
+export function configOf(preset: string, sets: string): Config {
+  return { preset, ...parseSets(sets) };
 }
 
 export function parseSets(sets: string): { seed: string; switches: Record<string, string> } {
@@ -372,15 +380,21 @@ export class Store {
 
   /** Open a share link (the URL hash, see url.ts): its scenario, or its
    * trace, inflated like an import (progress in `importing`, cancel with
-   * cancelImport, capped). A bad link (unknown scenario, damaged or too
-   * big a trace, cancelled) says why in a notice and opens `fallback`. */
-  openLink = async (hash: string, fallback = DEFAULT_SCENARIO): Promise<void> => {
+   * cancelImport, capped), with its config, cache, A/B compare and
+   * position. A bad link (unknown scenario, damaged or too big a trace,
+   * cancelled) says why in a notice and opens `fallback`, or with
+   * fallback null (a link pasted while a run is open) leaves the run open. */
+  openLink = async (hash: string, fallback: string | null = DEFAULT_SCENARIO): Promise<void> => {
     const share = parseShare(hash);
-    const { seed, switches } = parseSets(share.sets ?? '');
-    const config = { preset: share.preset ?? '', seed, switches };
-    const bad = (why: string) => {
-      this.set({ notice: { kind: 'link', text: `${why}. Opened the scenario ${fallback} instead.` } });
-      return this.loadScenario(fallback);
+    const config = configOf(share.preset ?? '', share.sets ?? '');
+    const bad = async (why: string) => {
+      this.set({ notice: { kind: 'link', text: `${why}. ${fallback === null ? 'The current run stays open' : `Opened the scenario ${fallback} instead`}.` } });
+      if (fallback !== null) await this.loadScenario(fallback);
+    };
+    const done = async () => {
+      this.set({ compare: share.compare ? configOf(share.compare.preset, share.compare.sets) : null });
+      const c = share.cache && this.state.frame?.snapshot.caches.find((x) => x.alive && x.name === share.cache);
+      if (c) this.selectCache(c.id);
     };
     if (share.code !== undefined) {
       let text: string;
@@ -403,12 +417,19 @@ export class Store {
         this.set({ importing: null });
       }
       await this.openTrace(text, { scenario: null, config, seq: share.seq });
-      return;
+      return done();
     }
     const id = share.scenario ?? fallback;
+    if (id === null) return bad('This link names no scenario and no trace');
     if (!this.state.scenarios.some((x) => x.id === id)) return bad(`This link names a scenario "${id}" that does not exist`);
     await this.loadScenario(id, { config, seq: share.seq });
+    return done();
   };
+
+  /** A/B compare: run the same trace under `config` beside this one (side
+   * B, views/Compare.tsx), or stop comparing (null). */
+  setCompare = (config: Partial<Config> | null): void =>
+    this.set({ compare: config ? { preset: '', seed: '', switches: {}, ...config } : null });
 
   /** Open a trace text (custom or a scenario's), with a config. */
   async openTrace(
@@ -672,7 +693,7 @@ export class Store {
     const s = this.state;
     const st: ShareState = { seq: s.frame?.seq ?? 0 };
     if (s.traceRef) {
-      const text = await this.engine.call({ type: 'getText', ref: s.traceRef, maxBytes: SHARE_MAX_BYTES });
+      const text = await this.refText(s.traceRef);
       if (text === null) throw new Error(`${s.traceName ?? 'this trace'} is too large for a share link (over ${SHARE_MAX_BYTES >> 10} KiB); it stays in this browser's stored traces`);
       st.trace = appendOps(text, s.freeOps);
     } else if (s.scenario && s.freeOps.length === 0) st.scenario = s.scenario;
@@ -680,8 +701,24 @@ export class Store {
     if (s.config.preset) st.preset = s.config.preset;
     const sets = configSets(s.config);
     if (sets) st.sets = sets;
+    const cache = s.frame?.snapshot.caches.find((c) => c.id === s.selectedCache);
+    if (cache && cache.id !== defaultCache(s.frame)) st.cache = cache.name;
+    if (s.compare) st.compare = { preset: s.compare.preset, sets: configSets(s.compare) };
     return encodeShare(st);
   };
+
+  /** The text of a trace the worker holds, up to SHARE_MAX_BYTES (null:
+   * larger); asked once per ref (the live URL asks on every step). */
+  private refTexts = new Map<string, Promise<string | null>>();
+  private refText(ref: string): Promise<string | null> {
+    let t = this.refTexts.get(ref);
+    if (!t) {
+      t = this.engine.call({ type: 'getText', ref, maxBytes: SHARE_MAX_BYTES });
+      t.catch(() => this.refTexts.delete(ref));
+      this.refTexts.set(ref, t);
+    }
+    return t;
+  }
 
   // ---- traces: import, samples, storage ---------------------------------------
 

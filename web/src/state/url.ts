@@ -2,6 +2,7 @@
 // a custom trace), the config and the position.
 //   #s=basics&preset=v7.0-rc1&sets=fix1%3D1&seq=42
 //   #t=<base64url(deflate-raw(trace))>&seq=42
+//   ...&cache=bio-256&ab=1&bpreset=v7.0-rc1&bsets=fix1%3D1   (A/B compare)
 // A link is input from anyone: its trace is capped compressed
 // (LINK_MAX_COMPRESSED) and inflated (LINK_MAX_TRACE, checked while
 // inflating, so a small link cannot be a decompression bomb), and the
@@ -26,7 +27,10 @@ export interface ShareState {
   preset?: string;
   sets?: string;
   seq?: number;
+  /** the cache shown, by name */
   cache?: string;
+  /** A/B compare: side B's preset and sets (side A is preset/sets) */
+  compare?: { preset: string; sets: string };
 }
 
 function b64url(bytes: Uint8Array): string {
@@ -53,8 +57,13 @@ async function pipe(bytes: Uint8Array<ArrayBuffer>, t: CompressionStream | Decom
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-export async function compressTrace(text: string): Promise<string> {
-  return b64url(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+/** The last trace compressed: the live URL asks again on every step. */
+let lastCompressed: { text: string; code: Promise<string> } | null = null;
+
+export function compressTrace(text: string): Promise<string> {
+  if (lastCompressed?.text !== text)
+    lastCompressed = { text, code: pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')).then(b64url) };
+  return lastCompressed.code;
 }
 
 export async function decompressTrace(code: string): Promise<string> {
@@ -151,6 +160,11 @@ export async function encodeShare(st: ShareState): Promise<string> {
   if (st.preset) p.set('preset', st.preset);
   if (st.sets) p.set('sets', st.sets);
   if (st.cache) p.set('cache', st.cache);
+  if (st.compare) {
+    p.set('ab', '1');
+    if (st.compare.preset) p.set('bpreset', st.compare.preset);
+    if (st.compare.sets) p.set('bsets', st.compare.sets);
+  }
   if (st.seq !== undefined) p.set('seq', String(st.seq));
   return '#' + p.toString();
 }
@@ -169,6 +183,7 @@ export function parseShare(hash: string): ShareState {
   if (sets) st.sets = sets;
   const cache = p.get('cache');
   if (cache) st.cache = cache;
+  if (p.get('ab') === '1') st.compare = { preset: p.get('bpreset') ?? '', sets: p.get('bsets') ?? '' };
   const seq = p.get('seq');
   if (seq !== null && /^\d+$/.test(seq)) st.seq = Number(seq);
   return st;

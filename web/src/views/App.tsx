@@ -1,6 +1,7 @@
 import type { AppState } from '../state/store';
 import { SHORTCUTS } from '../state/keys';
 import { Controls } from './Controls';
+import { Legend } from './Legend';
 import { BarnsView } from './panels/Barns';
 import { CallPathView } from './panels/CallPath';
 import { CountersView } from './panels/Counters';
@@ -11,11 +12,17 @@ import { SheavesView } from './panels/Sheaves';
 import { SlabDetailView } from './panels/SlabDetail';
 import { TextViews } from './panels/TextViews';
 import { TopologyView } from './panels/Topology';
-import { ConfigPanel } from './Side';
+import { useState } from 'react';
+import { gloss } from '../state/gloss';
+import { CompareView } from './Compare';
+import { ConfigPanel, RunPickers } from './Side';
+import { StartCard } from './StartCard';
+import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
-import { useAppState, useStore } from './hooks';
+import { useAppState, useScrollableRegions, useStore } from './hooks';
 import { LessonColumn, LessonsButton } from '../lessons/LessonsView';
+import { useLessonState } from '../lessons/mount';
 
 function CachePicker() {
   const st = useAppState();
@@ -49,48 +56,152 @@ function Notice({ notice }: { notice: NonNullable<AppState['notice']> }) {
   );
 }
 
-export function App() {
+/** The step in one line: the engineer's event text and, beside it, what
+ * it means in plain words (state/gloss.ts). */
+function StepLine() {
+  const st = useAppState();
+  const f = st.frame;
+  const ev = f?.event ?? null;
+  return (
+    <p className="step-line" data-testid="step-line" data-seq={f?.seq ?? -1}>
+      {ev ? (
+        <>
+          <code className="step-text">{ev.text}</code> <span className="gloss" data-testid="gloss">{gloss(ev, f?.snapshot)}</span>
+        </>
+      ) : (
+        <span className="gloss" data-testid="gloss">
+          {f ? 'Before the first step: press Step (→) to run one step, or Play.' : ''}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** A/B compare on and off (side B starts on another preset). */
+function CompareButton() {
+  const st = useAppState();
+  const store = useStore();
+  const on = !!st.compare;
+  const mine = st.config.preset || st.frame?.snapshot.config.preset;
+  return (
+    <button
+      type="button"
+      aria-pressed={on}
+      disabled={!st.frame}
+      onClick={() => store.setCompare(on ? null : { preset: st.presets.find((p) => p.name !== mine)?.name ?? '' })}
+    >
+      A/B compare
+    </button>
+  );
+}
+
+function Status() {
   const st = useAppState();
   return (
     <>
-      <header>
-        <h1>slubviz</h1>
-        <span className="sub">the SLUB allocator, step by step</span>
-        <LessonsButton />
-        <CachePicker />
-        <span className="status" role="status" data-status={st.status}>
-          {st.status === 'loading'
-            ? `loading${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
-            : st.status === 'error'
-              ? 'error'
-              : st.frame
-                ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
-                : ''}
+      <span className="status" role="status" data-status={st.status}>
+        {st.status === 'loading'
+          ? `loading${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
+          : st.status === 'error'
+            ? 'error'
+            : st.frame
+              ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
+              : ''}
+      </span>
+      {st.importing && (
+        <span className="status" data-testid="header-import">
+          importing {st.importing.name} {Math.round((100 * st.importing.done) / Math.max(1, st.importing.total))}%
         </span>
-        {st.importing && (
-          <span className="status" data-testid="header-import">
-            importing {st.importing.name} {Math.round((100 * st.importing.done) / Math.max(1, st.importing.total))}%
-          </span>
-        )}
-      </header>
+      )}
+    </>
+  );
+}
+
+function Alerts() {
+  const st = useAppState();
+  return (
+    <>
       {st.error && (
         <div className="error" role="alert">
           {st.error}
         </div>
       )}
       {st.notice && <Notice notice={st.notice} />}
+    </>
+  );
+}
+
+/** The model's views by panel id (the embed's `views=` picks some). */
+const VIEWS: Record<string, () => React.JSX.Element> = {
+  topology: TopologyView,
+  sheaves: SheavesView,
+  barns: BarnsView,
+  partial: PartialListsView,
+  slab: SlabDetailView,
+  callpath: CallPathView,
+  counters: CountersView,
+};
+
+/** On a phone the lesson and the visualizer take turns (styles.css). */
+function PhoneTabs({ view, setView }: { view: 'lesson' | 'viz'; setView: (v: 'lesson' | 'viz') => void }) {
+  return (
+    <div className="phone-tabs" role="group" aria-label="Show the lesson or the visualizer">
+      <button type="button" aria-pressed={view === 'lesson'} onClick={() => setView('lesson')}>
+        Lesson
+      </button>
+      <button type="button" aria-pressed={view === 'viz'} onClick={() => setView('viz')}>
+        Visualizer
+      </button>
+    </div>
+  );
+}
+
+function FullApp() {
+  const store = useStore();
+  const lesson = useLessonState();
+  const [view, setView] = useState<'lesson' | 'viz'>('lesson');
+  useLiveUrl(store);
+  useScrollableRegions(store);
+  return (
+    <>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // focus without touching the address (it carries the run)
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to the visualizer
+      </a>
+      <header>
+        <h1>slubviz</h1>
+        <span className="sub">the SLUB allocator, step by step</span>
+        <LessonsButton />
+        <RunPickers />
+        <CachePicker />
+        <CompareButton />
+        <Status />
+      </header>
+      <Alerts />
+      <StartCard />
       <Controls />
-      <main>
+      <StepLine />
+      <CompareView />
+      {lesson.open && <PhoneTabs view={view} setView={setView} />}
+      <main id="main" tabIndex={-1} data-phone-view={lesson.open ? view : 'viz'}>
         <LessonColumn />
         <div className="col">
+          <Legend />
           <TopologyView />
           <SheavesView />
           <BarnsView />
           <PartialListsView />
           <SlabDetailView />
+          <TracesPanel />
         </div>
         <div className="col">
-          <TracesPanel />
           <CallPathView />
           <CountersView />
           <TextViews />
@@ -111,4 +222,43 @@ export function App() {
       <Transitions />
     </>
   );
+}
+
+/** ?embed=1: a compact player for a course page's iframe: the run of the
+ * link (a scenario, or a lesson stop), the controls and the views named by
+ * `views=` (default: sheaves, barns, call path), no app chrome. */
+function EmbedApp({ views }: { views: string[] }) {
+  const st = useAppState();
+  useScrollableRegions(useStore());
+  const shown = views.filter((v) => VIEWS[v]);
+  return (
+    <div className="embed" data-testid="embed">
+      <h1 className="sr-only">slubviz player</h1>
+      <Alerts />
+      <Controls />
+      <StepLine />
+      <main id="main" data-embed-views={shown.join(',')}>
+        <LessonColumn />
+        <div className="col">
+          {shown.map((v) => {
+            const V = VIEWS[v];
+            return <V key={v} />;
+          })}
+        </div>
+      </main>
+      <p className="small embed-foot">
+        {st.frame ? `${st.scenario ?? st.traceName ?? 'trace'} · ${st.frame.snapshot.config.preset} · ` : ''}
+        <a href={`./${location.hash}`} target="_blank" rel="noopener">
+          open in slubviz
+        </a>
+      </p>
+      <Transitions />
+    </div>
+  );
+}
+
+export function App() {
+  const q = new URLSearchParams(location.search);
+  if (q.get('embed') === '1') return <EmbedApp views={(q.get('views') ?? 'sheaves,barns,callpath').split(',')} />;
+  return <FullApp />;
 }

@@ -1,11 +1,37 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BreakpointKind, RunMeta } from '../engine/protocol';
 import { ready, type ActionName } from '../state/actions';
 import { SPEEDS } from '../state/store';
-import { renderTimeline } from '../viz/timeline';
-import { PATH_COLORS, PATH_LABELS } from '../viz/common';
+import { perOp, plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
 import { ActionButton } from './ActionButton';
-import { useAppState, useD3, useStore } from './hooks';
+import './reading.css';
+import { useAppState, useD3, useStore, useWidth } from './hooks';
+
+/** The breakpoints, per era ('' = both): the engine's matchEvent decides. */
+const BREAKPOINTS: { kind: BreakpointKind; label: string; era?: 'sheaves' | 'classic'; obj?: boolean }[] = [
+  { kind: 'alloc_slowpath', label: 'next alloc_slowpath' },
+  { kind: 'barn_get_fail', label: 'next barn_get_fail', era: 'sheaves' },
+  { kind: 'sheaf_refill', label: 'next sheaf refill', era: 'sheaves' },
+  { kind: 'no_barn', label: 'next "no barn" (memoryless node)', era: 'sheaves' },
+  { kind: 'list_lock_contended', label: 'next contended list_lock' },
+  { kind: 'new_slab', label: 'next new slab' },
+  { kind: 'discard', label: 'next discard' },
+  { kind: 'object', label: 'object X changes', obj: true },
+  { kind: 'object_freed', label: 'object X freed', obj: true },
+];
+
+function breakpointLabel(kind: BreakpointKind): string {
+  return BREAKPOINTS.find((b) => b.kind === kind)?.label ?? kind;
+}
+
+/** Why the jump box refuses its text (null: it is an op of the run). */
+export function jumpProblem(text: string, opsTotal: number): string | null {
+  const t = text.trim();
+  if (t === '') return `type an op number from 0 to ${opsTotal}`;
+  if (!/^\d+$/.test(t)) return `"${t}" is not an op number: type a whole number from 0 to ${opsTotal}`;
+  if (Number(t) > opsTotal) return `op ${t} is past the end: the trace has ${opsTotal} ops (0 to ${opsTotal})`;
+  return null;
+}
 
 /** The playback buttons, in their row's order. */
 const PLAYBACK: ActionName[] = ['toStart', 'opBack', 'stepBack', 'togglePlay', 'stepForward', 'stepOp', 'toEnd'];
@@ -16,7 +42,16 @@ export function Controls() {
   const f = st.frame;
   const disabled = !ready(st);
   const [jump, setJump] = useState('');
+  const [jumpError, setJumpError] = useState<string | null>(null);
   const [obj, setObj] = useState('');
+  const era = f?.snapshot.config.era ?? 'sheaves';
+  const kinds = BREAKPOINTS.filter((b) => !b.era || b.era === era);
+  const needsObj = BREAKPOINTS.find((b) => b.kind === st.breakpoint.kind)?.obj ?? false;
+  // another era's breakpoint (barn_get_fail on a classic kernel): back to the first one
+  const offEra = !kinds.some((b) => b.kind === st.breakpoint.kind);
+  useEffect(() => {
+    if (offEra) store.setBreakpoint({ kind: kinds[0].kind });
+  }, [offEra, kinds, store]);
   return (
     <section className="controls" aria-label="Playback controls">
       <div className="row">
@@ -35,15 +70,22 @@ export function Controls() {
           className="jump"
           onSubmit={(e) => {
             e.preventDefault();
-            const n = Number(jump);
-            if (Number.isInteger(n) && n >= 0) void store.jumpToOp(n);
+            const why = jumpProblem(jump, st.meta?.opsTotal ?? 0);
+            setJumpError(why);
+            if (!why) void store.jumpToOp(Number(jump.trim()));
           }}
         >
           <label>
             op
-            <input aria-label="Jump to op" inputMode="numeric" value={jump} size={7} onChange={(e) => setJump(e.target.value)} placeholder="N" />
+            <input aria-label="Jump to op" inputMode="numeric" value={jump} size={7} placeholder="N"
+              aria-invalid={jumpError ? true : undefined} aria-describedby={jumpError ? 'jump-error' : undefined}
+              onChange={(e) => {
+                setJump(e.target.value);
+                setJumpError(null);
+              }} />
           </label>
           <button type="submit" disabled={disabled}>Jump</button>
+          {jumpError && <span id="jump-error" className="jump-error" role="alert" data-testid="jump-error">{jumpError}</span>}
         </form>
       </div>
       <div className="row">
@@ -54,13 +96,12 @@ export function Controls() {
             value={st.breakpoint.kind}
             onChange={(e) => store.setBreakpoint({ kind: e.target.value as BreakpointKind, obj: obj === '' ? undefined : Number(obj) })}
           >
-            <option value="alloc_slowpath">next alloc_slowpath</option>
-            <option value="new_slab">next new slab</option>
-            <option value="discard">next discard</option>
-            <option value="object">object X changes</option>
+            {kinds.map((b) => (
+              <option key={b.kind} value={b.kind}>{b.label}</option>
+            ))}
           </select>
         </label>
-        {st.breakpoint.kind === 'object' && (
+        {needsObj && (
           <label>
             object id
             <input
@@ -69,15 +110,17 @@ export function Controls() {
               value={obj}
               onChange={(e) => {
                 setObj(e.target.value);
-                store.setBreakpoint({ kind: 'object', obj: e.target.value === '' ? undefined : Number(e.target.value) });
+                store.setBreakpoint({ kind: st.breakpoint.kind, obj: e.target.value === '' ? undefined : Number(e.target.value) });
               }}
             />
           </label>
         )}
         <ActionButton name="runToBreakpoint" />
         {st.lastHit && (
-          <span className="hit" role="status" data-hit={st.lastHit.found ? 'true' : 'false'}>
-            {st.lastHit.found ? `stopped at step ${st.lastHit.seq}` : 'not found before the end'}
+          <span className="hit" role="status" data-hit={st.lastHit.found ? 'true' : 'false'} data-testid="breakpoint-hit">
+            {st.lastHit.found
+              ? `stopped at step ${st.lastHit.seq}`
+              : `no ${breakpointLabel(st.lastHit.bp.kind).replace(/^next /, '')} from here to the end: the position is unchanged (step ${st.lastHit.seq})`}
           </span>
         )}
         <span className="pos" data-testid="position" aria-live="polite">
@@ -99,16 +142,13 @@ function Timeline() {
   const st = useAppState();
   const f = st.frame;
   const total = st.meta?.opsTotal ?? 0;
-  const [width, setWidth] = useState(800);
   const wrap = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = wrap.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  const svg = useD3<SVGSVGElement>((el) => renderTimeline(el, st.meta?.markers ?? [], total, f?.opsDone ?? 0, width), [st.meta, f?.opsDone, width]);
+  const width = useWidth(wrap, 800);
+  const [counter, setCounter] = useState<TimelineCounter>('paths');
+  const buckets = useMemo(() => (st.meta ? timelineBuckets(st.meta, counter) : []), [st.meta, counter]);
+  const counters = useMemo(() => (st.meta ? plottableCounters(st.meta) : []), [st.meta]);
+  const peak = useMemo(() => Math.max(0, ...buckets.map(perOp)), [buckets]);
+  const svg = useD3<SVGSVGElement>((el) => renderTimeline(el, buckets, total, f?.opsDone ?? 0, width), [buckets, total, f?.opsDone, width]);
   // scrubbing: the latest position wins; one seek in flight at a time
   // while seeks are in flight the slider shows where it was moved to
   const pending = useRef<number | null>(null);
@@ -140,12 +180,25 @@ function Timeline() {
         onChange={(e) => void scrub(Number(e.target.value))}
         style={{ width: '100%' }}
       />
-      <div className="legend">
-        {Object.entries(PATH_LABELS).map(([k, v]) => (
-          <span key={k}>
-            <i style={{ background: PATH_COLORS[k] }} /> {v}
-          </span>
-        ))}
+      <div className="legend timeline-legend" data-testid="timeline-legend" data-counter={counter}>
+        <label>
+          plot{' '}
+          <select aria-label="Timeline counter" value={counter} onChange={(e) => setCounter(e.target.value)}>
+            <option value="paths">paths (stacked)</option>
+            {counters.map((k) => (
+              <option key={k} value={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+        {counter === 'paths' &&
+          TIMELINE_SERIES.map((t) => (
+            <span key={t.id} data-series={t.id}>
+              <i style={{ background: t.color }} /> {t.label}
+            </span>
+          ))}
+        <span className="small" data-testid="timeline-peak" data-peak={peak}>
+          height: {counter === 'paths' ? 'counted events' : counter} per op, the tallest {peak >= 10 ? Math.round(peak) : peak.toFixed(2)}/op
+        </span>
       </div>
     </div>
   );

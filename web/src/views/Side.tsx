@@ -1,8 +1,43 @@
-// The config panel: the kernel preset and the switches, read from the
-// core's manifest (st.presets, st.switches).
+// The scenario and preset pickers (in the header) and the config panel (the
+// seed and the switches), read from the core's manifest (st.presets,
+// st.switches).
 import { useState } from 'react';
 import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
+
+/** The header's pickers: the scenario and the kernel preset. */
+export function RunPickers() {
+  const st = useAppState();
+  const store = useStore();
+  return (
+    <>
+      <label>
+        scenario
+        <select
+          aria-label="Scenario"
+          value={st.scenario ?? ''}
+          onChange={(e) => {
+            if (e.target.value) void store.loadScenario(e.target.value);
+          }}
+        >
+          {st.scenario === null && <option value="">{st.traceName ? `(imported: ${st.traceName})` : '(custom trace)'}</option>}
+          {st.scenarios.map((s) => (
+            <option key={s.id} value={s.id}>{s.id}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        preset
+        <select aria-label="Preset" value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
+          <option value="">trace's own ({st.frame?.snapshot.config.preset ?? '?'})</option>
+          {st.presets.map((p) => (
+            <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
 
 export function ConfigPanel() {
   const st = useAppState();
@@ -11,32 +46,8 @@ export function ConfigPanel() {
   const [custom, setCustom] = useState('');
   const snapSw = st.frame?.snapshot.config.switches ?? {};
   return (
-    <Panel id="config" title="Scenario and config">
+    <Panel id="config" title="Seed and switches">
       <div className="form">
-        <label>
-          scenario
-          <select
-            aria-label="Scenario"
-            value={st.scenario ?? ''}
-            onChange={(e) => {
-              if (e.target.value) void store.loadScenario(e.target.value);
-            }}
-          >
-            {st.scenario === null && <option value="">{st.traceName ? `(imported: ${st.traceName})` : '(custom trace)'}</option>}
-            {st.scenarios.map((s) => (
-              <option key={s.id} value={s.id}>{s.id}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          preset
-          <select aria-label="Preset" value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
-            <option value="">trace's own ({st.frame?.snapshot.config.preset ?? '?'})</option>
-            {st.presets.map((p) => (
-              <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
-            ))}
-          </select>
-        </label>
         <form
           onSubmit={(e) => {
             e.preventDefault();

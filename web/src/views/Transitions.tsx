@@ -5,11 +5,16 @@
 // drawn now, across panels. The positions come from the data-* attributes
 // (data-sheaf-id, data-object-id, data-slab-id): measured before the panels
 // redraw (layout effect) and after (this component's effect runs after the
-// panels' D3 effects: it comes last in <App>). No ghosts with animations
-// off (?anim=0, prefers-reduced-motion, the tests' default), on seeks and
-// steps back, or while playing fast.
+// panels' D3 effects: it comes last in <App>). A thing not drawn on its own
+// at one end (60 objects into a sheaf bar, a sheaf into a barn's count)
+// flies from or to its container (`at`). While playing slowly each step
+// flies (shorter, to fit the step); at high speed a batch of steps flies as
+// one summary: the sheaves and slabs whose container changed over the
+// batch (at most BATCH_MAX, the rest counted in the log). No ghosts with
+// animations off (?anim=0, prefers-reduced-motion, the tests' default) or
+// on seeks and steps back.
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { SvzEvent } from '../engine/types';
+import type { Snapshot, SvzEvent } from '../engine/types';
 import { useAppState } from './hooks';
 
 export interface Flight {
@@ -17,23 +22,80 @@ export interface Flight {
   id: number;
   from: string;
   to: string;
+  /** where each end's container is drawn, when the thing itself is not */
+  at?: { from: string | null; to: string | null };
+}
+
+/** The selector of the container a location means for an event: the CPU's
+ * main or spare sheaf, the event's sheaf, the node's barn list, the slab. */
+export function containerOf(loc: string, ev: SvzEvent, snap?: Snapshot | null): string | null {
+  const node = ev.node ?? snap?.cpus[ev.cpu]?.node ?? 0;
+  switch (loc) {
+    case 'main':
+    case 'spare':
+      return `[data-panel=sheaves] g.cpu-row[data-cpu="${ev.cpu}"] g.sheaf[data-where=${loc}]`;
+    case 'none':
+      // in the hands of the CPU running the step (taken off main, not yet put anywhere)
+      return `[data-panel=sheaves] g.cpu-row[data-cpu="${ev.cpu}"]`;
+    case 'sheaf':
+      return ev.sheaf === undefined ? null : `[data-sheaf-id="${ev.sheaf}"]`;
+    case 'barn_full':
+    case 'barn_empty':
+      return `[data-panel=barns] [data-barn-node="${node}"] [data-list=${loc}]`;
+    case 'freelist':
+    case 'chain':
+      // the slab, else (a new slab on no list yet) the node's slab lists
+      return ev.slab === undefined
+        ? null
+        : `[data-panel=partial] [data-slab-id="${ev.slab}"], [data-panel=slab] svg[data-slab-id="${ev.slab}"], [data-panel=partial] g.slab-list[data-node="${node}"]`;
+    case 'partial':
+      return `[data-panel=partial] g.slab-list[data-node="${node}"][data-list=partial]`;
+    case 'cpu_slab':
+    case 'cpu_partial':
+    case 'cpu_freelist':
+      return `[data-panel=sheaves] [data-cpu="${ev.cpu}"]`;
+  }
+  return null;
 }
 
 /** The flights an event asks for. */
-export function flightsOf(ev: SvzEvent | null): Flight[] {
+export function flightsOf(ev: SvzEvent | null, snap?: Snapshot | null): Flight[] {
   if (!ev || !ev.from || !ev.to || ev.from === ev.to) return [];
   const f = ev.from;
   const t = ev.to;
+  const at = { from: containerOf(f, ev, snap), to: containerOf(t, ev, snap) };
   switch (ev.kind) {
     case 'move_sheaf':
-      return ev.sheaf === undefined ? [] : [{ kind: 'sheaf', id: ev.sheaf, from: f, to: t }];
+      return ev.sheaf === undefined ? [] : [{ kind: 'sheaf', id: ev.sheaf, from: f, to: t, at }];
     case 'take_object':
     case 'put_object':
-      return ev.obj === undefined ? [] : [{ kind: 'object', id: ev.obj, from: f, to: t }];
+      // a batch without its last object named: from container to container
+      return [{ kind: 'object', id: ev.obj ?? -1, from: f, to: t, at }];
     case 'move_slab':
-      return ev.slab === undefined ? [] : [{ kind: 'slab', id: ev.slab, from: f, to: t }];
+      return ev.slab === undefined ? [] : [{ kind: 'slab', id: ev.slab, from: f, to: t, at }];
   }
   return [];
+}
+
+/** Most flights a batch of steps (playing fast) shows. */
+export const BATCH_MAX = 12;
+
+/** A batch of steps as flights: the sheaves that changed place (main,
+ * spare, a barn list) and the slabs that changed list between two
+ * snapshots, at most `max` of them (and how many were left out). */
+export function batchFlights(a: Snapshot, b: Snapshot, max = BATCH_MAX): { flights: Flight[]; more: number } {
+  const out: Flight[] = [];
+  const was = new Map(a.sheaves.map((s) => [s.id, s]));
+  for (const s of b.sheaves) {
+    const o = was.get(s.id);
+    if (o && o.cache === s.cache && (o.where !== s.where || o.where_id !== s.where_id)) out.push({ kind: 'sheaf', id: s.id, from: o.where, to: s.where });
+  }
+  const slabs = new Map(a.slabs.map((s) => [s.id, s]));
+  for (const s of b.slabs) {
+    const o = slabs.get(s.id);
+    if (o && o.cache === s.cache && o.list !== s.list) out.push({ kind: 'slab', id: s.id, from: o.list, to: s.list });
+  }
+  return { flights: out.slice(0, max), more: Math.max(0, out.length - max) };
 }
 
 /** Panels where a location is drawn, in order of preference. */
@@ -56,18 +118,41 @@ const PANELS: Record<string, string[]> = {
 
 const ATTR = { sheaf: 'data-sheaf-id', object: 'data-object-id', slab: 'data-slab-id' } as const;
 
-/** Where a sheaf/object/slab is drawn for a location, or null. */
-export function locate(fl: Flight, loc: string, doc: Document = document): Element | null {
+const drawn = (el: Element) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+};
+
+/** Where a sheaf/object/slab is drawn for a location (its end `end` of the
+ * flight): the thing itself in the location's own panel, else its
+ * container there (`at`), else the thing in another panel; or null. The
+ * A/B view's copies of the panels are not looked at. */
+export function locate(fl: Flight, loc: string, doc: Document = document, end: 'from' | 'to' = loc === fl.to ? 'to' : 'from'): Element | null {
   const sel = `[${ATTR[fl.kind]}="${fl.id}"]`;
-  for (const p of PANELS[loc] ?? ['sheaves', 'barns', 'partial', 'slab']) {
-    for (const el of doc.querySelectorAll(`[data-panel=${p}] ${sel}`)) {
+  const byId = (p: string) => {
+    for (const el of doc.querySelectorAll(`main [data-panel=${p}] ${sel}`)) {
       // the slab detail's <svg> carries data-slab-id too: take drawn things only
-      if (el.tagName.toLowerCase() === 'svg') continue;
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) return el;
+      if (el.tagName.toLowerCase() !== 'svg' && drawn(el)) return el;
     }
-  }
-  return null;
+    return null;
+  };
+  const container = () => {
+    const at = fl.at?.[end];
+    if (at) for (const el of doc.querySelectorAll(at.split(', ').map((x) => `main ${x}`).join(', '))) if (drawn(el)) return el;
+    return null;
+  };
+  const [own, ...others] = PANELS[loc] ?? ['sheaves', 'barns', 'partial', 'slab'];
+  return byId(own) ?? container() ?? others.reduce<Element | null>((hit, p) => hit ?? byId(p), null);
+}
+
+/** Things React draws (not D3): by the time the layout effect runs they
+ * are already gone from the old place, so their last rects are kept. */
+const REACT_DRAWN = 'main .other-sheaves [data-sheaf-id]';
+
+function reactRects(doc: Document = document): Map<string, DOMRect> {
+  const m = new Map<string, DOMRect>();
+  for (const el of doc.querySelectorAll(REACT_DRAWN)) m.set(`sheaf ${el.getAttribute('data-sheaf-id')}`, el.getBoundingClientRect());
+  return m;
 }
 
 /** Recent flights (newest last), for tests. */
@@ -109,37 +194,70 @@ function fly(a: DOMRect, b: DOMRect, label: string, ms: number, color: string): 
 
 const COLORS = { sheaf: '#337ab7', object: '#e67e22', slab: '#9b59b6' };
 
+/** Above this speed (steps per second) playing flies batches, not steps. */
+export const STEP_FLIGHT_MAX_SPEED = 10;
+/** A batch flies at most this often while playing fast. */
+const BATCH_EVERY_MS = 400;
+
+/** How long one step's flight takes: animMs paused (x1.6), while playing
+ * what fits in one step at the speed. 0: none. */
+export function flightMs(animMs: number, playing: boolean, speed: number): number {
+  if (!animMs) return 0;
+  if (!playing) return Math.max(150, animMs * 1.6);
+  return Math.max(80, Math.min(animMs * 1.6, (0.9 * 1000) / Math.max(1, speed)));
+}
+
 export function Transitions() {
   const st = useAppState();
   const f = st.frame;
-  const ms = st.playing ? 0 : st.animMs;
-  const prevSeq = useRef<number | null>(null);
-  const before = useRef<{ fl: Flight; rect: DOMRect }[]>([]);
+  const prev = useRef<{ seq: number; snap: Snapshot } | null>(null);
+  const lastBatch = useRef(0);
+  const before = useRef<{ fl: Flight; rect: DOMRect; ms: number; label: string }[]>([]);
+  const kept = useRef<Map<string, DOMRect>>(new Map());
 
   // before the panels redraw: where the moving things are drawn now
   useLayoutEffect(() => {
     before.current = [];
-    const seq = f?.seq ?? null;
-    const stepped = seq !== null && prevSeq.current !== null && seq === prevSeq.current + 1;
-    prevSeq.current = seq;
-    if (!ms || !stepped) return;
-    for (const fl of flightsOf(f!.event)) {
-      const el = locate(fl, fl.from);
-      if (el) before.current.push({ fl, rect: el.getBoundingClientRect() });
+    const p = prev.current;
+    prev.current = f ? { seq: f.seq, snap: f.snapshot } : null;
+    if (!f || !p || !st.animMs || f.seq <= p.seq) return;
+    const one = f.seq === p.seq + 1 && (!st.playing || st.speed <= STEP_FLIGHT_MAX_SPEED);
+    let flights: Flight[];
+    let ms: number;
+    let tag = '';
+    if (one) {
+      flights = flightsOf(f.event, p.snap);
+      ms = flightMs(st.animMs, st.playing, st.speed);
+    } else {
+      // a batch (playing fast, or several steps in one frame): a summary
+      const now = performance.now();
+      if (now - lastBatch.current < BATCH_EVERY_MS) return;
+      lastBatch.current = now;
+      const b = batchFlights(p.snap, f.snapshot);
+      flights = b.flights;
+      ms = Math.max(150, Math.min(st.animMs * 1.6, BATCH_EVERY_MS));
+      tag = ` (batch of ${f.seq - p.seq} steps${b.more ? `, ${b.more} more moves` : ''})`;
     }
-  }, [f, ms]);
+    for (const fl of flights) {
+      const rect = kept.current.get(`${fl.kind} ${fl.id}`) ?? locate(fl, fl.from, document, 'from')?.getBoundingClientRect();
+      if (rect) before.current.push({ fl, rect, ms, label: `${fl.kind} ${fl.id} ${fl.from}->${fl.to}${tag}` });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [f]);
 
   // after the panels redrew (their effects ran first)
   useEffect(() => {
-    for (const { fl, rect } of before.current) {
-      const el = locate(fl, fl.to);
+    for (const { fl, rect, ms, label } of before.current) {
+      const el = locate(fl, fl.to, document, 'to');
       if (!el) continue;
       const to = el.getBoundingClientRect();
       if (Math.abs(to.left - rect.left) + Math.abs(to.top - rect.top) < 3) continue;
-      fly(rect, to, `${fl.kind} ${fl.id} ${fl.from}->${fl.to}`, Math.max(150, ms * 1.6), COLORS[fl.kind]);
+      fly(rect, to, label, ms, COLORS[fl.kind]);
     }
     before.current = [];
-  }, [f, ms]);
+    kept.current = st.animMs ? reactRects() : new Map();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [f]);
 
   return null;
 }

@@ -1,7 +1,11 @@
-import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
+
+/** Prefix of the panels' element ids: the A/B view draws the same panels
+ * once per side, and ids must stay unique in the page. */
+export const PanelIdPrefix = createContext('');
 
 export function useStore(): Store {
   const s = useContext(StoreContext);
@@ -10,7 +14,11 @@ export function useStore(): Store {
 }
 
 export function useAppState(): AppState {
-  const store = useStore();
+  return useStateOf(useStore());
+}
+
+/** The state of a given store (the A/B view's side B). */
+export function useStateOf(store: Store): AppState {
   return useSyncExternalStore(store.subscribe, store.getState);
 }
 
@@ -22,4 +30,54 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   return ref;
+}
+
+/** Regions that scroll (a panel's body narrower than its table or drawing,
+ * a .scroll box) must be reachable from the keyboard: they get a tab stop
+ * while they overflow, and lose it when they fit again. Checked after each
+ * state change (one animation frame later) and on resize. */
+export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
+  useEffect(() => {
+    let frame = 0;
+    const check = () => {
+      frame = 0;
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const over = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+        if (over && !el.hasAttribute('tabindex')) {
+          el.tabIndex = 0;
+          el.dataset.scrollStop = '1';
+        } else if (!over && el.dataset.scrollStop) {
+          el.removeAttribute('tabindex');
+          delete el.dataset.scrollStop;
+        }
+      }
+    };
+    const soon = () => {
+      if (!frame) frame = requestAnimationFrame(check);
+    };
+    const unsub = store.subscribe(soon);
+    window.addEventListener('resize', soon);
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(soon);
+    ro?.observe(document.body);
+    soon();
+    return () => {
+      unsub();
+      window.removeEventListener('resize', soon);
+      ro?.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [store, selector]);
+}
+
+/** The width of an element, followed as it resizes (at least 100 px). */
+export function useWidth(ref: RefObject<HTMLElement | null>, initial: number): number {
+  const [width, setWidth] = useState(initial);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
 }

@@ -51,26 +51,6 @@ export function objectState(ch: string): { name: string; label: string; color: s
   return OBJECT_STATES[ch] ?? { name: 'unknown', label: '?', color: '#999', desc: 'unknown' };
 }
 
-export const PATH_COLORS: Record<string, string> = {
-  idle: '#d0d0d0',
-  fast: '#5cb85c',
-  barn: '#5bc0de',
-  refill: '#337ab7',
-  slow: '#f0ad4e',
-  new_slab: '#9b59b6',
-  discard: '#d9534f',
-};
-
-export const PATH_LABELS: Record<string, string> = {
-  idle: 'no allocator path',
-  fast: 'fast path',
-  barn: 'barn',
-  refill: 'sheaf refill/flush',
-  slow: 'slow path',
-  new_slab: 'new slab',
-  discard: 'discard slab',
-};
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySel = d3.Selection<any, any, any, any>;
 

@@ -69,6 +69,16 @@ export function pickSlab({ snap, event }: VizInput, cacheId: number, selected: n
   return mine[0] ?? null;
 }
 
+/** A long freelist that jumps around the slab (CONFIG_SLAB_FREELIST_RANDOM)
+ * is a tangle as arrows: its arrows are drawn faint, the head's first one
+ * in full, and the hovered object's in- and out-arrows in full. */
+export function tangledFreelist(freelist: number[]): boolean {
+  if (freelist.length <= 12) return false;
+  let jumps = 0;
+  for (let k = 1; k < freelist.length; k++) if (freelist[k] !== freelist[k - 1] + 1) jumps++;
+  return jumps > freelist.length / 4;
+}
+
 const CELL = 26;
 const GAP = 4;
 
@@ -138,6 +148,16 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
 
   // freelist arrows, in order: freelist[k] -> freelist[k+1]
   const pairs = slab.freelist.slice(0, -1).map((o, k) => ({ k, a: o - slab.obj0, b: slab.freelist[k + 1] - slab.obj0 }));
+  const tangled = tangledFreelist(slab.freelist);
+  const rest = (p: { k: number }) => (!tangled ? 0.75 : p.k === 0 ? 0.9 : 0.15);
+  gArrows.attr('data-tangled', tangled ? 'true' : 'false');
+  // hovering an object shows its own arrows in full (to it and from it)
+  const hover = (id: number | null) =>
+    gArrows.selectAll<SVGPathElement, { k: number; a: number; b: number }>('path.fl')
+      .attr('data-hl', (p) => (id !== null && (p.a + slab.obj0 === id || p.b + slab.obj0 === id) ? 'true' : null))
+      .attr('opacity', (p) => (id !== null && (p.a + slab.obj0 === id || p.b + slab.obj0 === id) ? 1 : rest(p)))
+      .attr('stroke-width', (p) => (id !== null && (p.a + slab.obj0 === id || p.b + slab.obj0 === id) ? 2.4 : 1.3));
+  cell.on('mouseenter', (_e, c) => hover(c.id)).on('mouseleave', () => hover(null));
   const center = (i: number) => ({ x: L.pos(i).x + CELL / 2, y: L.pos(i).y + CELL / 2 });
   gArrows
     .selectAll<SVGPathElement, { k: number; a: number; b: number }>('path.fl')
@@ -150,7 +170,8 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
     .attr('fill', 'none')
     .attr('stroke', '#2a7a2a')
     .attr('stroke-width', 1.3)
-    .attr('opacity', 0.75)
+    .attr('opacity', rest)
+    .attr('data-hl', null)
     .attr('marker-end', 'url(#fl-arrow)')
     .attr('d', (p) => {
       const A = center(p.a);

@@ -13,9 +13,9 @@ import cycle from './fixtures/sheaf-cycle-op700.json';
 import ublk from './fixtures/ublk-op3000.json';
 import { renderPartialLists, slabListRows } from './partial';
 import { renderSheaves, sheafRows } from './sheaves';
-import { objectCells, pickSlab, renderSlab, slabGridLayout } from './slab';
+import { objectCells, pickSlab, renderSlab, slabGridLayout, tangledFreelist } from './slab';
 import { renderSparkline, sparkPath } from './sparkline';
-import { renderTimeline } from './timeline';
+import { renderTimeline, timelineBuckets } from './timeline';
 import { renderTopology } from './topology';
 
 type Fx = { snap: Snapshot; event: SvzEvent | null };
@@ -82,6 +82,30 @@ describe('viz render functions on fixture snapshots', () => {
     expect(el.querySelector('g.slab[data-slab-id="0"]')?.getAttribute('data-selected')).toBe('true');
   });
 
+  test('slab detail: a long shuffled freelist is drawn faint, the hovered object\'s arrows in full', () => {
+    // 51 objects (bio-256's slab), all free, linked in a shuffled order:
+    // object 7 * i mod 51 (7 and 51 are coprime, so every object once)
+    const base = pickSlab(B, 0, null)!;
+    const order = Array.from({ length: 51 }, (_, i) => base.obj0 + ((7 * i) % 51));
+    const slab = { ...base, objects: 51, inuse: 0, state: 'f'.repeat(51), freelist: order, owners: [], free: [] };
+    expect(tangledFreelist(order)).toBe(true);
+    expect(tangledFreelist(order.slice().sort((a, b) => a - b))).toBe(false);
+    const el = svg();
+    renderSlab(el, slab, B, opts());
+    expect(el.querySelector('g.arrows')?.getAttribute('data-tangled')).toBe('true');
+    const op = () => [...el.querySelectorAll('path.fl')].map((p) => p.getAttribute('opacity'));
+    expect(op()[0]).toBe('0.9'); // the head's first arrow
+    expect(op().slice(1).every((o) => o === '0.15')).toBe(true);
+    // hover object #k of the freelist (k = 10): the arrow into it (9) and out of it (10)
+    const id = order[10];
+    el.querySelector(`[data-object-id="${id}"]`)!.dispatchEvent(new MouseEvent('mouseenter'));
+    const hl = [...el.querySelectorAll('path.fl[data-hl=true]')].map((p) => Number(p.getAttribute('data-freelist-index')));
+    expect(hl).toEqual([9, 10]);
+    expect(op()[10]).toBe('1');
+    el.querySelector(`[data-object-id="${id}"]`)!.dispatchEvent(new MouseEvent('mouseleave'));
+    expect(el.querySelectorAll('path.fl[data-hl=true]').length).toBe(0);
+  });
+
   test('slab detail: one cell per object with state, freelist arrows in order', () => {
     const slab = pickSlab(B, 0, null)!;
     expect(slab).toBeTruthy();
@@ -114,11 +138,16 @@ describe('viz render functions on fixture snapshots', () => {
     expect(dataDump(a)).toEqual(dataDump(b));
   });
 
-  test('timeline markers and sparklines', () => {
+  test('timeline buckets and sparklines', () => {
     const el = svg();
-    renderTimeline(el, [{ op0: 0, op1: 5, cls: 'new_slab' }, { op0: 5, op1: 10, cls: 'fast' }], 10, 5, 200);
-    expect([...el.querySelectorAll('rect.mk')].map((r) => r.getAttribute('data-path'))).toEqual(['new_slab', 'fast']);
-    expect(el.querySelector('rect.mk')?.getAttribute('width')).toBe('100');
+    // two buckets of 5 ops: the first 5 alloc fast paths and a new slab, the
+    // second 5 free slow paths; the first is the denser (6 events in 5 ops)
+    const b = timelineBuckets({ sampleOps: [0, 5, 10], samples: { alloc_fastpath: [0, 5, 5], slabs_allocated: [0, 1, 1], free_slowpath: [0, 0, 5] } });
+    renderTimeline(el, b, 10, 5, 200, 20);
+    const cols = [...el.querySelectorAll('g.bk')];
+    expect(cols.map((g) => [...g.querySelectorAll('rect')].map((r) => r.getAttribute('data-series')))).toEqual([['alloc_fast', 'slab'], ['free_slow']]);
+    expect(cols.map((g) => g.getAttribute('data-density'))).toEqual(['1.000', '0.833']);
+    expect(cols[0].querySelector('rect')?.getAttribute('width')).toBe('100');
     expect(sparkPath([0, 1, 2], 90, 18)).toMatch(/^M/);
     const sp = svg();
     renderSparkline(sp, [0, 5, 10], 1);

@@ -1,10 +1,12 @@
 // A panel of the visualizer: a titled section the lessons can focus (data-panel).
-import { type ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
+import { PanelIdPrefix } from '../hooks';
 
 export function Panel({ title, id, children, extra }: { title: string; id: string; children: ReactNode; extra?: ReactNode }) {
+  const h = `${useContext(PanelIdPrefix)}${id}-h`;
   return (
-    <section className="panel" aria-labelledby={`${id}-h`} data-panel={id}>
-      <h2 id={`${id}-h`}>
+    <section className="panel" aria-labelledby={h} data-panel={id}>
+      <h2 id={h}>
         {title} {extra}
       </h2>
       <div className="panel-body">{children}</div>

@@ -1,5 +1,6 @@
 // What every D3 panel draws from: the frame's snapshot and event, and the
 // view options (selection, focus, animation) of the store.
+import { useMemo } from 'react';
 import { type VizInput, type VizOptions } from '../../viz/common';
 import { useAppState, useStore } from '../hooks';
 
@@ -7,8 +8,12 @@ export function useViz(): { input: VizInput | null; opts: VizOptions } {
   const st = useAppState();
   const store = useStore();
   const f = st.frame;
+  // the same object until the frame changes: panels redraw (useD3 deps) on
+  // a new frame, not on every store change (busy, progress...) around it
+  const snap = f?.snapshot, event = f?.event;
+  const input = useMemo(() => (snap ? { snap, event: event ?? null } : null), [snap, event]);
   return {
-    input: f ? { snap: f.snapshot, event: f.event } : null,
+    input,
     opts: {
       // short transitions while playing, so frames keep up
       animMs: st.playing ? Math.min(st.animMs, 60) : st.animMs,

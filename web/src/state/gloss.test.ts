@@ -1,0 +1,46 @@
+// The step gloss: every event kind and location the core's manifest names
+// has its template, and the sentences say what the fields say.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { manifest, type Manifest, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import type { Snapshot, SvzEvent } from '../engine/types';
+import { loadModule } from '../engine/testing';
+import { CHECK_GLOSS, gloss, KIND_GLOSS, PLACE } from './gloss';
+
+let man: Manifest;
+beforeAll(async () => {
+  const mod: SlubvizModule = await loadModule();
+  man = manifest(mod);
+});
+
+const ev = (p: Partial<SvzEvent>): SvzEvent => ({ seq: 0, op: 0, cpu: 0, fn: 'x', kind: 'check', count: 1, value: 0, text: '', ...p });
+
+describe('gloss', () => {
+  test('one template per manifest event kind and one phrase per location', () => {
+    expect(man.event_kinds.length).toBeGreaterThan(10);
+    expect(man.event_kinds.filter((k) => !KIND_GLOSS[k])).toEqual([]);
+    expect(man.locations.filter((l) => !PLACE[l])).toEqual([]);
+  });
+
+  test('the sentences follow the fields', () => {
+    const snap = { caches: [{ id: 2, name: 'bio-256' }] } as unknown as Snapshot;
+    // engine.h CHECKS: NO_BARN is "no barn for this CPU's node"
+    expect(gloss(ev({ cpu: 5, kind: 'check', check: 'NO_BARN' }))).toBe(
+      "CPU 5: this node has no barn (no memory of its own): no sheaf exchange.",
+    );
+    expect(gloss(ev({ cpu: 1, kind: 'take_object', count: 60, from: 'freelist', to: 'sheaf' }))).toBe(
+      "CPU 1 takes 60 objects out of a slab's free list into a sheaf.",
+    );
+    expect(gloss(ev({ cpu: 0, kind: 'move_sheaf', value: 1, from: 'main', to: 'barn_full' }))).toBe(
+      "CPU 0 moves a sheaf of 1 object from the main sheaf to the barn's full sheaves.",
+    );
+    // page_alloc: count is the order, 2^2 = 4 pages
+    expect(gloss(ev({ cpu: 3, kind: 'page_alloc', count: 2 }))).toBe('CPU 3 asks the page allocator for 4 pages.');
+    expect(gloss(ev({ cpu: 2, kind: 'new_slab', cache: 2, value: 16 }), snap)).toBe('CPU 2 builds a new slab of 16 objects for bio-256 on fresh pages.');
+    expect(gloss(null)).toBe('');
+  });
+
+  test('every decision engine.h names has a phrase', () => {
+    const checks = ['MAIN_EMPTY', 'MAIN_FULL', 'NO_SHEAVES', 'NO_BARN', 'BARN_NO_FULL', 'BARN_NO_EMPTY', 'BARN_TOO_MANY_FULL', 'NO_BLOCKING', 'NO_SPINNING', 'PARTIAL_EMPTY', 'NODE_MISMATCH', 'DEFRAG_SKIP', 'NO_NODE', 'REMOTE_OBJECT', 'OUT_OF_MEMORY', 'SHORT_REFILL', 'SURPLUS', 'DRAIN_NEEDED', 'SWAP_SPARE', 'SHEAF_EMPTY', 'RCU_FAIL', 'CLASSIC_NO_PREFILL', 'KEEP_EMPTY', 'ISOLATED'];
+    expect(Object.keys(CHECK_GLOSS).sort()).toEqual(checks.sort());
+  });
+});
