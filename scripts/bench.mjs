@@ -87,8 +87,8 @@ for (const [what, path, how] of [['native CLI', NATIVE, 'native'], ['wasm CLI', 
 const LINE = /^ops=(\d+) steps=(\d+) ns_per_op=([0-9.eE+-]+|inf|nan)\s*$/m;
 
 /** One run; returns {ops, steps, nsPerOp}. */
-function runOnce(engine, trace, events) {
-  const args = ['bench', trace, ...(events ? ['--events'] : [])];
+function runOnce(engine, trace, events, extra = []) {
+  const args = ['bench', trace, ...(events ? ['--events'] : []), ...extra];
   const [cmd, cmdArgs] = engine === 'native' ? [NATIVE, args] : [process.execPath, [WASM, ...args]];
   const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const shown = `${engine === 'native' ? 'build/slubviz' : 'node build-wasm/slubviz_node.js'} ${args.join(' ')}`;
@@ -167,6 +167,16 @@ function webBench() {
   return out;
 }
 
+// The timed schedule (issue 11) against serial, per op of the same trace:
+// per-CPU clocks, lock-holder bookkeeping and a CPU pick at every step.
+let timedRow = null;
+const ublkTrace = traces.find((t) => t.endsWith('ublk-bio256.trace'));
+if (!webOnly && ublkTrace) {
+  const med = (sched) => median(Array.from({ length: repeat }, () => runOnce('native', ublkTrace, false, ['--schedule', sched]).nsPerOp));
+  const serialNs = med('serial'), timedNs = med('timed');
+  timedRow = { trace: ublkTrace, serial_ns_per_op: serialNs, timed_ns_per_op: timedNs, ratio: timedNs / serialNs };
+}
+
 const webOut = web ? webBench() : null;
 if (!json) process.stderr.write('\n');
 
@@ -217,6 +227,9 @@ if (rows.length) {
     r.nsPerOp.toFixed(1), r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
   ]), new Set([3, 4, 5, 6])));
   out(`\nmedian of ${repeat} run(s) each; node ${process.version}; wasm/native > 1 means wasm is slower.`);
+  if (timedRow)
+    out(`\n--schedule timed against serial, native, events off, ${timedRow.trace.replace(/^scenarios\//, '')}: ` +
+      `${timedRow.timed_ns_per_op.toFixed(1)} vs ${timedRow.serial_ns_per_op.toFixed(1)} ns/op (${timedRow.ratio.toFixed(2)}x)`);
   out(`\nimport of a generated ${IMPORT_LINES}-line ftrace log (slubviz import --bench):`);
   for (const r of importRows)
     out(`  ${r.engine.padEnd(6)}  ${r.nsPerLine.toFixed(1).padStart(8)} ns/line  ${Math.round(r.linesPerS).toLocaleString('en-US').padStart(10)} lines/s`);
@@ -238,4 +251,4 @@ out(table(['figure', 'value', 'target', ''], figures.map((f) => [
 ]), new Set([1])));
 const held = figures.filter((f) => f.held).length, measured = figures.filter((f) => f.held !== null).length;
 out(`${held} of ${measured} measured targets held; bench took ${Math.round((Date.now() - T0) / 1000)} s`);
-if (json) console.log(JSON.stringify({ repeat, figures, rows, import: importRows, ...(webOut ? { web: webOut } : {}) }, null, 2));
+if (json) console.log(JSON.stringify({ repeat, figures, rows, timed: timedRow, import: importRows, ...(webOut ? { web: webOut } : {}) }, null, 2));
