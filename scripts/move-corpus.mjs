@@ -59,8 +59,11 @@ const add = (name, file, preset, sets, okStatus) => {
 
 // 1. scenarios x presets
 const scenarios = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.trace')).sort();
+// the race scenario corrupts n->partial where the kernel did (the bisection
+// blocker of seed 004): exit 2 there, as core/tests/cli_sched.sh checks
+const raceExit = (s, p) => (s === 'race-17c38c88294d.trace' && p === 'v7.0-17c38c88294d' ? 2 : 0);
 for (const s of scenarios)
-  for (const p of presets) add(`scenario ${s} ${p}`, join(ROOT, 'scenarios', s), p, {}, [0]);
+  for (const p of presets) add(`scenario ${s} ${p}`, join(ROOT, 'scenarios', s), p, {}, [raceExit(s, p)]);
 
 // 2. lessons: the base run, every variant, the sandbox's solution and wrong attempt
 const index = JSON.parse(readFileSync(join(ROOT, 'lessons/index.json'), 'utf8'));

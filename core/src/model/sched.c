@@ -296,7 +296,10 @@ static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 #ifndef SVZ_VALIDATE_EVERY_OP
 	check = check && w->cfg.sched.kind != SVZ_SCHED_TIMED;
 #endif
-	if (check && !w->stopped && m->validate_every && w->seq % m->validate_every == 0 &&
+	/* a thinned cadence (SLUBVIZ_VALIDATE_EVERY) applies to timed runs only:
+	 * an interleaving must be checked at the step that breaks it */
+	uint32_t every = w->cfg.sched.kind == SVZ_SCHED_TIMED ? m->validate_every : 1;
+	if (check && !w->stopped && m->validate_every && w->seq % every == 0 &&
 	    model_validate(m, NULL, 0) != 0)
 		w->stopped = true;
 	return WORLD(m)->stopped ? -1 : 1;
