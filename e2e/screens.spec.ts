@@ -71,6 +71,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await axeClean(page);
     await app.open('#lesson=01-anatomy');
     await expect(page.locator('section.player')).toBeVisible();
+    // the opening cover dims the visualizer on purpose: check the page it uncovers
+    await expect(page.getByTestId('lesson-loading')).toHaveCount(0);
     await axeClean(page);
     await page.screenshot({ path: join(SHOTS, `${scheme}-lesson.png`) });
   });
