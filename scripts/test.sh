@@ -6,7 +6,8 @@
 #      ctest (counted with the first)
 #      fuzz smoke: scripts/fuzz.sh --smoke (build-fuzz/, clang + libFuzzer,
 #      a fixed-seed run of each harness, <= 9 s each; one test per harness)
-#   3. native release build (build/) and wasm builds (build-wasm/)
+#   3. native release build (build/) and wasm builds (build-wasm/); the
+#      release build's ctest timing_sweep (seed 004's throughput figures)
 #   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI;
 #      (web/src/**/*.test.ts): the web app's engine, store actions, viz
 #   5. web app: typecheck (tsc) and build (vite build -> web/dist)
@@ -84,6 +85,15 @@ if [ $((fuzz_passed + fuzz_failed)) -eq 0 ]; then echo "fuzz smoke ran no harnes
 
 step "native + wasm builds"
 bash scripts/build.sh native wasm
+
+# Seed 004 in numbers (docs/timing.md): the timed schedule's ordering and
+# ratios, and the cost table's sensitivity sweep. Release build: 68 runs of
+# a 400k-op trace would take far too long under the sanitizers.
+step "timing sweep (release build)"
+prev_status=$ctest_status prev_passed=$ctest_passed prev_failed=$ctest_failed
+run_ctest build -R '^timing_sweep$'
+[ "$prev_status" -eq 0 ] || ctest_status=$prev_status
+ctest_passed=$((ctest_passed + prev_passed)) ctest_failed=$((ctest_failed + prev_failed))
 
 step "vitest"
 vitest_json=build-test/vitest.json

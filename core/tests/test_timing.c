@@ -100,6 +100,40 @@ static void test_spin_until_release(void)
 	svz_close(h);
 }
 
+/* An object's lines move to the CPU that uses it (timing_use_object()).
+ * v6.19, kmem_cache_cpu slabs. size=200: object_size 200 is 4 lines of 64
+ * bytes; 4096 / 200 = 20 objects in an order-0 slab (min_objects 4 *
+ * (fls(2) + 1) = 12 <= 20, so calculate_order() keeps order 0).
+ *   c0 alloc a        a is fresh (never used): nothing moves
+ *   c1 free a         c0 used it last, same node: 4 * line_node = 4 * 5
+ *                     (a remote free: onto slab->freelist of c0's cpu slab)
+ *   c0 alloc x0..x18  the slab's 19 other objects, fresh: nothing
+ *   c0 alloc z        c->freelist empty: get_freelist() takes {a}, z = a;
+ *                     c1 freed it, same node: 4 * 5
+ *   c2 free z         c0 used it, c2 is on node 1: 4 * line_remote = 4 * 11
+ * 20 + 20 + 44 = 84 cycles. */
+static void test_object_lines(void)
+{
+	int h = svz_open("slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\nnode 1 mem=64M\n"
+			 "cpus 0-1 node=0\ncpus 2 node=1\ncache nl size=200 flags=NOLEAKTRACE\n"
+			 "preset v6.19\nschedule timed\n"
+			 "c0 alloc nl a\nc1 free nl a\nrepeat 19 i {\n  c0 alloc nl x{$i}\n}\n"
+			 "c0 alloc nl z\nc2 free nl z\n",
+			 NULL, UNIT "cost.line_node=5\ncost.line_remote=11\n");
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_run_all(h), 23);
+	CHECK(strstr(profile(h), "# objects' cache lines moving to the CPU that uses them: ") != NULL);
+	CHECK(strstr(profile(h), "%, 84 cycles\n") != NULL);
+	svz_close(h);
+	/* not a timed run: nothing is priced, nothing is reported */
+	h = svz_open("slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+		     "cache nl size=200\npreset v6.19\nc0 alloc nl a\nc1 free nl a\n", NULL, NULL);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_run_all(h), 2);
+	CHECK(strstr(profile(h), "only a timed run") != NULL);
+	svz_close(h);
+}
+
 /* A cost override is the run's, kept in its checkpoints. */
 static void test_costs(void)
 {
@@ -128,6 +162,7 @@ static void test_costs(void)
 int main(void)
 {
 	test_work_clocks();
+	test_object_lines();
 	test_wait_idles();
 	test_spin_until_release();
 	test_costs();

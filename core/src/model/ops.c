@@ -7,6 +7,7 @@
 
 #include "model/engine.h"
 #include "model/model.h"
+#include "model/timing.h"
 #include "model/page_alloc.h"
 
 #define OP(f) (&m->trace->ops[cur_op(m, cpu)])
@@ -73,6 +74,7 @@ static void bind_handle(struct model *m, int cpu, idx_t h, idx_t obj)
 	obj_r(m, obj)->state = OBJ_USER;
 	obj_r(m, obj)->holder = h;
 	obj_r(m, obj)->site = OP(f)->site;
+	timing_use_object(m, cpu, obj);
 }
 
 /* Validate a free of handle h to cache `cache` (NIL: kfree). Returns the
@@ -118,6 +120,7 @@ static int64_t check_free_handle(struct model *m, int cpu, idx_t h, idx_t cache)
 	}
 	hr->obj = NIL;
 	hr->free_line = op->line;
+	timing_use_object(m, cpu, obj);
 	WORLD(m)->cpus[cpu].pending = obj;
 	obj_r(m, obj)->state = OBJ_BULK;
 	obj_r(m, obj)->holder = (idx_t)cpu;

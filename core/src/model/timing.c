@@ -83,7 +83,8 @@ static uint32_t spin_since_at(const struct model *m, int cpu)
 {
 	return lock_at(m, LK__COUNT, 0, 0) + (uint32_t)cpu;
 }
-static uint32_t tables_len(const struct model *m) { return spin_since_at(m, WORLD(m)->nr_cpus); }
+static uint32_t object_lines_at(const struct model *m) { return spin_since_at(m, WORLD(m)->nr_cpus); }
+static uint32_t tables_len(const struct model *m) { return object_lines_at(m) + 1; }
 
 static uint64_t *T(struct model *m, uint32_t at)
 {
@@ -149,6 +150,25 @@ static uint64_t line_cost(struct model *m, int cpu, int last)
 	if (last < 0 || last == cpu)
 		return 0;
 	return cost(m, cpu_node(m, last) == cpu_node(m, cpu) ? COST_line_node : COST_line_remote);
+}
+
+/* The object's lines come from the CPU that used it last: an object freed
+ * on one CPU and handed to a caller on another is a cache miss per line
+ * for that caller (its own code writes the object: bio_init() for a bio).
+ * Which CPU that was is the allocator's doing: a cpu slab refilled by its
+ * neighbour's frees hands back the neighbour's lines, a refill from a
+ * node's partial list those of any CPU that freed there. */
+void timing_use_object(struct model *m, int cpu, idx_t obj)
+{
+	struct world *w = WORLD(m);
+	if (!w->sched.timing)
+		return; /* not a timed run */
+	struct obj_rec *o = obj_r(m, obj);
+	uint64_t lines = (cache_r(m, slab_r(m, o->slab)->cache)->g.object_size + 63) / 64;
+	uint64_t x = lines * line_cost(m, cpu, (int)o->user_cpu - 1);
+	o->user_cpu = (uint16_t)(cpu + 1);
+	w->cpus[cpu].owed += x;
+	*T(m, object_lines_at(m)) += x;
 }
 
 /* The cost of taking lock lk of `node`, and its statistics: contended if
@@ -220,9 +240,11 @@ void timing_charge(struct model *m, int cpu)
 	default:
 		x = cost(m, COST_step);
 	}
+	*T(m, kfn_busy_at() + fn) += x;
+	x += c->owed; /* counted in the profile's object-lines line */
+	c->owed = 0;
 	c->busy += x;
 	c->clock += x;
-	*T(m, kfn_busy_at() + fn) += x;
 }
 
 /* ---- what a timed run reports ---- */
@@ -280,7 +302,8 @@ void timing_report(struct model *m, struct sbuf *b)
 		sb_puts(b, "profile: only a timed run has one (--schedule timed)\n");
 		return;
 	}
-	uint64_t total = 0, work = 0;
+	uint64_t lines_moved = *T(m, object_lines_at(m));
+	uint64_t total = lines_moved, work = 0;
 	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)];
 	int n = 0;
 	for (int fn = 0; fn < KFN__COUNT; fn++)
@@ -301,6 +324,10 @@ void timing_report(struct model *m, struct sbuf *b)
 	if (work)
 		sb_printf(b, "# the requests' other work ('work' ops): %.2f%%, %llu cycles\n",
 			  total ? 100.0 * (double)work / (double)total : 0.0, (unsigned long long)work);
+	if (lines_moved)
+		sb_printf(b, "# objects' cache lines moving to the CPU that uses them: %.2f%%, %llu cycles\n",
+			  total ? 100.0 * (double)lines_moved / (double)total : 0.0,
+			  (unsigned long long)lines_moved);
 	sb_printf(b, "# Overhead       Cycles  Symbol\n");
 	for (int i = 0; i < n; i++) {
 		double pct = total ? 100.0 * (double)lines[i].cycles / (double)total : 0.0;

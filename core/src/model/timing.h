@@ -23,6 +23,10 @@ int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int
 /* After a step of `cpu`: charge its cost (the step's event) to its clock,
  * its kernel function and the lock it waited for. */
 void timing_charge(struct model *m, int cpu);
+/* A timed run's CPU uses object `obj` (the allocation returns it to the
+ * caller, or the caller frees it): the object's cache lines move to that
+ * CPU from the one that used it last, paid with this step. */
+void timing_use_object(struct model *m, int cpu, idx_t obj);
 
 
 /* A timed run's throughput (allocator calls per simulated microsecond)

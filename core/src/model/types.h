@@ -224,6 +224,8 @@ struct obj_rec {
 	idx_t slab;
 	uint32_t index;          /* position in the slab */
 	uint8_t state;           /* enum obj_state */
+	uint16_t user_cpu;       /* timed runs: 1 + the CPU that last used the
+				    object (allocated or freed it); 0: none */
 	idx_t next;              /* free pointer (decoded): next object or NIL */
 	idx_t holder;            /* handle id / sheaf / cpu, by state */
 	uint32_t site;           /* call site label of the last allocation */
@@ -286,6 +288,8 @@ struct cpu_rec {
 	uint64_t clock;          /* timed schedule (sched.c): simulated cycles */
 	uint64_t busy, spin, idle; /* ... of which working, spinning on a lock, waiting */
 	int32_t waits_on;        /* 1 + the CPU whose op its next op waits for (0: none) */
+	uint64_t owed;           /* cycles of this step its event does not price
+				    (an object's lines moving to this CPU) */
 };
 
 struct node_rec {            /* NUMA node: memory and its page allocator */
