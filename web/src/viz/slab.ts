@@ -158,6 +158,26 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
       .attr('opacity', (p) => (id !== null && (p.a + slab.obj0 === id || p.b + slab.obj0 === id) ? 1 : rest(p)))
       .attr('stroke-width', (p) => (id !== null && (p.a + slab.obj0 === id || p.b + slab.obj0 === id) ? 2.4 : 1.3));
   cell.on('mouseenter', (_e, c) => hover(c.id)).on('mouseleave', () => hover(null));
+  // the keyboard gets the same detail: one tab stop for the grid (roving
+  // tabindex), arrow keys walk the objects, focus shows the object's arrows
+  const focusAt = Math.min(Number(s.attr('data-focus-index') ?? 0) || 0, slab.objects - 1);
+  cell
+    .attr('tabindex', (c) => (c.index === focusAt ? 0 : -1))
+    .attr('role', 'img')
+    .attr('aria-label', (c) => `object ${c.index}: ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}`)
+    .on('focus', (_e, c) => {
+      s.attr('data-focus-index', c.index);
+      cell.attr('tabindex', (d) => (d.index === c.index ? 0 : -1));
+      hover(c.id);
+    })
+    .on('blur', () => hover(null))
+    .on('keydown', (e: KeyboardEvent, c) => {
+      const step: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.cols, ArrowUp: -L.cols };
+      const to = e.key === 'Home' ? 0 : e.key === 'End' ? slab.objects - 1 : step[e.key] !== undefined ? c.index + step[e.key] : -1;
+      if (to < 0 || to >= slab.objects) return;
+      e.preventDefault();
+      cell.filter((d) => d.index === to).node()?.focus();
+    });
   const center = (i: number) => ({ x: L.pos(i).x + CELL / 2, y: L.pos(i).y + CELL / 2 });
   gArrows
     .selectAll<SVGPathElement, { k: number; a: number; b: number }>('path.fl')

@@ -104,6 +104,25 @@ describe('viz render functions on fixture snapshots', () => {
     expect(op()[10]).toBe('1');
     el.querySelector(`[data-object-id="${id}"]`)!.dispatchEvent(new MouseEvent('mouseleave'));
     expect(el.querySelectorAll('path.fl[data-hl=true]').length).toBe(0);
+    // the keyboard: one tab stop; focus shows the same arrows; ArrowRight
+    // walks to the next object of the grid (index + 1), which then gets them
+    expect(el.querySelectorAll('[data-object-id][tabindex="0"]').length).toBe(1);
+    const cellAt = (i: number) => el.querySelector<SVGGElement>(`[data-object-index="${i}"]`)!;
+    const k = id - base.obj0; // object `id`'s index in the slab
+    cellAt(k).dispatchEvent(new FocusEvent('focus'));
+    expect([...el.querySelectorAll('path.fl[data-hl=true]')].map((p) => Number(p.getAttribute('data-freelist-index')))).toEqual([9, 10]);
+    expect(cellAt(k).getAttribute('tabindex')).toBe('0');
+    const next = k + 1; // order[j] = 7j mod 51, so index k + 1 is at freelist position j with 7j = k + 1 (mod 51)
+    const j = order.indexOf(base.obj0 + next);
+    document.body.append(el); // focus needs a connected element
+    cellAt(k).focus();
+    cellAt(k).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+    expect(document.activeElement).toBe(cellAt(next));
+    const want = [j - 1, j].filter((x) => x >= 0 && x < 50);
+    expect([...el.querySelectorAll('path.fl[data-hl=true]')].map((p) => Number(p.getAttribute('data-freelist-index')))).toEqual(want);
+    cellAt(next).blur();
+    expect(el.querySelectorAll('path.fl[data-hl=true]').length).toBe(0);
+    el.remove();
   });
 
   test('slab detail: one cell per object with state, freelist arrows in order', () => {
