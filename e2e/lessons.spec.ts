@@ -169,7 +169,11 @@ test('opening a lesson covers the visualizer until the lesson\'s own run is show
   await lessons.idle();
   const goal = lessons.col.getByTestId('goal-picture');
   await expect(goal).toHaveAttribute('data-state', 'ready');
-  await expect(goal.locator('svg.goal-svg')).toHaveCount(2);
+  // one picture, each row read across: the goal's column left of now's, on the same line
+  await expect(goal.locator('svg.goal-svg')).toHaveCount(1);
+  const row = goal.locator('[data-cpu-row]').first();
+  const [g, n] = [await row.locator('[data-side=goal]').boundingBox(), await row.locator('[data-side=now]').boundingBox()];
+  expect(g && n && n.x >= g.x + g.width && Math.abs(n.y - g.y) < 2).toBe(true);
   const before = Number(await goal.getAttribute('data-differences'));
   expect(before).toBeGreaterThan(0);
   await lessons.col.getByTestId('sandbox-card').getByRole('button', { name: 'Load the stored solution' }).click();

@@ -19,7 +19,7 @@ function Bar({ x, y, label, size, cap }: { x: number; y: number; label: string; 
 }
 
 function Slots({ x, y, full, empty }: { x: number; y: number; full: number; empty: number }) {
-  const shown = Math.min(10, full + empty);
+  const shown = Math.min(6, full + empty); // the count says the rest: the column is 150 px
   return (
     <g>
       {Array.from({ length: shown }, (_, i) => (
@@ -30,48 +30,74 @@ function Slots({ x, y, full, empty }: { x: number; y: number; full: number; empt
   );
 }
 
-/** One state drawn: per CPU its sheaves (or cpu slab), per node its partial list and barn. */
-export function StateSvg({ p, title }: { p: StatePicture; title: string }) {
-  const two = p.era === 'classic' ? 1 : 2;
-  const rows = (p.cpus.length + p.nodes.length) * two;
-  const h = 22 + rows * ROW;
-  let y = 18;
-  const next = () => (y += ROW) - ROW;
+type CpuRow = StatePicture['cpus'][number];
+type NodeRow = StatePicture['nodes'][number];
+const COL = 150; // one state's column: a bar, its label and its count
+const LABEL = 44;
+
+function CpuCells({ x, y, era, c }: { x: number; y: number; era: string; c: CpuRow | undefined }) {
+  if (!c) return <text x={x} y={y + 11} className="gp-t">—</text>;
+  if (era === 'classic')
+    return (
+      <text x={x} y={y + 11} className="gp-t">
+        {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
+      </text>
+    );
   return (
-    <svg className="goal-svg" width={250} height={h} viewBox={`0 0 250 ${h}`} role="img" aria-label={`${title}: ${p.cache}, ${p.inuse} objects in use in ${p.slabs} slabs`}>
-      <text x={4} y={12} className="gp-h">{title}</text>
-      {p.cpus.map((c) => {
-        const yy = next();
-        const y2 = p.era === 'classic' ? yy : next();
+    <>
+      <Bar x={x} y={y} label="main" size={c.main} cap={c.capacity} />
+      <Bar x={x} y={y + ROW} label="spare" size={c.spare} cap={c.capacity} />
+    </>
+  );
+}
+
+function NodeCells({ x, y, era, n }: { x: number; y: number; era: string; n: NodeRow | undefined }) {
+  if (!n) return <text x={x} y={y + 11} className="gp-t">—</text>;
+  return (
+    <>
+      <text x={x} y={y + 11} className="gp-t">{`${n.partial} partial · ${n.full} full`}</text>
+      {era !== 'classic' &&
+        (n.barn ? <Slots x={x} y={y + ROW} full={n.barn.full} empty={n.barn.empty} /> : <text x={x} y={y + ROW + 11} className="gp-t">no barn</text>)}
+    </>
+  );
+}
+
+/** The goal and the current state in one picture, row by row (a CPU's
+ * sheaves or cpu slab, a node's partial list and barn), so each row reads
+ * across: goal on the left, now on the right. */
+export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture | null }) {
+  const two = goal.era === 'classic' ? 1 : 2;
+  const h = 22 + (goal.cpus.length + goal.nodes.length) * two * ROW;
+  const w = LABEL + 2 * COL;
+  let y = 18;
+  const row = () => {
+    const at = y;
+    y += two * ROW;
+    return at;
+  };
+  const label = (p: StatePicture | null) => (p ? `${p.cache}, ${p.inuse} objects in use in ${p.slabs} slabs` : 'not drawn yet');
+  return (
+    <svg className="goal-svg" width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img"
+      aria-label={`Goal: ${label(goal)}. Now: ${label(now)}.`}>
+      <text x={LABEL} y={12} className="gp-h">Goal</text>
+      <text x={LABEL + COL} y={12} className="gp-h">Now</text>
+      {goal.cpus.map((c) => {
+        const yy = row();
         return (
           <g key={`c${c.cpu}`} data-cpu-row={c.cpu}>
             <text x={4} y={yy + 11} className="gp-t">CPU {c.cpu}</text>
-            {p.era === 'classic' ? (
-              <text x={44} y={yy + 11} className="gp-t">
-                {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
-              </text>
-            ) : (
-              <>
-                <Bar x={44} y={yy} label="main" size={c.main} cap={c.capacity} />
-                <Bar x={44} y={y2} label="spare" size={c.spare} cap={c.capacity} />
-              </>
-            )}
+            <g data-side="goal"><CpuCells x={LABEL} y={yy} era={goal.era} c={c} /></g>
+            {now && <g data-side="now"><CpuCells x={LABEL + COL} y={yy} era={now.era} c={now.cpus.find((d) => d.cpu === c.cpu)} /></g>}
           </g>
         );
       })}
-      {p.nodes.map((n) => {
-        const y1 = next();
-        const y2 = p.era === 'classic' ? null : next();
+      {goal.nodes.map((n) => {
+        const yy = row();
         return (
           <g key={`n${n.node}`} data-node-row={n.node}>
-            <text x={4} y={y1 + 11} className="gp-t">node {n.node}</text>
-            <text x={44} y={y1 + 11} className="gp-t">{`${n.partial} partial · ${n.full} full slab${n.full === 1 ? '' : 's'}`}</text>
-            {y2 !== null && (
-              <>
-                <text x={44} y={y2 + 11} className="gp-t">barn</text>
-                {n.barn ? <Slots x={78} y={y2} full={n.barn.full} empty={n.barn.empty} /> : <text x={78} y={y2 + 11} className="gp-t">none</text>}
-              </>
-            )}
+            <text x={4} y={yy + 11} className="gp-t">node {n.node}</text>
+            <g data-side="goal"><NodeCells x={LABEL} y={yy} era={goal.era} n={n} /></g>
+            {now && <g data-side="now"><NodeCells x={LABEL + COL} y={yy} era={now.era} n={now.nodes.find((d) => d.node === n.node)} /></g>}
           </g>
         );
       })}
@@ -86,10 +112,7 @@ export function GoalPicture({ goal, snap, cpus }: { goal: StatePicture | null | 
   const diff = now ? pictureDiff(now, goal) : [];
   return (
     <figure className="goal-picture" data-testid="goal-picture" data-state="ready" data-differences={diff.length}>
-      <div className="goal-pair">
-        <StateSvg p={goal} title="Goal" />
-        {now && <StateSvg p={now} title="Now" />}
-      </div>
+      <PairSvg goal={goal} now={now} />
       <figcaption className="small">
         {now && diff.length === 0
           ? 'Your state matches the goal picture.'
