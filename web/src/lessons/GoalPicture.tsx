@@ -35,28 +35,34 @@ type NodeRow = StatePicture['nodes'][number];
 const COL = 150; // one state's column: a bar, its label and its count
 const LABEL = 44;
 
-function CpuCells({ x, y, era, c }: { x: number; y: number; era: string; c: CpuRow | undefined }) {
+/** Lines per CPU: the cpu slab (classic era), main and spare (a cache
+ * with sheaves: every v7.0 cache, a v6.18+ classic one created with them). */
+const cpuLines = (p: StatePicture) => (p.era === 'classic' ? 1 : 0) + (p.sheaves ? 2 : 0);
+const nodeLines = (p: StatePicture) => 1 + (p.sheaves ? 1 : 0);
+
+function CpuCells({ x, y, p, c }: { x: number; y: number; p: StatePicture; c: CpuRow | undefined }) {
   if (!c) return <text x={x} y={y + 11} className="gp-t">—</text>;
-  if (era === 'classic')
-    return (
-      <text x={x} y={y + 11} className="gp-t">
-        {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
-      </text>
-    );
+  const classic = p.era === 'classic';
+  const y2 = classic ? y + ROW : y;
   return (
     <>
-      <Bar x={x} y={y} label="main" size={c.main} cap={c.capacity} />
-      <Bar x={x} y={y + ROW} label="spare" size={c.spare} cap={c.capacity} />
+      {classic && (
+        <text x={x} y={y + 11} className="gp-t">
+          {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
+        </text>
+      )}
+      {p.sheaves && <Bar x={x} y={y2} label="main" size={c.main} cap={c.capacity} />}
+      {p.sheaves && <Bar x={x} y={y2 + ROW} label="spare" size={c.spare} cap={c.capacity} />}
     </>
   );
 }
 
-function NodeCells({ x, y, era, n }: { x: number; y: number; era: string; n: NodeRow | undefined }) {
+function NodeCells({ x, y, p, n }: { x: number; y: number; p: StatePicture; n: NodeRow | undefined }) {
   if (!n) return <text x={x} y={y + 11} className="gp-t">—</text>;
   return (
     <>
       <text x={x} y={y + 11} className="gp-t">{`${n.partial} partial · ${n.full} full`}</text>
-      {era !== 'classic' &&
+      {p.sheaves &&
         (n.barn ? <Slots x={x} y={y + ROW} full={n.barn.full} empty={n.barn.empty} /> : <text x={x} y={y + ROW + 11} className="gp-t">no barn</text>)}
     </>
   );
@@ -66,13 +72,12 @@ function NodeCells({ x, y, era, n }: { x: number; y: number; era: string; n: Nod
  * sheaves or cpu slab, a node's partial list and barn), so each row reads
  * across: goal on the left, now on the right. */
 export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture | null }) {
-  const two = goal.era === 'classic' ? 1 : 2;
-  const h = 22 + (goal.cpus.length + goal.nodes.length) * two * ROW;
+  const h = 22 + (goal.cpus.length * cpuLines(goal) + goal.nodes.length * nodeLines(goal)) * ROW;
   const w = LABEL + 2 * COL;
   let y = 18;
-  const row = () => {
+  const row = (lines: number) => {
     const at = y;
-    y += two * ROW;
+    y += lines * ROW;
     return at;
   };
   const label = (p: StatePicture | null) => (p ? `${p.cache}, ${p.inuse} objects in use in ${p.slabs} slabs` : 'not drawn yet');
@@ -82,22 +87,22 @@ export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture |
       <text x={LABEL} y={12} className="gp-h">Goal</text>
       <text x={LABEL + COL} y={12} className="gp-h">Now</text>
       {goal.cpus.map((c) => {
-        const yy = row();
+        const yy = row(cpuLines(goal));
         return (
           <g key={`c${c.cpu}`} data-cpu-row={c.cpu}>
             <text x={4} y={yy + 11} className="gp-t">CPU {c.cpu}</text>
-            <g data-side="goal"><CpuCells x={LABEL} y={yy} era={goal.era} c={c} /></g>
-            {now && <g data-side="now"><CpuCells x={LABEL + COL} y={yy} era={now.era} c={now.cpus.find((d) => d.cpu === c.cpu)} /></g>}
+            <g data-side="goal"><CpuCells x={LABEL} y={yy} p={goal} c={c} /></g>
+            {now && <g data-side="now"><CpuCells x={LABEL + COL} y={yy} p={now} c={now.cpus.find((d) => d.cpu === c.cpu)} /></g>}
           </g>
         );
       })}
       {goal.nodes.map((n) => {
-        const yy = row();
+        const yy = row(nodeLines(goal));
         return (
           <g key={`n${n.node}`} data-node-row={n.node}>
             <text x={4} y={yy + 11} className="gp-t">node {n.node}</text>
-            <g data-side="goal"><NodeCells x={LABEL} y={yy} era={goal.era} n={n} /></g>
-            {now && <g data-side="now"><NodeCells x={LABEL + COL} y={yy} era={now.era} n={now.nodes.find((d) => d.node === n.node)} /></g>}
+            <g data-side="goal"><NodeCells x={LABEL} y={yy} p={goal} n={n} /></g>
+            {now && <g data-side="now"><NodeCells x={LABEL + COL} y={yy} p={now} n={now.nodes.find((d) => d.node === n.node)} /></g>}
           </g>
         );
       })}

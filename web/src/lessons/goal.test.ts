@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Snapshot } from '../engine/types';
 import fixture from '../viz/fixtures/sheaf-cycle-op700.json';
+import classicFixture from '../viz/fixtures/classic-churn-op396.json';
 import { pictureDiff, statePicture } from './goal';
 
 const snap = (fixture as unknown as { snap: Snapshot }).snap;
@@ -33,5 +34,25 @@ describe('pictureDiff', () => {
     goal.cpus[1].main = 59;
     goal.nodes[0].barn = { full: 1, empty: 1 };
     expect(pictureDiff(now, goal)).toEqual(["CPU 1's main: 20, goal 59", "node 0's barn: 0 full / 2 empty, goal 1 / 1"]);
+  });
+});
+
+describe('pictureDiff in the classic era', () => {
+  // classic-churn at op 396 (v6.19): kmem_cache_cpu slabs, no sheaves
+  const classic = (classicFixture as unknown as { snap: Snapshot }).snap;
+  test('a classic cache: the cpu slab; with sheaves (v6.18+ sheaf_capacity) main and spare as well', () => {
+    const cache = classic.caches.find((c) => c.alive && (c.cpus ?? []).some((p) => p.slab !== null))!;
+    const now = statePicture(classic, cache.name)!;
+    expect(now.era).toBe('classic');
+    expect(now.sheaves).toBe(false);
+    const goal = structuredClone(now);
+    goal.cpus[0].main = 5; // a sheaf difference on a cache without sheaves is not shown
+    goal.cpus[0].cpuPartial = now.cpus[0].cpuPartial + 1;
+    expect(pictureDiff(now, goal)).toEqual([`CPU ${now.cpus[0].cpu}'s partial slabs: ${now.cpus[0].cpuPartial}, goal ${goal.cpus[0].cpuPartial}`]);
+    goal.sheaves = true; // the same cache created with sheaf_capacity: both are compared
+    expect(pictureDiff(now, goal)).toEqual([
+      `CPU ${now.cpus[0].cpu}'s main: none, goal 5`,
+      `CPU ${now.cpus[0].cpu}'s partial slabs: ${now.cpus[0].cpuPartial}, goal ${goal.cpus[0].cpuPartial}`,
+    ]);
   });
 });

@@ -27,6 +27,9 @@ export interface NodePicture {
 export interface StatePicture {
   cache: string;
   era: string;
+  /** the cache has per-CPU sheaves (every v7.0 cache but the bootstrap
+   * ones; from v6.18 a classic cache created with sheaf_capacity) */
+  sheaves: boolean;
   cpus: CpuPicture[];
   nodes: NodePicture[];
   /** objects in use, and slabs, of the cache */
@@ -45,6 +48,7 @@ export function statePicture(snap: Snapshot, cacheName: string, cpus?: number[])
   return {
     cache: c.name,
     era: snap.config.era,
+    sheaves: c.has_sheaves,
     cpus: (c.cpus ?? [])
       .filter((p) => !cpus || cpus.includes(p.cpu))
       .map((p) => {
@@ -78,12 +82,14 @@ export function pictureDiff(now: StatePicture, goal: StatePicture): string[] {
   for (const g of goal.cpus) {
     const n = now.cpus.find((x) => x.cpu === g.cpu);
     if (!n) continue;
+    // v6.18/v6.19: a classic cache may have sheaves too, so both are compared
+    if (goal.sheaves) {
+      if (n.main !== g.main) out.push(`CPU ${g.cpu}'s main: ${fill(n.main)}, goal ${fill(g.main)}`);
+      if (n.spare !== g.spare) out.push(`CPU ${g.cpu}'s spare: ${fill(n.spare)}, goal ${fill(g.spare)}`);
+    }
     if (goal.era === 'classic') {
       if (n.cpuSlabFree !== g.cpuSlabFree) out.push(`CPU ${g.cpu}'s cpu slab: ${fill(n.cpuSlabFree)} free, goal ${fill(g.cpuSlabFree)}`);
       if (n.cpuPartial !== g.cpuPartial) out.push(`CPU ${g.cpu}'s partial slabs: ${n.cpuPartial}, goal ${g.cpuPartial}`);
-    } else {
-      if (n.main !== g.main) out.push(`CPU ${g.cpu}'s main: ${fill(n.main)}, goal ${fill(g.main)}`);
-      if (n.spare !== g.spare) out.push(`CPU ${g.cpu}'s spare: ${fill(n.spare)}, goal ${fill(g.spare)}`);
     }
   }
   for (const g of goal.nodes) {
