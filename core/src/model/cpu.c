@@ -685,17 +685,18 @@ int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
  * (ALLOC_FASTPATH per object); when it runs dry, ___slab_alloc one object
  * (which loads a new cpu slab) and go on. Into the bulk buffer, or (v6.18+
  * refill_sheaf() and an oversize prefill) into a sheaf: all or nothing,
- * a short run is freed back and 0 returned, as the kernel's error path. */
+ * a short run is freed back and 0 returned, as the kernel's error path.
+ * A sheaf's refill starts with the bulk buffer empty (an allocation takes
+ * its own object after the refill, a prefill has none), so the buffer then
+ * holds this call's objects only. */
 #define wanted     f->n      /* in */
 #define dest_sheaf f->z      /* in: NIL for the bulk buffer */
 #define got        f->i
 #define batch      f->k
-#define first      f->j      /* where this call's objects start in the buffer */
 int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	got = 0;
-	first = (int32_t)WORLD(m)->cpus[cpu].bulk_len;
 	while (got < wanted) {
 		LOCK(LK_PCS_LOCK, CI, false);
 		{
@@ -730,9 +731,9 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	}
 	{
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-		for (uint32_t i = (uint32_t)first; i < c->bulk_len; i++)
+		for (uint32_t i = 0; i < c->bulk_len; i++)
 			sheaf_push(m, dest_sheaf, *u32_at(m, c->bulk + i));
-		c->bulk_len = (uint32_t)first;
+		c->bulk_len = 0;
 	}
 	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = dest_sheaf, .from = LOC_BULK, .to = LOC_SHEAF,
 	   .count = got, .value = sheaf_size(m, dest_sheaf));
@@ -743,4 +744,3 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 #undef dest_sheaf
 #undef got
 #undef batch
-#undef first
