@@ -47,26 +47,15 @@ static int run_side(const char *text, const char *sets, const char *cache_name, 
 	sd->cache = cache_name ? model_find_cache(m, cache_name) : (w->nr_caches ? 0 : NIL);
 	if (sd->cache == NIL)
 		return dfail("no cache '%s' in this trace", cache_name ? cache_name : "(none)");
-	for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++)
-		for (int cpu = 0; cpu < w->nr_cpus; cpu++)
-			sd->stat[si] += *stat_ptr(m, sd->cache, cpu, (enum stat_item)si);
-	for (int n = 0; n < w->nr_nodes; n++) {
-		struct cnode_rec *cn = cnode_r(m, cnode_idx(m, sd->cache, n));
-		sd->list_lock += cn->counters[NC_LIST_LOCK];
-		sd->list_writes += cn->counters[NC_LIST_WRITES];
-	}
+	cache_stat_sums(m, sd->cache, sd->stat);
+	sd->list_lock = cache_node_counter(m, sd->cache, NC_LIST_LOCK);
+	sd->list_writes = cache_node_counter(m, sd->cache, NC_LIST_WRITES);
 	sd->ops = (uint64_t)svz_ops_done(sd->h);
 	sd->timed = timing_summary(m, &sd->mops, &sd->spin_share) == 0;
 	return 0;
 }
 
-static double slow_share(const struct side *s)
-{
-	double all = (double)(s->stat[ALLOC_FASTPATH] + s->stat[ALLOC_SLOWPATH]);
-	return all ? 100.0 * (double)s->stat[ALLOC_SLOWPATH] / all : 0;
-}
-
-static double per_kop(uint64_t v, uint64_t ops) { return ops ? 1000.0 * (double)v / (double)ops : 0; }
+static double slow_share(const struct side *s) { return alloc_slow_share(s->stat); }
 
 static void rel(char *buf, size_t len, uint64_t a, uint64_t b)
 {

@@ -485,6 +485,16 @@ static void test_opt_in_sheaves(void)
 			CHECK_EQ_INT(stat_total(m, v619[i].item), v619[i].m);
 			CHECK_EQ_INT(stat_total(p, v619[i].item), v619[i].p);
 		}
+		/* the slow-path share (slubviz diff, the A/B view) counts the
+		 * sheaf hits too: m 1 / (7 + 1 + 5) = 7.6923%, p 1 / (4 + 1) = 20% */
+		const char *snap = svz_snapshot_json(h);
+		const char *cm = strstr(snap, "\"name\":\"m\""), *cp = strstr(snap, "\"name\":\"p\"");
+		CHECK(cm && cp && cm < cp);
+		if (cm && cp) {
+			const char *sm = strstr(cm, "\"alloc_slow_share\":"), *sp = strstr(cp, "\"alloc_slow_share\":");
+			CHECK(sm && sm < cp && strncmp(sm, "\"alloc_slow_share\":7.6923,", strlen("\"alloc_slow_share\":7.6923,")) == 0);
+			CHECK(sp && strncmp(sp, "\"alloc_slow_share\":20.0000,", strlen("\"alloc_slow_share\":20.0000,")) == 0);
+		}
 		free(m);
 		svz_close(h);
 	}

@@ -164,6 +164,12 @@ static void json_cache(struct model *m, struct sbuf *b, idx_t ci)
 		sb_putc(b, ']');
 	}
 	sb_putc(b, '}');
+	{
+		uint64_t sums[NR_SLUB_STAT_ITEMS];
+		cache_stat_sums(m, ci, sums);
+		sb_printf(b, ",\"alloc_slow_share\":%.4f,\"list_lock_per_kop\":%.4f", alloc_slow_share(sums),
+			  per_kop(cache_node_counter(m, ci, NC_LIST_LOCK), w->ops_done));
+	}
 
 	sb_puts(b, ",\"nodes\":[");
 	bool first = true;
@@ -360,6 +366,9 @@ static void json_cpus(struct model *m, struct sbuf *b)
  *       "fp_writes", "slabs_allocated", "slabs_freed",
  *       live caches only:
  *       "stats": { "<stat name>": [count per cpu] },
+ *       "alloc_slow_share": % of allocations that took the slow path,
+ *       "list_lock_per_kop": n->list_lock acquisitions (all nodes) per
+ *                            1000 ops done (as `slubviz diff` prints them),
  *       "nodes": [ { "node", "list_lock": owner cpu or -1, "nr_partial",
  *                    "nr_slabs", "total_objects", "partial": [slab ids, head
  *                    first], "full": [slab ids], "counters": {name: n},

@@ -214,6 +214,16 @@ int lock_node(struct model *m, enum lock_kind kind, idx_t rec);
 extern const char *const stat_names[NR_SLUB_STAT_ITEMS];
 extern const char *const node_counter_names[NR_NODE_COUNTERS];
 bool stat_in_era(enum stat_item si, enum svz_era era);
+/* The figures `slubviz diff` and the A/B view derive from the counters,
+ * computed once here: the share of allocations (in %) that took the slow
+ * path, out of every allocation counted (fast path, slow path, and the
+ * v6.18+ classic sheaves' alloc_cpu_sheaf); and per 1000 ops. `stat`
+ * holds one cache's items summed over its CPUs. */
+double alloc_slow_share(const uint64_t stat[NR_SLUB_STAT_ITEMS]);
+double per_kop(uint64_t v, uint64_t ops);
+/* One cache's items summed over CPUs, and a node counter over nodes. */
+void cache_stat_sums(struct model *m, idx_t cache, uint64_t stat[NR_SLUB_STAT_ITEMS]);
+uint64_t cache_node_counter(struct model *m, idx_t cache, int counter);
 /* stat(s, item) += delta and report it as this step's event. */
 #define STAT(ITEM, DELTA) STAT_CPU(f->on_cpu, ITEM, DELTA)
 

@@ -97,6 +97,11 @@ export interface SnapCache {
   min_objects: number;
   min_partial: number;
   sheaf_capacity: number;
+  /** live caches: the figures `slubviz diff` prints, computed by the core
+   * (core/src/model/stats.c): % of allocations on the slow path, and
+   * n->list_lock acquisitions per 1000 ops done */
+  alloc_slow_share?: number;
+  list_lock_per_kop?: number;
   remote_node_defrag_ratio: number;
   fp_writes: number;
   slabs_allocated: number;

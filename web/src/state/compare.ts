@@ -3,8 +3,9 @@
 // `compare` config and follows A to the same op (ops are the common unit:
 // the two kernels take different micro-steps for one op). The counters are
 // compared as `slubviz diff` prints them (core/cli/cmd_diff.c): every
-// SLUB_STATS item of the cache summed over CPUs, the slow-path share of
-// allocations and n->list_lock acquisitions per 1000 ops.
+// SLUB_STATS item of the cache summed over CPUs, and the slow-path share of
+// allocations and n->list_lock acquisitions per 1000 ops, which the core
+// computes for both (SnapCache.alloc_slow_share, list_lock_per_kop).
 import type { SnapCache, Snapshot } from '../engine/types';
 import { configSets, type AppState, type Store } from './store';
 
@@ -26,11 +27,13 @@ export function cacheByName(snap: Snapshot | null | undefined, name: string | un
   return name === undefined ? undefined : snap?.caches.find((c) => c.alive && c.name === name);
 }
 
+/** The stat names of either side: side A's, then B's own. */
+const statNames = (a: SnapCache | undefined, b: SnapCache | undefined) => [...new Set([...Object.keys(a?.stats ?? {}), ...Object.keys(b?.stats ?? {})])];
+
 /** The counters that differ, in the stats' order (side A's, then B's
  * own): what `slubviz diff` lists, less the rows equal on both sides. */
 export function diffCounters(a: SnapCache | undefined, b: SnapCache | undefined): DiffRow[] {
-  const names = [...new Set([...Object.keys(a?.stats ?? {}), ...Object.keys(b?.stats ?? {})])];
-  return names
+  return statNames(a, b)
     .map((stat) => ({ stat, a: sum(a?.stats?.[stat]), b: sum(b?.stats?.[stat]) }))
     .filter((r) => r.a !== r.b);
 }
@@ -39,8 +42,7 @@ export function diffCounters(a: SnapCache | undefined, b: SnapCache | undefined)
  * CPU then stat order), at most n. */
 export function topCpuDiffs(a: SnapCache | undefined, b: SnapCache | undefined, n: number): CpuDiffRow[] {
   const rows: CpuDiffRow[] = [];
-  const names = [...new Set([...Object.keys(a?.stats ?? {}), ...Object.keys(b?.stats ?? {})])];
-  for (const stat of names) {
+  for (const stat of statNames(a, b)) {
     const va = a?.stats?.[stat] ?? [];
     const vb = b?.stats?.[stat] ?? [];
     for (let cpu = 0; cpu < Math.max(va.length, vb.length); cpu++) {
@@ -51,19 +53,6 @@ export function topCpuDiffs(a: SnapCache | undefined, b: SnapCache | undefined, 
   }
   rows.sort((p, q) => Math.abs(q.b - q.a) - Math.abs(p.b - p.a) || p.cpu - q.cpu);
   return rows.slice(0, n);
-}
-
-/** cmd_diff.c slow_share(): alloc_slowpath / (alloc_fastpath + alloc_slowpath), in %. */
-export function slowShare(c: SnapCache | undefined): number {
-  const slow = sum(c?.stats?.alloc_slowpath);
-  const all = sum(c?.stats?.alloc_fastpath) + slow;
-  return all ? (100 * slow) / all : 0;
-}
-
-/** cmd_diff.c per_kop() of the nodes' list_lock counters. */
-export function listLockPerKop(c: SnapCache | undefined, ops: number): number {
-  const v = (c?.nodes ?? []).reduce((x, n) => x + (n.counters.list_lock ?? 0), 0);
-  return ops ? (1000 * v) / ops : 0;
 }
 
 /** cmd_diff.c rel(): "new", "-" or the signed change in %. */
@@ -125,7 +114,7 @@ export class CompareSync {
       // the same cache on both sides, by name
       const sa = this.a.getState();
       const name = sa.frame?.snapshot.caches.find((c) => c.id === sa.selectedCache)?.name;
-      const bc = this.b.getState().frame?.snapshot.caches.find((c) => c.alive && c.name === name);
+      const bc = cacheByName(this.b.getState().frame?.snapshot, name);
       if (bc && bc.id !== this.b.getState().selectedCache) this.b.selectCache(bc.id);
     } finally {
       this.moving = false;

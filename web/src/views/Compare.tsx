@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EngineClient } from '../engine/client';
 import { renderTimeline, timelineBuckets } from '../viz/timeline';
-import { cacheByName, CompareSync, diffCounters, listLockPerKop, relChange, slowShare, topCpuDiffs } from '../state/compare';
+import { cacheByName, CompareSync, diffCounters, relChange, topCpuDiffs } from '../state/compare';
 import { configOf, configSets, Store, type AppState, type Config } from '../state/store';
 import { BarnsView } from './panels/Barns';
 import { PartialListsView } from './panels/PartialLists';
@@ -160,14 +160,14 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
               <>
                 <tr data-stat="slow-path share">
                   <th scope="row">slow-path share</th>
-                  <td>{slowShare(ca).toFixed(2)}%</td>
-                  <td>{slowShare(cb).toFixed(2)}%</td>
+                  <td>{(ca?.alloc_slow_share ?? 0).toFixed(2)}%</td>
+                  <td>{(cb?.alloc_slow_share ?? 0).toFixed(2)}%</td>
                   <td colSpan={2} />
                 </tr>
                 <tr data-stat="list_lock per 1000 ops">
                   <th scope="row">list_lock per 1000 ops</th>
-                  <td>{listLockPerKop(ca, ops).toFixed(2)}</td>
-                  <td>{listLockPerKop(cb, ops).toFixed(2)}</td>
+                  <td>{(ca?.list_lock_per_kop ?? 0).toFixed(2)}</td>
+                  <td>{(cb?.list_lock_per_kop ?? 0).toFixed(2)}</td>
                   <td colSpan={2} />
                 </tr>
               </>

@@ -9,8 +9,9 @@ import { root } from './common';
 
 /** The path series of the strip, bottom up, with the counters each sums. */
 export const TIMELINE_SERIES = [
-  { id: 'alloc_fast', label: 'alloc fast path', color: '#2e8b57', stats: ['alloc_fastpath'] },
-  { id: 'free_fast', label: 'free fast path', color: '#9fd8a8', stats: ['free_fastpath'] },
+  // v6.18+ classic caches with sheaves count a sheaf hit as alloc_cpu_sheaf / free_cpu_sheaf
+  { id: 'alloc_fast', label: 'alloc fast path', color: '#2e8b57', stats: ['alloc_fastpath', 'alloc_cpu_sheaf'] },
+  { id: 'free_fast', label: 'free fast path', color: '#9fd8a8', stats: ['free_fastpath', 'free_cpu_sheaf'] },
   { id: 'sheaf', label: 'sheaf refill/flush, barn', color: '#337ab7', stats: ['sheaf_refill', 'sheaf_flush', 'barn_get', 'barn_put'] },
   { id: 'alloc_slow', label: 'alloc slow path', color: '#c0392b', stats: ['alloc_slowpath'] },
   { id: 'free_slow', label: 'free slow path', color: '#f1c40f', stats: ['free_slowpath'] },
