@@ -86,6 +86,10 @@ export interface Manifest {
   stats: { item: string; sysfs: string; eras: string[] }[];
   node_counters: string[];
   event_kinds: string[];
+  /** engine.h CHECKS: the decisions of `check` events */
+  checks: string[];
+  /** lock names of events (`list_lock`, `barn_lock`, `cpu_sheaves_lock`, `cpu_slab_lock`) */
+  locks: string[];
   /** where objects, slabs and sheaves sit (events' from/to) */
   locations: string[];
   kernel_functions: string[];

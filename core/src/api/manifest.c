@@ -175,6 +175,8 @@ const char *svz_manifest_json(void)
 	stats(&b);
 	json_names(&b, "event_kinds", ev_kind_names, EV__COUNT);
 	json_names(&b, "locations", loc_names, LOC__COUNT);
+	json_names(&b, "checks", check_names, CHK__COUNT);
+	json_names(&b, "locks", lock_names + 1, LK__COUNT - 1); /* not LK_NONE */
 	json_names(&b, "kernel_functions", kfn_names, KFN__COUNT);
 	json_list(&b, "ops", op_at);
 	json_list(&b, "directives", svz_trace_directive_name);

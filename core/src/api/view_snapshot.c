@@ -205,7 +205,8 @@ static void json_cache(struct model *m, struct sbuf *b, idx_t ci)
 	sb_puts(b, "],\"cpus\":[");
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
 		struct pcs_rec *p = pcs_r(m, pcs_idx(m, ci, cpu));
-		sb_printf(b, "%s{\"cpu\":%d,\"lock\":%d,\"main\":", cpu ? "," : "", cpu, p->lock);
+		sb_printf(b, "%s{\"cpu\":%d,\"lock\":%d,\"cpu_slab_lock\":%d,\"main\":", cpu ? "," : "", cpu, p->lock,
+			  p->c_lock);
 		json_idx(b, p->main);
 		sb_puts(b, ",\"spare\":");
 		json_idx(b, p->spare);
@@ -375,7 +376,9 @@ static void json_cpus(struct model *m, struct sbuf *b)
  *                    "barn": null | { "id", "lock", "nr_full", "nr_empty",
  *                                     "full": [sheaf ids], "empty": [...] } } ]
  *                  (only nodes with a kmem_cache_node, i.e. with memory),
- *       "cpus": [ { "cpu", "lock", "main": sheaf id | null (bootstrap sheaf),
+ *       "cpus": [ { "cpu", "lock": s->cpu_sheaves->lock owner or -1,
+ *                   "cpu_slab_lock": c->lock (classic) owner or -1,
+ *                   "main": sheaf id | null (bootstrap sheaf),
  *                   "spare": sheaf id | null, "rcu_free": sheaf id | null,
  *                   kmem_cache_cpu of the classic era: "freelist": [object
  *                   ids of c->freelist], "slab": c->slab id | null,

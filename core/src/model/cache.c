@@ -132,6 +132,7 @@ static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t 
 		}
 		struct pcs_rec *p = pcs_r(m, pcs + (idx_t)cpu);
 		p->lock = -1;
+		p->c_lock = -1;
 		p->main = main;
 		p->spare = NIL;
 		p->rcu_free = NIL;

@@ -145,9 +145,9 @@ reread_slab:
 			goto deactivate;
 		}
 	}
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	if (C->c_slab != cur_slab) {
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		goto reread_slab;
 	}
 	chain = C->c_freelist;
@@ -164,7 +164,7 @@ reread_slab:
 		if (SL(cur_slab)->list == LIST_CPU_SLAB)
 			SL(cur_slab)->list = LIST_NONE;
 		next_tid(m, C);
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		STAT(DEACTIVATE_BYPASS, 1);
 		goto new_slab;
 	}
@@ -174,7 +174,7 @@ load:
 	EV(.kind = EV_TAKE_OBJECT, .fn = KFN____slab_alloc, .slab = C->c_slab, .obj = chain,
 	   .from = LOC_CPU_FREELIST, .to = LOC_USER, .count = 1,
 	   .value = own_freelist(m, C->c_freelist, f->on_cpu));
-	UNLOCK(LK_PCS_LOCK, CI);
+	UNLOCK(LK_CPU_SLAB_LOCK, CI);
 	if (CACHE_DEBUG(m, f->cache)) {
 		/* before v6.1 a debug cache hands out this one object and gives
 		 * the slab up at once: deactivate_slab(s, slab, the rest) */
@@ -187,27 +187,27 @@ load:
 	}
 	CO_RETURN((int32_t)chain);
 deactivate:
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	if (cur_slab != C->c_slab) {
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		goto reread_slab;
 	}
 	chain = C->c_freelist;
 	C->c_slab = NIL;
 	C->c_freelist = NIL;
 	next_tid(m, C);
-	UNLOCK(LK_PCS_LOCK, CI);
+	UNLOCK(LK_CPU_SLAB_LOCK, CI);
 	CALL(CO_C_DEACTIVATE_SLAB, callee->b = cur_slab; callee->y = chain);
 new_slab:
 	while (C->c_partial != NIL) {
-		LOCK(LK_PCS_LOCK, CI, false);
+		LOCK(LK_CPU_SLAB_LOCK, CI, false);
 		if (C->c_slab != NIL) {
-			UNLOCK(LK_PCS_LOCK, CI);
+			UNLOCK(LK_CPU_SLAB_LOCK, CI);
 			goto reread_slab;
 		}
 		cur_slab = C->c_partial;
 		if (cur_slab == NIL) {
-			UNLOCK(LK_PCS_LOCK, CI);
+			UNLOCK(LK_CPU_SLAB_LOCK, CI);
 			break;
 		}
 		C->c_partial = SL(cur_slab)->next_partial;
@@ -220,7 +220,7 @@ new_slab:
 			SL(cur_slab)->list = LIST_CPU_SLAB;
 			EV(.kind = EV_MOVE_SLAB, .fn = KFN____slab_alloc, .slab = cur_slab, .node = SL(cur_slab)->node,
 			   .from = LOC_CPU_PARTIAL, .to = LOC_CPU_SLAB, .value = SL(cur_slab)->inuse);
-			UNLOCK(LK_PCS_LOCK, CI);
+			UNLOCK(LK_CPU_SLAB_LOCK, CI);
 			STAT(CPU_PARTIAL_ALLOC, 1);
 			goto reread_slab;
 		}
@@ -233,7 +233,7 @@ new_slab:
 			STAT(CPU_PARTIAL_ALLOC, 1);
 			goto load;
 		}
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		SL(cur_slab)->list = LIST_PRIVATE;
 		CALL(CO_C_PUT_PARTIALS, callee->b = cur_slab);
 	}
@@ -269,14 +269,14 @@ new_objects:
 		n->total_objects += sr->objects;
 	}
 retry_load_slab:
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	if (C->c_slab != NIL) {
 		flush_slab = C->c_slab;
 		flush_freelist = C->c_freelist;
 		C->c_slab = NIL;
 		C->c_freelist = NIL;
 		next_tid(m, C);
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		CALL(CO_C_DEACTIVATE_SLAB, callee->b = flush_slab; callee->y = flush_freelist);
 		STAT(CPUSLAB_FLUSH, 1);
 		goto retry_load_slab;
@@ -528,7 +528,7 @@ retry:
 int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	{
 		struct pcs_rec *c = C;
 		idx_t old = c->c_partial;
@@ -565,7 +565,7 @@ int co_C_PUT_CPU_PARTIAL(struct model *m, int cpu, struct frame *f)
 	EV(.kind = EV_MOVE_SLAB, .fn = KFN_put_cpu_partial, .slab = this_slab, .node = SL(this_slab)->node,
 	   .from = from_node_partial ? LOC_PARTIAL : LOC_NONE, .to = LOC_CPU_PARTIAL,
 	   .count = (int32_t)SL(this_slab)->slabs, .value = SL(this_slab)->inuse);
-	UNLOCK(LK_PCS_LOCK, CI);
+	UNLOCK(LK_CPU_SLAB_LOCK, CI);
 	if (slab_to_put != NIL) {
 		CALL(CO_C_PUT_PARTIALS, callee->b = slab_to_put);
 		STAT(CPU_PARTIAL_DRAIN, 1);
@@ -656,23 +656,23 @@ int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	flushed = C->c_slab;
 	cpu_freelist = C->c_freelist;
 	C->c_slab = NIL;
 	C->c_freelist = NIL;
 	next_tid(m, C);
-	UNLOCK(LK_PCS_LOCK, CI);
+	UNLOCK(LK_CPU_SLAB_LOCK, CI);
 	if (flushed != NIL) {
 		CALL(CO_C_DEACTIVATE_SLAB, callee->b = flushed; callee->y = cpu_freelist);
 		STAT(CPUSLAB_FLUSH, 1);
 	}
-	LOCK(LK_PCS_LOCK, CI, false);
+	LOCK(LK_CPU_SLAB_LOCK, CI, false);
 	flushed = C->c_partial;
 	C->c_partial = NIL;
 	for (idx_t s = flushed; s != NIL; s = SL(s)->next_partial)
 		SL(s)->list = LIST_PRIVATE;
-	UNLOCK(LK_PCS_LOCK, CI);
+	UNLOCK(LK_CPU_SLAB_LOCK, CI);
 	if (flushed != NIL)
 		CALL(CO_C_PUT_PARTIALS, callee->b = flushed);
 	CO_RETURN(0);
@@ -698,7 +698,7 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 	CO_BEGIN
 	got = 0;
 	while (got < wanted) {
-		LOCK(LK_PCS_LOCK, CI, false);
+		LOCK(LK_CPU_SLAB_LOCK, CI, false);
 		{
 			int32_t k = 0;
 			while (got + k < wanted && C->c_freelist != NIL) {
@@ -712,7 +712,7 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 			   .from = LOC_CPU_FREELIST, .to = LOC_BULK, .count = batch,
 			   .value = own_freelist(m, C->c_freelist, f->on_cpu));
 		}
-		UNLOCK(LK_PCS_LOCK, CI);
+		UNLOCK(LK_CPU_SLAB_LOCK, CI);
 		if (batch)
 			STAT(ALLOC_FASTPATH, batch);
 		got += batch;

@@ -125,7 +125,7 @@ extern const char *const check_texts[CHK__COUNT];
 /* The locks a micro-step takes: LOCK_KIND(enum name, name in events). */
 #define LOCK_KINDS(X) \
 	X(LK_NONE, "none") X(LK_LIST_LOCK, "list_lock") X(LK_BARN_LOCK, "barn_lock") \
-	X(LK_PCS_LOCK, "cpu_sheaves_lock")
+	X(LK_PCS_LOCK, "cpu_sheaves_lock") X(LK_CPU_SLAB_LOCK, "cpu_slab_lock")
 
 enum lock_kind {
 #define X(lk, name) lk,

@@ -45,11 +45,8 @@ const char *const lock_names[LK__COUNT] = {
 #undef X
 };
 
-/* the per-CPU local lock is s->cpu_slab->lock in the classic era */
-static const char *lock_name(struct model *m, const struct event *e)
+static const char *lock_name(const struct event *e)
 {
-	if (e->lock == LK_PCS_LOCK && WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
-		return "cpu_slab_lock";
 	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];
 }
 
@@ -122,7 +119,7 @@ void event_text(const struct model *cm, const struct event *e, char *buf, size_t
 	snprintf(head, sizeof head, "#%lld op %u cpu %d %s", (long long)e->seq, e->op, e->cpu,
 		 kfn_names[e->fn]);
 	const char *from = loc_names[e->from], *to = loc_names[e->to];
-	const char *lname = lock_name(m, e);
+	const char *lname = lock_name(e);
 	switch ((enum ev_kind)e->kind) {
 	case EV_LOCK:
 		snprintf(buf, len, "%s: lock %s (node %d) [%s]", head, lname, e->node, cname);
@@ -249,7 +246,7 @@ void event_json(const struct model *cm, const struct event *e, char *buf, size_t
 	if (e->from || e->to)
 		ADD(",\"from\":\"%s\",\"to\":\"%s\"", loc_names[e->from], loc_names[e->to]);
 	if (e->lock)
-		ADD(",\"lock\":\"%s\"", lock_name(m, e));
+		ADD(",\"lock\":\"%s\"", lock_name(e));
 	if (e->kind == EV_MOVE_SLAB && e->to == LOC_PARTIAL)
 		ADD(",\"where\":\"%s\"", e->item ? "tail" : "head");
 	if (e->kind == EV_STAT)

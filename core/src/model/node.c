@@ -26,6 +26,7 @@ int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec)
 	switch (kind) {
 	case LK_LIST_LOCK: return &cnode_r(m, rec)->list_lock;
 	case LK_BARN_LOCK: return &barn_r(m, rec)->lock;
+	case LK_CPU_SLAB_LOCK: return &pcs_r(m, rec)->c_lock;
 	default: return &pcs_r(m, rec)->lock;
 	}
 }
@@ -57,7 +58,8 @@ static void count(struct model *m, struct frame *f, enum node_counter list_nc)
 	enum node_counter nc = list_nc;
 	if (which_lock == LK_BARN_LOCK)
 		nc = list_nc + (NC_BARN_LOCK - NC_LIST_LOCK);
-	uint64_t *c = which_lock == LK_PCS_LOCK ? NULL : lock_counter(m, f, nc);
+	/* the per-CPU locks have no node counters */
+	uint64_t *c = which_lock == LK_PCS_LOCK || which_lock == LK_CPU_SLAB_LOCK ? NULL : lock_counter(m, f, nc);
 	if (c)
 		(*c)++;
 }

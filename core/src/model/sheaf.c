@@ -455,8 +455,9 @@ int co_PCS_INSTALL_EMPTY(struct model *m, int cpu, struct frame *f)
 		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = empty);
 		CO_RETURN(0);
 	}
+	/* barn_put_full_sheaf(barn, pcs->main); pcs->main = empty: main
+	 * names the old sheaf until then, under the CPU's pcs->lock */
 	full = PCS(cpu)->main;
-	PCS(cpu)->main = NIL;
 	CALL(CO_BARN_PUT_FULL, callee->a = barn; callee->b = full);
 	STAT(BARN_PUT, 1);
 	set_main(m, PCSI(cpu), cpu, empty);

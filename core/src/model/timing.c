@@ -177,6 +177,8 @@ static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node
 {
 	if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
 		return cost(m, COST_step);
+	if (lk == LK_CPU_SLAB_LOCK) /* local_lock_irqsave(): irqs off and on, no shared line */
+		return cost(m, COST_lock);
 	uint64_t *last = T(m, lock_at(m, lk, node, LOCK_LAST));
 	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
 	uint64_t x = cost(m, COST_lock) + line_cost(m, cpu, (int)*last - 1);
@@ -343,7 +345,7 @@ void timing_report(struct model *m, struct sbuf *b)
 	for (int lk = 1; lk < LK__COUNT; lk++)
 		for (int node = 0; node < w->nr_nodes; node++) {
 			uint64_t acq = *T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_ACQ));
-			if (!acq || lk == LK_PCS_LOCK)
+			if (!acq)
 				continue;
 			sb_printf(b, "%s node %d: acquisitions=%llu contended=%llu wait_total=%llu wait_max=%llu\n",
 				  lock_names[lk], node, (unsigned long long)acq,

@@ -162,10 +162,11 @@ struct barn_rec {            /* node_barn */
 /* Per (cache, CPU): slub_percpu_sheaves in the sheaves era, kmem_cache_cpu
  * in the classic era (both behind the same local lock). */
 struct pcs_rec {
-	int32_t lock;            /* owner CPU or -1 (local_trylock_t / c->lock) */
+	int32_t lock;            /* owner CPU or -1: s->cpu_sheaves->lock (local_trylock_t) */
 	idx_t main, spare;       /* main NIL = the bootstrap sheaf (capacity 0) */
 	idx_t rcu_free;          /* sheaf collecting kfree_rcu() objects, or NIL */
 	/* kmem_cache_cpu (classic era) */
+	int32_t c_lock;          /* c->lock (local_lock_t): owner CPU or -1 */
 	idx_t c_freelist;        /* c->freelist: objects of c->slab, lockless */
 	uint64_t tid;            /* c->tid: cpu + k * TID_STEP */
 	idx_t c_slab;            /* c->slab: the frozen cpu slab */

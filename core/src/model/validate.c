@@ -657,7 +657,7 @@ static void check_kmem_cache_cpu(struct vctx *v)
 					/* ___slab_alloc(): get_freelist() unfreezes an
 					 * exhausted c->slab and c->slab = NULL follows
 					 * under the same local lock: check it unlocked */
-					if ((!sr->frozen || sr->list != LIST_CPU_SLAB) && p->lock < 0)
+					if ((!sr->frozen || sr->list != LIST_CPU_SLAB) && p->c_lock < 0)
 						violation(v, "BUG %s (Not tainted): cpu %d c->slab %016llx is not frozen",
 							  cn, cpu, saddr(m, p->c_slab));
 				}
@@ -752,6 +752,9 @@ static void check_locks(struct vctx *v)
 			if (p->lock != -1)
 				violation(v, "WARNING: lock held when returning to user space! %s s->cpu_sheaves->lock (cpu %d) held by cpu %d",
 					  name, cpu, p->lock);
+			if (p->c_lock != -1)
+				violation(v, "WARNING: lock held when returning to user space! %s s->cpu_slab->lock (cpu %d) held by cpu %d",
+					  name, cpu, p->c_lock);
 		}
 	}
 }

@@ -39,8 +39,8 @@ describe('gloss', () => {
     expect(gloss(null)).toBe('');
   });
 
-  test('every decision engine.h names has a phrase', () => {
-    const checks = ['MAIN_EMPTY', 'MAIN_FULL', 'NO_SHEAVES', 'NO_BARN', 'BARN_NO_FULL', 'BARN_NO_EMPTY', 'BARN_TOO_MANY_FULL', 'NO_BLOCKING', 'NO_SPINNING', 'PARTIAL_EMPTY', 'NODE_MISMATCH', 'DEFRAG_SKIP', 'NO_NODE', 'REMOTE_OBJECT', 'OUT_OF_MEMORY', 'SHORT_REFILL', 'SURPLUS', 'DRAIN_NEEDED', 'SWAP_SPARE', 'SHEAF_EMPTY', 'RCU_FAIL', 'CLASSIC_NO_PREFILL', 'KEEP_EMPTY', 'ISOLATED'];
-    expect(Object.keys(CHECK_GLOSS).sort()).toEqual(checks.sort());
+  test('every decision and every lock the manifest names has a phrase', () => {
+    expect(Object.keys(CHECK_GLOSS).sort()).toEqual([...man.checks].sort());
+    for (const lock of man.locks) expect(gloss(ev({ cpu: 0, kind: 'lock', lock }))).not.toContain('a lock');
   });
 });

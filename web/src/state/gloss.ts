@@ -59,6 +59,7 @@ const LOCK: Record<string, string> = {
   list_lock: "the node's list lock",
   barn_lock: "the barn's lock",
   cpu_sheaves_lock: "the CPU's sheaves lock",
+  cpu_slab_lock: "the CPU's kmem_cache_cpu lock",
 };
 
 interface Ctx {
