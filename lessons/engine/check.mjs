@@ -325,7 +325,7 @@ export function runSandbox(lesson, lines, { open, readScenario }) {
   try {
     out = runProbes(opener(open, text, sb.preset, sb.sets), [{
       id: 'goal', at: { end: true }, from: baseOps > 0 && !scheduled ? { op: baseOps - 1 } : { op: -1 },
-      need: { ...req, before: true }, events: req.events,
+      need: { ...req, before: true, run: true }, events: req.events,
     }]);
   } catch (e) {
     return { ok: false, goals: [], errors: [studentLines(e.message, base, text, lines)] };
@@ -334,7 +334,8 @@ export function runSandbox(lesson, lines, { open, readScenario }) {
   if (!r || r.error) return { ok: false, goals: [], errors: [studentLines(r ? r.error : 'not run', base, text, lines)] };
   if (out.info.opsTotal !== baseOps + opLines.length) errors.push(`expected ${opLines.length} appended op(s), the trace has ${out.info.opsTotal - baseOps}`);
   // a kernel-style report is the goal of some sandboxes (expect_report), an error elsewhere
-  if (out.info.runError && !sb.expect_report) errors.push(`the run stopped: ${studentLines(out.info.runError, base, text, lines)}`);
+  // (a run stopped by a bad schedule step has no report: always an error)
+  if (out.info.runError && !(sb.expect_report && r.ctx.after.reports)) errors.push(`the run stopped: ${studentLines(out.info.runError, base, text, lines)}`);
   const goals = sb.goals.map((g) => {
     const e = explain(g.check, r.ctx);
     return { id: g.id, ok: !e.error && e.ok, message: e.error ?? (e.ok ? '' : `not reached${e.value !== undefined ? ` (value ${fmt(e.value)})` : ''}`) };
@@ -357,9 +358,11 @@ function studentLines(msg, base, text, lines) {
   }
   ops.forEach(([, k], j) => student.set(baseLines + steps.length + 1 + j, k));
   const traceLines = text.split('\n');
-  return String(msg).replace(/\bline (\d+)/g, (all, n) => {
-    const k = student.get(Number(n));
-    return k ? `your line ${k} ("${traceLines[Number(n) - 1].trim()}")` : all;
+  // the parser says "trace:N:C:", the schedule "line N"
+  return String(msg).replace(/\btrace:(\d+)(?::\d+)?:|\bline (\d+)/g, (all, a, b) => {
+    const n = Number(a ?? b);
+    const k = student.get(n);
+    return k ? `your line ${k} ("${traceLines[n - 1].trim()}")${a ? ':' : ''}` : all;
   });
 }
 

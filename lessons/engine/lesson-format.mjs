@@ -309,7 +309,10 @@ function checkSets(sets, w, errs) {
   if (!isObj(sets)) return errs.push(`${w}: "sets" must be an object of key: value`);
   const { settings } = vocabulary();
   for (const [k, v] of Object.entries(sets)) {
-    if (!settings.includes(k)) errs.push(`${w}: unknown setting key ${JSON.stringify(k)} (${settings.join(', ')})`);
+    // the schedule and the timed costs are settings of svz_open() but not
+    // kernel switches, so the manifest does not list them (config.c)
+    const schedKey = k === 'schedule' || k.startsWith('cost.');
+    if (!settings.includes(k) && !schedKey) errs.push(`${w}: unknown setting key ${JSON.stringify(k)} (${settings.join(', ')})`);
     if (!['string', 'number', 'boolean'].includes(typeof v)) errs.push(`${w}: setting ${k} must be a string, number or boolean`);
   }
 }
