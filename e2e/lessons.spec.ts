@@ -179,3 +179,47 @@ test('opening a lesson covers the visualizer until the lesson\'s own run is show
   await shot(page, 'l5-goal');
   await axeClean(page);
 });
+
+test('lesson 9: the race reproduced in the sandbox by typing the steps, and by stepping CPUs', async ({ app, page, lessons }) => {
+  test.setTimeout(120_000);
+  const lesson = lessonJson('09-bisection-crash');
+  await app.open();
+  await lessons.openFromList(/^9\. The bisection/);
+  await lessons.col.getByRole('button', { name: 'Try it: the sandbox' }).click();
+  await lessons.idle();
+  const card = lessons.col.getByTestId('sandbox-card');
+  await expect(card).toBeVisible();
+  // steps only: no op builder, a step counter
+  await expect(card.getByRole('button', { name: 'Add op' })).toHaveCount(0);
+  await expect(lessons.col.getByTestId('lesson-error')).toHaveCount(0);
+
+  // a schedule that lets CPU 1 free one micro-step too early: no corruption
+  await lessons.typeLines(lesson.sandbox.wrong.join('\n'));
+  await expect(card.getByTestId('sandbox-status')).toContainText('Not yet');
+  await expect(card.locator('[data-goal-id=g-corrupt]')).toHaveAttribute('data-ok', 'false');
+
+  // the stored solution, typed into the page
+  await lessons.typeLines(lesson.sandbox.solution.join('\n'));
+  await expect(card.getByTestId('sandbox-status')).toContainText('Goal reached');
+  await expect(card.getByTestId('sandbox-count')).toHaveAttribute('data-steps', '3');
+  await expect(card.locator('[data-goal-id][data-ok=false]')).toHaveCount(0);
+  // the visualizer shows the stopped run: CPU 0 never finished op 63
+  expect((await app.state()).op).toBe(63);
+
+  // by hand: CPU 0 to its 64th op, six single micro-steps (one c0x6 token), CPU 1 to its op's return
+  await card.getByRole('button', { name: 'Reset' }).click();
+  await lessons.idle();
+  await lessons.typeLines('steps c0/63');
+  for (let i = 0; i < 5; i++) await lessons.stepCpu(0);
+  await expect(card.getByTestId('sandbox-status')).toContainText('Not yet');
+  await lessons.stepCpu(0);
+  await lessons.stepCpu(1, 'until its op returns (or it spins)');
+  await expect(card.getByRole('textbox', { name: 'Sandbox op lines' })).toHaveValue('steps c0/63 c0x6 c1/');
+  await expect(card.getByTestId('sandbox-status')).toContainText('Goal reached');
+
+  // a step the model cannot run names the student's line
+  await lessons.typeLines('steps c1/');
+  await expect(card).toContainText('your line 1');
+  const progress = await page.evaluate(() => window.__slubvizLessons!.summaries()['09-bisection-crash']);
+  expect(progress).toMatchObject({ goal: true });
+});

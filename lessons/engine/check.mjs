@@ -28,7 +28,9 @@ function need(pred) {
   return requirements(pred);
 }
 
-function mergeReq(list) {
+/** What a list of requirements() asks for together (the player merges a
+ * question's choices with it too). */
+export function mergeReq(list) {
   const r = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [], events: false, before: false };
   for (const x of list) {
     r.snapshot ||= x.snapshot;

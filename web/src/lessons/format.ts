@@ -322,6 +322,7 @@ type VocabularyModule = {
 };
 
 type CheckModule = {
+  mergeReq(list: Needs[]): Needs;
   runSandbox(lesson: Lesson, lines: string[], env: { open: OpenFn; readScenario: (file: string) => string }): SandboxRun;
 };
 
