@@ -1,8 +1,9 @@
-// The lesson player (issue 6): lessons 1 and 6 played end to end through
+// The lesson player (issue 6): lessons 1, 6 and 9 played end to end through
 // the UI (every stop, every question answered right and revealed, the
 // sandbox goal reached with UI ops and with the stored solution), progress
 // surviving a reload (IndexedDB), a share link opening a stop, an axe scan
-// of the list, a stop, a question and the sandbox. SVZ_SHOTS=1 saves
+// of the list, a stop, a question and the sandbox; lesson 9's sandbox
+// solved by typing CPU steps and with the "Step CPU n" helper. SVZ_SHOTS=1 saves
 // screenshots to build-test/lesson-shots/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -222,4 +223,19 @@ test('lesson 9: the race reproduced in the sandbox by typing the steps, and by s
   await expect(card).toContainText('your line 1');
   const progress = await page.evaluate(() => window.__slubvizLessons!.summaries()['09-bisection-crash']);
   expect(progress).toMatchObject({ goal: true });
+});
+
+test('lesson 9 end to end: stops and questions on a run that stops on its report', async ({ app, page, lessons }) => {
+  test.setTimeout(120_000);
+  const lesson = lessonJson('09-bisection-crash');
+  await app.open();
+  await lessons.openFromList(/^9\. The bisection/);
+  await lessons.playAll(lesson, async () => {
+    const card = lessons.col.getByTestId('sandbox-card');
+    await card.getByRole('button', { name: 'Load the stored solution' }).click();
+    await lessons.idle();
+    await expect(card.locator('[data-goal-id][data-ok=false]')).toHaveCount(0);
+  });
+  const progress = await page.evaluate(() => window.__slubvizLessons!.summaries()['09-bisection-crash']);
+  expect(progress).toMatchObject({ answered: lesson.questions.length, correct: lesson.questions.length, goal: true, done: true });
 });
