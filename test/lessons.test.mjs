@@ -748,3 +748,19 @@ describe('profile, run_error and reports values', () => {
     }
   });
 });
+
+describe('lesson 6\'s timed claims can fail', () => {
+  test('a reversed throughput order and a wrong top profile line are reported', () => {
+    const l = structuredClone(lessons.find((x) => x.entry.id === '06-sheaves-regression').lesson);
+    l.stops = [];
+    l.questions = [];
+    l.data = { tables: [] };
+    l.claims = l.claims.filter((c) => c.id === 'timed-fixes-help' || c.id === 'timed-rc1-top-spin');
+    l.claims[0].compare.op = '<';
+    l.claims[1].check.value = 'get_from_partial_node';
+    const f = checkLesson(l, env()).items.filter((it) => it.kind === 'claim' && !it.ok);
+    const msg = describeFailures(f);
+    expect(msg).toMatch(/claim timed-fixes-help: timed-fix2: [\d.]+ < timed-rc1: [\d.]+ is false/);
+    expect(msg).toMatch(/claim timed-rc1-top-spin: .*false at the end of the run \(value "get_from_partial_node: spin on list_lock"\)/);
+  });
+});
