@@ -193,6 +193,8 @@ test('lesson 9: the race reproduced in the sandbox by typing the steps, and by s
   // steps only: no op builder, a step counter
   await expect(card.getByRole('button', { name: 'Add op' })).toHaveCount(0);
   await expect(lessons.col.getByTestId('lesson-error')).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Step CPU 1' })).toBeVisible();
+  await axeClean(page);
 
   // a schedule that lets CPU 1 free one micro-step too early: no corruption
   await lessons.typeLines(lesson.sandbox.wrong.join('\n'));
