@@ -1,8 +1,9 @@
-// The lesson player (issue 6): lessons 1 and 6 played end to end through
+// The lesson player (issue 6): lessons 1, 6 and 9 played end to end through
 // the UI (every stop, every question answered right and revealed, the
 // sandbox goal reached with UI ops and with the stored solution), progress
 // surviving a reload (IndexedDB), a share link opening a stop, an axe scan
-// of the list, a stop, a question and the sandbox. SVZ_SHOTS=1 saves
+// of the list, a stop, a question and the sandbox; lesson 9's sandbox
+// solved by typing CPU steps and with the "Step CPU n" helper. SVZ_SHOTS=1 saves
 // screenshots to build-test/lesson-shots/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -182,4 +183,65 @@ test('opening a lesson covers the visualizer until the lesson\'s own run is show
   await expect(goal).toContainText('matches the goal');
   await shot(page, 'l5-goal');
   await axeClean(page);
+});
+
+test('lesson 9: the race reproduced in the sandbox by typing the steps, and by stepping CPUs', async ({ app, page, lessons }) => {
+  test.setTimeout(120_000);
+  const lesson = lessonJson('09-bisection-crash');
+  await app.open();
+  await lessons.openFromList(/^9\. The bisection/);
+  await lessons.col.getByRole('button', { name: 'Try it: the sandbox' }).click();
+  await lessons.idle();
+  const card = lessons.col.getByTestId('sandbox-card');
+  await expect(card).toBeVisible();
+  // steps only: no op builder, a step counter
+  await expect(card.getByRole('button', { name: 'Add op' })).toHaveCount(0);
+  await expect(lessons.col.getByTestId('lesson-error')).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Step CPU 1' })).toBeVisible();
+  await axeClean(page);
+
+  // a schedule that lets CPU 1 free one micro-step too early: no corruption
+  await lessons.typeLines(lesson.sandbox.wrong.join('\n'));
+  await expect(card.getByTestId('sandbox-status')).toContainText('Not yet');
+  await expect(card.locator('[data-goal-id=g-corrupt]')).toHaveAttribute('data-ok', 'false');
+
+  // the stored solution, typed into the page
+  await lessons.typeLines(lesson.sandbox.solution.join('\n'));
+  await expect(card.getByTestId('sandbox-status')).toContainText('Goal reached');
+  await expect(card.getByTestId('sandbox-count')).toHaveAttribute('data-steps', '3');
+  await expect(card.locator('[data-goal-id][data-ok=false]')).toHaveCount(0);
+  // the visualizer shows the stopped run: CPU 0 never finished op 63
+  expect((await app.state()).op).toBe(63);
+
+  // by hand: CPU 0 to its 64th op, six single micro-steps (one c0x6 token), CPU 1 to its op's return
+  await card.getByRole('button', { name: 'Reset' }).click();
+  await lessons.idle();
+  await lessons.typeLines('steps c0/63');
+  for (let i = 0; i < 5; i++) await lessons.stepCpu(0);
+  await expect(card.getByTestId('sandbox-status')).toContainText('Not yet');
+  await lessons.stepCpu(0);
+  await lessons.stepCpu(1, 'until its op returns (or it spins)');
+  await expect(card.getByRole('textbox', { name: 'Sandbox op lines' })).toHaveValue('steps c0/63 c0x6 c1/');
+  await expect(card.getByTestId('sandbox-status')).toContainText('Goal reached');
+
+  // a step the model cannot run names the student's line
+  await lessons.typeLines('steps c1/');
+  await expect(card).toContainText('your line 1');
+  const progress = await page.evaluate(() => window.__slubvizLessons!.summaries()['09-bisection-crash']);
+  expect(progress).toMatchObject({ goal: true });
+});
+
+test('lesson 9 end to end: stops and questions on a run that stops on its report', async ({ app, page, lessons }) => {
+  test.setTimeout(120_000);
+  const lesson = lessonJson('09-bisection-crash');
+  await app.open();
+  await lessons.openFromList(/^9\. The bisection/);
+  await lessons.playAll(lesson, async () => {
+    const card = lessons.col.getByTestId('sandbox-card');
+    await card.getByRole('button', { name: 'Load the stored solution' }).click();
+    await lessons.idle();
+    await expect(card.locator('[data-goal-id][data-ok=false]')).toHaveCount(0);
+  });
+  const progress = await page.evaluate(() => window.__slubvizLessons!.summaries()['09-bisection-crash']);
+  expect(progress).toMatchObject({ answered: lesson.questions.length, correct: lesson.questions.length, goal: true, done: true });
 });

@@ -73,7 +73,8 @@ for (const { id } of index.lessons) {
   const scenarioFile = (sc) => (sc.file ? join(ROOT, sc.file) : tmpFile(sc.inline));
   for (const v of ['base', ...(lesson.variants || []).map((x) => x.id)]) {
     const cfg = runConfig(lesson, v);
-    add(`lesson ${id} ${v}`, scenarioFile(cfg.scenario), cfg.preset, cfg.sets, [0]);
+    // a run the lesson expects to stop on a kernel-style report (expect_report) exits 2
+    add(`lesson ${id} ${v}`, scenarioFile(cfg.scenario), cfg.preset, cfg.sets, [cfg.expectReport ? 2 : 0]);
     nLessonRuns++;
   }
   const sb = lesson.sandbox;
@@ -84,7 +85,7 @@ for (const { id } of index.lessons) {
     for (const which of ['solution', 'wrong']) {
       if (!sb[which]) continue;
       add(`lesson ${id} sandbox ${which}`, tmpFile(sandboxTrace(base, sandboxLines(sb[which]))),
-        sb.preset ?? '', sb.sets, [0]);
+        sb.preset ?? '', sb.sets, sb.expect_report ? [0, 2] : [0]);
       nLessonRuns++;
     }
   }

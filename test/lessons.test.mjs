@@ -27,7 +27,7 @@ import {
   sandboxTrace, setsText, validateIndex, validateLesson,
 } from '../lessons/engine/lesson-format.mjs';
 import { checkLesson, runSandbox } from '../lessons/engine/check.mjs';
-import { resolvePositions, runProbes } from '../lessons/engine/runner.mjs';
+import { captureState, resolvePositions, runProbes } from '../lessons/engine/runner.mjs';
 
 const LESSONS = join(ROOT, 'lessons');
 const SOURCES = JSON.parse(readFileSync(join(LESSONS, 'sources.json'), 'utf8'));
@@ -385,7 +385,7 @@ describe('lesson files', () => {
   test('lessons/index.json has the format-1 shape', () => {
     expect(validateIndex(index)).toEqual([]);
     expect(index.format).toBe(LESSON_FORMAT);
-    expect(index.lessons.length).toBe(8);
+    expect(index.lessons.length).toBe(9);
   });
 
   test('every lessons/<id>/ is in the index, and every index entry has a lesson.json and a lesson.md', () => {
@@ -469,7 +469,7 @@ describe.each(lessons.map((l) => [l.entry.id, l]))('lesson %s', (id, L) => {
     expect(failures(report.items, 'source', 'prose-cites'), describeFailures(failures(report.items, 'source', 'prose-cites'))).toEqual([]);
   });
 
-  test('the lesson run itself does not stop on an error', () => {
+  test('the lesson runs stop on a report only where expect_report says', () => {
     const f = failures(report.items, 'run');
     expect(f, describeFailures(f)).toEqual([]);
   });
@@ -601,5 +601,166 @@ describe('the lesson check rejects wrong lessons', () => {
     } finally {
       s.close();
     }
+  });
+});
+
+// ---- issue 11: schedules in the sandbox, the profile and the run's report ----
+
+describe('sandbox steps (allow.steps) and expect_report', () => {
+  const sb = { limit: { ops: 0, steps: 4 }, allow: { steps: true, cpus: [0, 1] } };
+
+  test('steps lines are checked token by token, with the student\'s line numbers', () => {
+    expect(checkSandboxLines(sb, ['steps c0/63 c0x6 c1/'])).toEqual([]);
+    expect(checkSandboxLines(sb, ['steps c0 1 c1:cmpxchg c0/2'])).toEqual([]);
+    expect(checkSandboxLines(sb, ['steps c0/ c0 c1', 'steps c1 c0']).join()).toMatch(/5 steps, the limit is 4/);
+    expect(checkSandboxLines(sb, ['steps c0/', 'steps c2']).join()).toMatch(/line 2: CPU 2 is not allowed here/);
+    expect(checkSandboxLines(sb, ['steps c0y3']).join()).toMatch(/line 1: expected a step like c0 .* got "c0y3"/);
+    expect(checkSandboxLines(sb, ['steps c0:nonsense']).join()).toMatch(/line 1: step c0:nonsense: unknown event kind "nonsense"/);
+    expect(checkSandboxLines(sb, ['steps']).join()).toMatch(/line 1: expected CPU steps/);
+    // ops count against limit.ops, not steps; without allow.steps a steps line is no op
+    expect(checkSandboxLines(sb, ['c0 alloc x a']).join()).toMatch(/1 ops, the limit is 0/);
+    expect(checkSandboxLines({ limit: { ops: 2 } }, ['steps c0']).join()).toMatch(/line 1: expected one op/);
+  });
+
+  test('sandboxTrace puts steps after the schedule line and ops at the end', () => {
+    const base = 'slubviz-trace 1\nschedule explicit\nc0 alloc x a\n';
+    expect(sandboxTrace(base, ['steps c0', 'c1 free x a', 'steps c1'])).toBe(
+      'slubviz-trace 1\nschedule explicit\nsteps c0\nsteps c1\nc0 alloc x a\nc1 free x a\n');
+    expect(() => sandboxTrace('slubviz-trace 1\nc0 alloc x a\n', ['steps c0'])).toThrow(/no "schedule" line/);
+  });
+
+  test('the shape validator knows limit.steps, allow.steps and expect_report', () => {
+    const l = structuredClone(lessons.find((x) => x.entry.id === '09-bisection-crash').lesson);
+    expect(validateLesson(l)).toEqual([]);
+    l.sandbox.allow.steps = 'yes';
+    l.sandbox.expect_report = 1;
+    l.expect_report = 'true';
+    l.variants[0].expect_report = 0;
+    const errs = validateLesson(l).join('\n');
+    expect(errs).toMatch(/allow.steps must be true or false/);
+    expect(errs).toMatch(/limit.steps needs "allow": \{"steps": true\}/);
+    expect(errs).toMatch(/sandbox: "expect_report" must be true or false/);
+    expect(errs).toMatch(/09-bisection-crash: "expect_report" must be true or false/);
+    expect(errs).toMatch(/variants\[0\]: "expect_report" must be true or false/);
+  });
+
+  test('lesson 9\'s sandbox: the schedule decides; a bad step names the student\'s line', () => {
+    const l = lessons.find((x) => x.entry.id === '09-bisection-crash').lesson;
+    // CPU 1 frees o0 while CPU 0 holds list_lock with S full and still listed
+    const hit = runSandbox(l, ['steps c0/63 c0:cmpxchg c1/'], env());
+    expect(hit.errors).toEqual([]);
+    expect(hit.ok).toBe(true);
+    // the same free one micro-step earlier (S not yet full) or after op 63: no report
+    for (const miss of [['steps c0/63 c0x5 c1/'], ['steps c0/64', 'steps c1/']]) {
+      const r = runSandbox(l, miss, env());
+      expect(r.errors, miss.join()).toEqual([]);
+      expect(r.goals.find((g) => g.id === 'g-corrupt').ok, miss.join()).toBe(false);
+    }
+    // CPU 1's first op waits for CPU 0's alloc of o0: an error, even with expect_report
+    const bad = runSandbox(l, sandboxLines('# CPU 1 first\nsteps c1/'), env());
+    expect(bad.ok).toBe(false);
+    expect(bad.errors.join()).toMatch(/your line 1 \("steps c1\/"\).*schedule step 'c1\/'/);
+    // without expect_report the same corruption is an error
+    const strict = structuredClone(l);
+    delete strict.sandbox.expect_report;
+    expect(runSandbox(strict, ['steps c0/63 c0:cmpxchg c1/'], env()).errors.join()).toMatch(/the run stopped: list_del corruption/);
+  });
+
+  test('a lesson run that should stop on a report and does not fails the check', () => {
+    const l = structuredClone(lessons.find((x) => x.entry.id === '09-bisection-crash').lesson);
+    l.variants[0].expect_report = true; // v6.19: the schedule is harmless
+    delete l.expect_report; // 17c38c88294d: it stops
+    const f = checkLesson(l, env()).items.filter((it) => it.kind === 'run' && !it.ok);
+    expect(describeFailures(f)).toMatch(/run v6-19: the run of variant v6-19 should stop on a kernel-style report/);
+    expect(describeFailures(f)).toMatch(/run base: the run of variant base stopped: list_del corruption/);
+  });
+});
+
+describe('profile, run_error and reports values', () => {
+  // a hand-made svz_profile_json() document: every expected value below is read off it
+  const doc = {
+    schema: 1, timed: true, throughput_mops: 12.5, spin_share: 0.25, cycles_total: 1000, makespan: 400,
+    work_cycles: 200, work_share: 0.2,
+    functions: [
+      { fn: 'get_from_partial_node', spin_on: 'list_lock', cycles: 500, share: 0.5 },
+      { fn: 'get_from_partial_node', cycles: 250, share: 0.25 },
+      { fn: '__slab_free', cycles: 50, share: 0.05 }],
+    locks: [
+      { lock: 'list_lock', node: 0, acquisitions: 10, contended: 4, wait_total: 300, wait_max: 90 },
+      { lock: 'list_lock', node: 1, acquisitions: 5, contended: 1, wait_total: 20, wait_max: 20 },
+      { lock: 'barn_lock', node: 1, acquisitions: 7, contended: 0, wait_total: 0, wait_max: 0 }],
+    cpus: [],
+  };
+  const ctx = { after: { profile: JSON.stringify(doc), runError: 'list_del corruption. next->prev', reports: '' } };
+
+  test('run figures, lines by function or rank, lock statistics', () => {
+    expect(value({ profile: 'throughput_mops' }, ctx)).toBe(12.5);
+    expect(value({ profile: 'spin_share' }, ctx)).toBe(0.25);
+    expect(value({ profile: 'work_share' }, ctx)).toBe(0.2);
+    expect(value({ profile: 'share', fn: 'get_from_partial_node', spin_on: 'list_lock' }, ctx)).toBe(0.5);
+    expect(value({ profile: 'share', fn: 'get_from_partial_node' }, ctx)).toBe(0.25);
+    expect(value({ profile: 'cycles', fn: 'alloc_from_new_slab' }, ctx)).toBe(0);
+    expect(value({ profile: 'line', rank: 1 }, ctx)).toBe('get_from_partial_node: spin on list_lock');
+    expect(value({ profile: 'line', rank: 3 }, ctx)).toBe('__slab_free');
+    expect(value({ profile: 'cycles', rank: 2 }, ctx)).toBe(250);
+    expect(value({ profile: 'acquisitions', lock: 'list_lock' }, ctx)).toBe(15);
+    expect(value({ profile: 'acquisitions', lock: 'list_lock', node: 1 }, ctx)).toBe(5);
+    expect(value({ profile: 'wait_max', lock: 'list_lock' }, ctx)).toBe(90);
+    expect(evaluate({ profile: 'line', rank: 1, op: 'contains', value: 'spin on list_lock' }, ctx)).toBe(true);
+    expect(explain({ profile: 'line', rank: 4, op: '==', value: 'x' }, ctx).error).toMatch(/3 lines, no rank 4/);
+    const untimed = { after: { profile: '{"schema":1,"timed":false}' } };
+    expect(explain({ profile: 'throughput_mops', op: '>', value: 0 }, untimed).error).toMatch(/not timed/);
+    expect(explain({ profile: 'throughput_mops', op: '>', value: 0 }, { after: {} }).error).toMatch(/no profile/);
+  });
+
+  test('run_error and reports: texts, contains on a text', () => {
+    expect(evaluate({ run_error: true, op: 'contains', value: 'list_del corruption' }, ctx)).toBe(true);
+    expect(evaluate({ reports: true, op: 'contains', value: 'list_del corruption' }, ctx)).toBe(false);
+    expect(evaluate({ reports: true, op: '==', value: '' }, ctx)).toBe(true);
+    expect(evaluate({ run_error: true }, ctx)).toBe(true);
+    expect(requirements({ reports: true, op: '==', value: '' })).toMatchObject({ run: true, profile: false, snapshot: false });
+    expect(requirements({ profile: 'spin_share', op: '<', value: 1 })).toMatchObject({ profile: true, run: false });
+  });
+
+  test('validatePredicate: fields, selectors, rank', () => {
+    expect(validatePredicate({ profile: 'throughput_mops', op: '>', value: 0 })).toEqual([]);
+    expect(validatePredicate({ profile: 'mips', op: '>', value: 0 }).join()).toMatch(/unknown profile field "mips"/);
+    expect(validatePredicate({ profile: 'share', op: '>', value: 0 }).join()).toMatch(/needs either "fn" .* or "rank"/);
+    expect(validatePredicate({ profile: 'share', rank: 0, op: '>', value: 0 }).join()).toMatch(/"rank" must be 1/);
+    expect(validatePredicate({ profile: 'contended', op: '>', value: 0 }).join()).toMatch(/needs "lock"/);
+    expect(validatePredicate({ reports: 'yes', op: '==', value: '' }).join()).toMatch(/reports takes true/);
+  });
+
+  test('a timed run\'s profile through the session: the model, not the document above', () => {
+    const s = open(readScenario('scenarios/lesson-06-timed.trace'), { preset: 'v7.0-rc1' });
+    try {
+      s.runAll();
+      const st = captureState(s, { profile: true, run: true });
+      const c = { after: st };
+      // the shares of the lines and of the work add up to the whole
+      const p = JSON.parse(st.profile);
+      expect(p.functions.reduce((a, f) => a + f.share, 0) + p.work_share).toBeCloseTo(1, 9);
+      expect(value({ profile: 'share', rank: 1 }, c)).toBe(p.functions[0].share);
+      expect(value({ profile: 'throughput_mops' }, c)).toBeGreaterThan(0);
+      expect(st.runError).toBe('');
+    } finally {
+      s.close();
+    }
+  });
+});
+
+describe('lesson 6\'s timed claims can fail', () => {
+  test('a reversed throughput order and a wrong top profile line are reported', () => {
+    const l = structuredClone(lessons.find((x) => x.entry.id === '06-sheaves-regression').lesson);
+    l.stops = [];
+    l.questions = [];
+    l.data = { tables: [] };
+    l.claims = l.claims.filter((c) => c.id === 'timed-fixes-help' || c.id === 'timed-rc1-top-spin');
+    l.claims[0].compare.op = '<';
+    l.claims[1].check.value = 'get_from_partial_node';
+    const f = checkLesson(l, env()).items.filter((it) => it.kind === 'claim' && !it.ok);
+    const msg = describeFailures(f);
+    expect(msg).toMatch(/claim timed-fixes-help: timed-fix2: [\d.]+ < timed-rc1: [\d.]+ is false/);
+    expect(msg).toMatch(/claim timed-rc1-top-spin: .*false at the end of the run \(value "get_from_partial_node: spin on list_lock"\)/);
   });
 });

@@ -528,10 +528,7 @@ static int cmd_run(int argc, char **argv)
 		if (o.sysfs)
 			fputs(sysfs ? sysfs : "", stdout);
 		if (o.profile) {
-			struct sbuf prof = { 0 };
-			timing_report(svz_session_model(h), &prof);
-			fputs(prof.s ? prof.s : "", stdout);
-			sb_free(&prof);
+			fputs(svz_profile_text(h), stdout);
 		}
 	}
 	if (o.sysfs && !raw)

@@ -30,6 +30,8 @@ export interface SlubvizModule {
   _svz_stats_text(h: number): number;
   _svz_stat_totals_json(h: number): number;
   _svz_validate(h: number): number;
+  _svz_profile_text(h: number): number;
+  _svz_profile_json(h: number): number;
   _svz_import_begin(format: number): number;
   _svz_import_feed(imp: number, data: number, len: number): number;
   _svz_import_lines(imp: number): number;
@@ -148,6 +150,11 @@ export class SlubvizSession {
   /** svz_stat_totals_json: SLUB_STATS and slab counts summed over caches and CPUs */
   statTotals(): Record<string, number>;
   validate(): string;
+  /** svz_profile_text: the timed schedule's profile, as `slubviz run --profile` prints it */
+  profileText(): string;
+  /** svz_profile_json: the same figures, JSON schema 1 (slubviz.h) */
+  profileJson(): string;
+  profile(): SlubvizProfile;
   importSummary(): string;
   importSummaryJson(): string;
   importSummaryObject(): unknown;
@@ -169,3 +176,15 @@ export class SlubvizImport {
   end(opts?: OpenOptions): SlubvizSession;
   cancel(): void;
 }
+
+/** svz_profile_json() schema 1 (core/include/slubviz/slubviz.h). */
+export type SlubvizProfile =
+  | { schema: 1; timed: false }
+  | {
+      schema: 1; timed: true;
+      throughput_mops: number; spin_share: number;
+      cycles_total: number; makespan: number; work_cycles: number; work_share: number;
+      functions: { fn: string; spin_on?: string; cycles: number; share: number }[];
+      locks: { lock: string; node: number; acquisitions: number; contended: number; wait_total: number; wait_max: number }[];
+      cpus: { cpu: number; busy: number; spin: number; idle: number }[];
+    };

@@ -116,6 +116,9 @@ export class SlubvizSession {
   statsText() { return this.#str(this.mod._svz_stats_text(this.h)); }
   statTotals() { return JSON.parse(this.#str(this.mod._svz_stat_totals_json(this.h)) || '{}'); }
   validate() { return this.#str(this.mod._svz_validate(this.h)); }
+  profileText() { return this.#str(this.mod._svz_profile_text(this.h)); }
+  profileJson() { return this.#str(this.mod._svz_profile_json(this.h)); }
+  profile() { return JSON.parse(this.profileJson() || '{"schema":1,"timed":false}'); }
   importSummary() { return this.#str(this.mod._svz_import_summary(this.h)); }
   importSummaryJson() { return this.#str(this.mod._svz_import_summary_json(this.h)); }
   importSummaryObject() { return JSON.parse(this.importSummaryJson() || 'null'); }

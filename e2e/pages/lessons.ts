@@ -98,6 +98,24 @@ export class LessonsArea {
     await expect(card.getByRole('textbox', { name: 'Sandbox op lines' })).toHaveValue(new RegExp(`${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
   }
 
+  /** Type lines into the sandbox's text box and run them. */
+  async typeLines(text: string): Promise<void> {
+    const card = this.col.getByTestId('sandbox-card');
+    const box = card.getByRole('textbox', { name: 'Sandbox op lines' });
+    await box.fill('');
+    await box.pressSequentially(text);
+    await card.getByRole('button', { name: /^Run these (lines|ops)$/ }).click();
+    await this.idle();
+  }
+
+  /** The sandbox's "Step CPU n" helper: `kind` is the step select's label. */
+  async stepCpu(cpu: number, kind = 'one micro-step'): Promise<void> {
+    const card = this.col.getByTestId('sandbox-card');
+    await card.getByRole('combobox', { name: 'Sandbox step kind' }).selectOption({ label: kind });
+    await card.getByRole('button', { name: `Step CPU ${cpu}` }).click();
+    await this.idle();
+  }
+
   /** Plays the whole lesson through the UI: every stop, every question
    * (answered right, then revealed), then the sandbox via `sandbox`. */
   async playAll(lesson: Lesson, sandbox: () => Promise<void>, shots = ''): Promise<void> {

@@ -10,7 +10,7 @@
 //   report.items: [{ kind, id, ok, message }]
 
 import {
-  clickCandidates, describePosition, missingHighlight, questionsAfterStops, runConfig, sandboxLines, sandboxTrace,
+  clickCandidates, describePosition, isStepsLine, missingHighlight, questionsAfterStops, runConfig, sandboxLines, sandboxTrace,
   checkSandboxLines, setsText, textSpoilers,
 } from './lesson-format.mjs';
 import { explain, requirements } from './predicates.mjs';
@@ -28,10 +28,14 @@ function need(pred) {
   return requirements(pred);
 }
 
-function mergeReq(list) {
-  const r = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false };
+/** What a list of requirements() asks for together (the player merges a
+ * question's choices with it too). */
+export function mergeReq(list) {
+  const r = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [], events: false, before: false };
   for (const x of list) {
     r.snapshot ||= x.snapshot;
+    r.profile ||= x.profile;
+    r.run ||= x.run;
     r.stats ||= x.stats;
     r.pageAlloc ||= x.pageAlloc;
     r.slabinfo ||= x.slabinfo;
@@ -234,7 +238,10 @@ export function checkLesson(lesson, { open, readScenario, sources, prose }) {
       for (const { probe } of list) add(kindOf(probe.id), idOf(probe.id), false, `variant ${variant}: ${e.message}`);
       continue;
     }
-    if (out.info?.runError) add('run', variant, false, `the run of variant ${variant} stopped: ${out.info.runError}`);
+    if (out.info && !!out.info.runError !== cfg.expectReport) {
+      add('run', variant, false, cfg.expectReport ? `the run of variant ${variant} should stop on a kernel-style report (expect_report) but ran to its end`
+        : `the run of variant ${variant} stopped: ${out.info.runError}`);
+    }
     for (const { probe, check } of list) {
       const r = out.results.get(probe.id);
       const kind = kindOf(probe.id);
@@ -296,34 +303,69 @@ export function runSandbox(lesson, lines, { open, readScenario }) {
   const errors = checkSandboxLines(sb, lines);
   if (errors.length) return { ok: false, goals: [], errors };
   const base = scenarioText(sb.scenario, readScenario);
+  // with steps, the student schedules the whole run: the window starts at
+  // the start, and the base alone opens serially (an explicit schedule
+  // needs steps)
+  const scheduled = sb.allow?.steps === true;
+  const opLines = lines.filter((l) => !(scheduled && isStepsLine(l)));
   let baseOps;
   try {
-    const s = open(base, { preset: sb.preset ?? '', sets: setsText(sb.sets) || null });
+    const s = open(base, { preset: sb.preset ?? '', sets: setsText(scheduled ? { ...sb.sets, schedule: 'serial' } : sb.sets) || null });
     baseOps = s.opsTotal();
     s.close();
   } catch (e) {
     return { ok: false, goals: [], errors: [`the starting trace does not open: ${e.message}`] };
   }
-  const text = sandboxTrace(base, lines);
+  let text;
+  try {
+    text = sandboxTrace(base, lines);
+  } catch (e) {
+    return { ok: false, goals: [], errors: [e.message] };
+  }
   const req = mergeReq(sb.goals.map((g) => requirements(g.check)));
   let out;
   try {
     out = runProbes(opener(open, text, sb.preset, sb.sets), [{
-      id: 'goal', at: { end: true }, from: baseOps > 0 ? { op: baseOps - 1 } : { op: -1 },
-      need: { ...req, before: true }, events: req.events,
+      id: 'goal', at: { end: true }, from: baseOps > 0 && !scheduled ? { op: baseOps - 1 } : { op: -1 },
+      need: { ...req, before: true, run: true }, events: req.events,
     }]);
   } catch (e) {
-    return { ok: false, goals: [], errors: [e.message] };
+    return { ok: false, goals: [], errors: [studentLines(e.message, base, text, lines)] };
   }
   const r = out.results.get('goal');
-  if (!r || r.error) return { ok: false, goals: [], errors: [r ? r.error : 'not run'] };
-  if (out.info.opsTotal !== baseOps + lines.length) errors.push(`expected ${lines.length} appended op(s), the trace has ${out.info.opsTotal - baseOps}`);
-  if (out.info.runError) errors.push(`the run stopped: ${out.info.runError}`);
+  if (!r || r.error) return { ok: false, goals: [], errors: [studentLines(r ? r.error : 'not run', base, text, lines)] };
+  if (out.info.opsTotal !== baseOps + opLines.length) errors.push(`expected ${opLines.length} appended op(s), the trace has ${out.info.opsTotal - baseOps}`);
+  // a kernel-style report is the goal of some sandboxes (expect_report), an error elsewhere
+  // (a run stopped by a bad schedule step has no report: always an error)
+  if (out.info.runError && !(sb.expect_report && r.ctx.after.reports)) errors.push(`the run stopped: ${studentLines(out.info.runError, base, text, lines)}`);
   const goals = sb.goals.map((g) => {
     const e = explain(g.check, r.ctx);
     return { id: g.id, ok: !e.error && e.ok, message: e.error ?? (e.ok ? '' : `not reached${e.value !== undefined ? ` (value ${fmt(e.value)})` : ''}`) };
   });
   return { ok: !errors.length && goals.every((g) => g.ok), goals, errors };
+}
+
+/** A message of the model about the sandbox trace, with its "line N" of
+ * a student's line (a steps line put after the schedule, or an appended
+ * op) told as "your line K". */
+function studentLines(msg, base, text, lines) {
+  const student = new Map(); // trace line number -> the student's line number
+  const clean = lines.map((l, i) => [l.trim(), i + 1]).filter(([l]) => l);
+  const steps = clean.filter(([l]) => isStepsLine(l));
+  const ops = clean.filter(([l]) => !isStepsLine(l));
+  const baseLines = base.split('\n').length - (base.endsWith('\n') ? 1 : 0);
+  if (steps.length) {
+    const sched = base.split('\n').findIndex((l) => /^schedule[ \t]/.test(l)) + 1;
+    steps.forEach(([, k], j) => student.set(sched + 1 + j, k));
+  }
+  ops.forEach(([, k], j) => student.set(baseLines + steps.length + 1 + j, k));
+  const traceLines = text.split('\n');
+  // the parser says "trace:N:C:", the schedule "line N"
+  return String(msg).replace(/\btrace:(\d+)(?::\d+)?:|\bline (\d+)/g, (all, a, b) => {
+    const n = Number(a ?? b);
+    const k = student.get(n);
+    return k ? `your line ${k} ("${traceLines[n - 1].trim()}")${a ? ':' : ''}` : all;
+  });
 }
 
 function checkSandbox(lesson, env) {

@@ -36,7 +36,10 @@ export function setsText(sets) {
 
 /** The effective { scenario, preset, sets } of the lesson's run or of one variant. */
 export function runConfig(lesson, variantId) {
-  const base = { scenario: lesson.scenario, preset: lesson.preset ?? '', sets: { ...(lesson.sets || {}) } };
+  const base = {
+    scenario: lesson.scenario, preset: lesson.preset ?? '', sets: { ...(lesson.sets || {}) },
+    expectReport: lesson.expect_report === true,
+  };
   if (!variantId || variantId === 'base') return base;
   const v = (lesson.variants || []).find((x) => x.id === variantId);
   if (!v) throw new Error(`lesson ${lesson.id}: no variant ${variantId}`);
@@ -44,6 +47,8 @@ export function runConfig(lesson, variantId) {
     scenario: v.scenario ?? base.scenario,
     preset: v.preset ?? base.preset,
     sets: { ...base.sets, ...(v.sets || {}) },
+    // not inherited: a variant is usually the kernel where the report does not happen
+    expectReport: v.expect_report === true,
   };
 }
 
@@ -159,10 +164,30 @@ export function textSpoilers(lesson) {
   return out;
 }
 
-/** The trace a sandbox attempt runs: the starting trace plus the student's ops. */
+// a schedule step of a `steps` line (docs/trace-format.md 3.1): c1, c1x5, c1/, c1/3, c1:cmpxchg
+const STEP_RE = /^c?(\d+)(x\d+|\/\d*|:[a-z_]+)?$/;
+
+/** Is the line a `steps` line (CPU steps of an explicit schedule)? */
+export function isStepsLine(line) {
+  return /^steps(\s|$)/.test(line.trim());
+}
+
+/** The trace a sandbox attempt runs: the starting trace plus the student's
+ * ops at its end; the student's `steps` lines go right after the starting
+ * trace's `schedule` directive (directives precede the first op). */
 export function sandboxTrace(baseText, lines) {
   const base = baseText.endsWith('\n') ? baseText : baseText + '\n';
-  return base + lines.map((l) => l.trim()).filter(Boolean).join('\n') + '\n';
+  const clean = lines.map((l) => l.trim()).filter(Boolean);
+  const steps = clean.filter(isStepsLine);
+  const ops = clean.filter((l) => !isStepsLine(l));
+  let text = base;
+  if (steps.length) {
+    const m = /^schedule[ \t][^\n]*\n/m.exec(base);
+    if (!m) throw new Error('the starting trace has no "schedule" line to put steps after');
+    const at = m.index + m[0].length;
+    text = base.slice(0, at) + steps.join('\n') + '\n' + base.slice(at);
+  }
+  return text + (ops.length ? ops.join('\n') + '\n' : '');
 }
 
 /** The op lines of a sandbox attempt (blank lines and # comments dropped). */
@@ -171,19 +196,33 @@ export function sandboxLines(text) {
   return src.map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
 }
 
-/** Problems with a sandbox attempt before it runs: the limit, one op per
- * line (no directives, no repeat), allowed ops, CPUs and caches. [] if fine. */
+/** Problems with a sandbox attempt before it runs: the limits, one op per
+ * line (no directives, no repeat; `steps` lines where allow.steps), allowed
+ * ops, CPUs and caches. [] if fine. */
 export function checkSandboxLines(sandbox, lines) {
   const errs = [];
-  const limit = sandbox.limit?.ops;
-  if (limit !== undefined && lines.length > limit) errs.push(`${lines.length} ops, the limit is ${limit}`);
   const allow = sandbox.allow || {};
+  const opLines = lines.filter((l) => !(allow.steps && isStepsLine(l)));
+  const limit = sandbox.limit?.ops;
+  if (limit !== undefined && opLines.length > limit) errs.push(`${opLines.length} ops, the limit is ${limit}`);
   const { ops } = vocabulary();
+  let nsteps = 0;
   lines.forEach((line, i) => {
     const t = line.split(/\s+/);
+    if (allow.steps && t[0] === 'steps') {
+      if (t.length < 2) errs.push(`line ${i + 1}: expected CPU steps like "steps c0/3 c1:cmpxchg", got "${line}"`);
+      for (const tok of t.slice(1)) {
+        nsteps++;
+        const m = STEP_RE.exec(tok);
+        if (!m) errs.push(`line ${i + 1}: expected a step like c0 (one micro-step), c0x5, c0/ (to the op's return), c0/3 or c0:cmpxchg (to an event of that kind), got "${tok}"`);
+        else if (allow.cpus && !allow.cpus.includes(Number(m[1]))) errs.push(`line ${i + 1}: CPU ${m[1]} is not allowed here (${allow.cpus.join(', ')})`);
+        else if (m[2]?.startsWith(':') && !vocabulary().eventKinds.includes(m[2].slice(1))) errs.push(`line ${i + 1}: step ${tok}: unknown event kind "${m[2].slice(1)}"`);
+      }
+      return;
+    }
     const m = /^c(\d+)$/.exec(t[0] || '');
     if (!m || !ops.includes(t[1])) {
-      errs.push(`line ${i + 1}: expected one op like "c0 alloc CACHE HANDLE", got "${line}"`);
+      errs.push(`line ${i + 1}: expected ${allow.steps ? 'CPU steps like "steps c0/3 c1:cmpxchg" or ' : ''}one op like "c0 alloc CACHE HANDLE", got "${line}"`);
       return;
     }
     if (/[{}$]/.test(line)) errs.push(`line ${i + 1}: templates and repeat blocks are not allowed here`);
@@ -193,6 +232,8 @@ export function checkSandboxLines(sandbox, lines) {
       errs.push(`line ${i + 1}: cache ${t[2]} is not allowed here (${allow.caches.join(', ')})`);
     }
   });
+  const stepLimit = sandbox.limit?.steps;
+  if (stepLimit !== undefined && nsteps > stepLimit) errs.push(`${nsteps} steps, the limit is ${stepLimit}`);
   return errs;
 }
 
@@ -268,7 +309,10 @@ function checkSets(sets, w, errs) {
   if (!isObj(sets)) return errs.push(`${w}: "sets" must be an object of key: value`);
   const { settings } = vocabulary();
   for (const [k, v] of Object.entries(sets)) {
-    if (!settings.includes(k)) errs.push(`${w}: unknown setting key ${JSON.stringify(k)} (${settings.join(', ')})`);
+    // the schedule and the timed costs are settings of svz_open() but not
+    // kernel switches, so the manifest does not list them (config.c)
+    const schedKey = k === 'schedule' || k.startsWith('cost.');
+    if (!settings.includes(k) && !schedKey) errs.push(`${w}: unknown setting key ${JSON.stringify(k)} (${settings.join(', ')})`);
     if (!['string', 'number', 'boolean'].includes(typeof v)) errs.push(`${w}: setting ${k} must be a string, number or boolean`);
   }
 }
@@ -312,6 +356,7 @@ export function validateLesson(lesson, entry = null) {
   checkScenario(lesson.scenario, `${L} scenario`, errs);
   checkPreset(lesson.preset, L, errs);
   checkSets(lesson.sets, `${L}`, errs);
+  if (lesson.expect_report !== undefined && typeof lesson.expect_report !== 'boolean') errs.push(`${L}: "expect_report" must be true or false`);
   if (typeof lesson.cache !== 'string') errs.push(`${L}: "cache" (the cache the views show first) must be a cache name`);
 
   const variants = new Set(['base']);
@@ -326,6 +371,7 @@ export function validateLesson(lesson, entry = null) {
       if (v.scenario !== undefined) checkScenario(v.scenario, `${w}.scenario`, errs);
       checkPreset(v.preset, w, errs);
       checkSets(v.sets, w, errs);
+      if (v.expect_report !== undefined && typeof v.expect_report !== 'boolean') errs.push(`${w}: "expect_report" must be true or false`);
     });
   }
   const checkVariant = (v, w) => {
@@ -478,7 +524,13 @@ export function validateLesson(lesson, entry = null) {
     checkPreset(sb.preset, w, errs);
     checkSets(sb.sets, w, errs);
     if (typeof sb.cache !== 'string') errs.push(`${w}: "cache" must be the cache the sandbox shows`);
-    if (!isObj(sb.limit) || !Number.isInteger(sb.limit.ops) || sb.limit.ops < 1) errs.push(`${w}: "limit" must be {"ops": N >= 1}`);
+    const posInt = (x) => Number.isInteger(x) && x >= 0;
+    if (!isObj(sb.limit) || (sb.limit.ops === undefined && sb.limit.steps === undefined) ||
+        (sb.limit.ops !== undefined && !posInt(sb.limit.ops)) || (sb.limit.steps !== undefined && !posInt(sb.limit.steps))) {
+      errs.push(`${w}: "limit" must be {"ops": N} and/or {"steps": N} (N >= 0)`);
+    }
+    if (sb.limit?.steps !== undefined && sb.allow?.steps !== true) errs.push(`${w}: limit.steps needs "allow": {"steps": true}`);
+    if (sb.expect_report !== undefined && typeof sb.expect_report !== 'boolean') errs.push(`${w}: "expect_report" must be true or false`);
     if (sb.allow !== undefined) {
       if (!isObj(sb.allow)) errs.push(`${w}: "allow" must be an object`);
       else {
@@ -486,6 +538,7 @@ export function validateLesson(lesson, entry = null) {
         if (sb.allow.ops !== undefined && (!Array.isArray(sb.allow.ops) || sb.allow.ops.some((o) => !ops.includes(o)))) errs.push(`${w}: allow.ops must list ops (${ops.join(', ')})`);
         if (sb.allow.cpus !== undefined && (!Array.isArray(sb.allow.cpus) || sb.allow.cpus.some((c) => !Number.isInteger(c)))) errs.push(`${w}: allow.cpus must list CPU numbers`);
         if (sb.allow.caches !== undefined && !Array.isArray(sb.allow.caches)) errs.push(`${w}: allow.caches must list cache names`);
+        if (sb.allow.steps !== undefined && typeof sb.allow.steps !== 'boolean') errs.push(`${w}: allow.steps must be true or false`);
       }
     }
     if (!Array.isArray(sb.goals) || !sb.goals.length) errs.push(`${w}: "goals" must be a non-empty array`);
@@ -497,7 +550,7 @@ export function validateLesson(lesson, entry = null) {
       checkPred(g.check, `${gw}.check`, errs);
     });
     for (const k of ['solution', 'wrong']) {
-      if (!Array.isArray(sb[k]) || !sb[k].length || sb[k].some((x) => typeof x !== 'string')) errs.push(`${w}: "${k}" must be a non-empty array of op lines`);
+      if (!Array.isArray(sb[k]) || !sb[k].length || sb[k].some((x) => typeof x !== 'string')) errs.push(`${w}: "${k}" must be a non-empty array of op${sb.allow?.steps ? ' or steps' : ''} lines`);
       else if (isObj(sb.limit)) errs.push(...checkSandboxLines(sb, sandboxLines(sb[k])).map((e) => `${w}.${k}: ${e}`));
     }
   }

@@ -28,8 +28,15 @@ export const PREDICATE_FORMAT = 1;
 export class PredicateError extends Error {}
 
 const COMPARATORS = ['==', '!=', '<', '<=', '>', '>=', 'in', 'not_in', 'between', 'contains'];
-const LEAF_KEYS = ['stat', 'sysfs', 'slabinfo', 'snap', 'events', 'next', 'page_alloc', 'const',
-  'sum', 'diff', 'ratio', 'times'];
+const LEAF_KEYS = ['stat', 'sysfs', 'slabinfo', 'snap', 'events', 'next', 'page_alloc', 'profile',
+  'run_error', 'reports', 'const', 'sum', 'diff', 'ratio', 'times'];
+// fields of svz_profile_json() (schema 1) a "profile" value reads: run
+// figures, a profile line's cycles / share (by "fn" [+ "spin_on"] or by
+// "rank") and its label, lock statistics (by "lock" [+ "node"])
+const PROFILE_RUN = ['throughput_mops', 'spin_share', 'cycles_total', 'makespan', 'work_cycles', 'work_share'];
+const PROFILE_LINE = ['share', 'cycles', 'line'];
+const PROFILE_LOCK = ['acquisitions', 'contended', 'wait_total', 'wait_max'];
+const PROFILE_FIELDS = [...PROFILE_RUN, ...PROFILE_LINE, ...PROFILE_LOCK];
 const EVENT_FIELDS = ['seq', 'op', 'cpu', 'fn', 'kind', 'cache', 'slab', 'obj', 'addr', 'sheaf', 'node',
   'from', 'to', 'where', 'lock', 'stat', 'check', 'count', 'value', 'from_list', 'to_list'];
 // Locations (the manifest's) that name a per-node list (qualified by the
@@ -191,6 +198,44 @@ function sysfsOf(st, cache) {
   const texts = st.sysfs || {};
   if (texts[cache] === undefined) throw new PredicateError(`the state has no sysfs text of cache ${cache}`);
   return cached(st, 'sysfs:' + cache, () => (typeof texts[cache] === 'string' ? parseSysfs(texts[cache]) : texts[cache]));
+}
+
+function profileOf(st) {
+  if (st.profile === undefined) throw new PredicateError('the state has no profile (svz_profile_json)');
+  const doc = cached(st, 'profile', () => (typeof st.profile === 'string' ? JSON.parse(st.profile) : st.profile));
+  if (doc.schema !== 1) throw new PredicateError(`profile: expected schema 1, got ${JSON.stringify(doc.schema)}`);
+  if (!doc.timed) throw new PredicateError('profile: the run is not timed (a lesson asks for it with "sets": {"schedule": "timed"})');
+  return doc;
+}
+function runTextOf(st, key) {
+  if (st[key] === undefined) throw new PredicateError(`the state has no ${key === 'runError' ? 'run error (svz_run_error)' : 'reports (svz_reports)'}`);
+  return st[key];
+}
+
+/** A profile line's label, as the profile text prints it. */
+export function profileLabel(line) {
+  return line.spin_on ? `${line.fn}: spin on ${line.spin_on}` : line.fn;
+}
+
+function profileValue(p, st) {
+  const doc = profileOf(st);
+  const f = p.profile;
+  if (PROFILE_RUN.includes(f)) return doc[f];
+  if (PROFILE_LINE.includes(f)) {
+    let line;
+    if (p.rank !== undefined) line = doc.functions[p.rank - 1];
+    else line = doc.functions.find((l) => l.fn === p.fn && (l.spin_on ?? null) === (p.spin_on ?? null));
+    if (!line) {
+      if (p.rank !== undefined) throw new PredicateError(`profile: the profile has ${doc.functions.length} lines, no rank ${p.rank}`);
+      return f === 'line' ? null : 0; // a function that never ran (or never spun) costs nothing
+    }
+    return f === 'line' ? profileLabel(line) : line[f];
+  }
+  if (PROFILE_LOCK.includes(f)) {
+    const rows = doc.locks.filter((l) => l.lock === p.lock && (p.node === undefined || l.node === p.node));
+    return f === 'wait_max' ? Math.max(0, ...rows.map((l) => l[f])) : rows.reduce((a, l) => a + l[f], 0);
+  }
+  throw new PredicateError(`profile: unknown field ${JSON.stringify(f)} (${PROFILE_FIELDS.join(', ')})`);
 }
 
 /** Cache id of a cache name (or an id passed through), from any snapshot of the context. */
@@ -466,6 +511,9 @@ function rawLeaf(p, key, ctx) {
     case 'slabinfo': return slabinfoValue(p, stateOf(ctx, p));
     case 'page_alloc': return pageAllocValue(p, stateOf(ctx, p));
     case 'snap': return walkPath(snapshotOf(stateOf(ctx, p)), p.snap, ctx);
+    case 'profile': return profileValue(p, stateOf(ctx, p));
+    case 'run_error': return runTextOf(stateOf(ctx, p), 'runError');
+    case 'reports': return runTextOf(stateOf(ctx, p), 'reports');
     case 'events': return eventsOf(ctx).filter((e) => matchEvent(e, p.events, ctx)).length;
     case 'next': {
       const hit = eventsOf(ctx).find((e) => matchEvent(e, p.next, ctx));
@@ -512,7 +560,8 @@ function compare(have, op, want, what) {
       if (!Array.isArray(want) || want.length !== 2) throw new PredicateError(`${what}: "between" needs [low, high]`);
       return Number(have) >= Number(want[0]) && Number(have) <= Number(want[1]);
     }
-    case 'contains': return Array.isArray(have) && have.some((x) => looseEq(x, want));
+    // an array holding the value, or a text (run_error, reports) holding it
+    case 'contains': return Array.isArray(have) ? have.some((x) => looseEq(x, want)) : typeof have === 'string' && have.includes(String(want));
     default: throw new PredicateError(`${what}: unknown comparison ${JSON.stringify(op)} (${COMPARATORS.join(' ')})`);
   }
 }
@@ -585,7 +634,7 @@ export function explain(p, ctx) {
  * pageAlloc (the stats text's page_alloc block), slabinfo, sysfs: [caches],
  * events, before, target }. The player and the checker fetch exactly this. */
 export function requirements(p, acc = null) {
-  const r = acc || { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false, target: false, caches: [] };
+  const r = acc || { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false, target: false, caches: [], profile: false, run: false };
   const visit = (q) => {
     if (q === null || typeof q !== 'object') {
       if (q === '$target') r.target = true;
@@ -596,6 +645,8 @@ export function requirements(p, acc = null) {
     if ('stat' in q) r.stats = r.snapshot = true;
     if ('page_alloc' in q) r.stats = r.pageAlloc = true;
     if ('slabinfo' in q) r.slabinfo = true;
+    if ('profile' in q) r.profile = true;
+    if ('run_error' in q || 'reports' in q) r.run = true;
     if ('sysfs' in q && typeof q.cache === 'string' && !r.sysfs.includes(q.cache)) r.sysfs.push(q.cache);
     if ('snap' in q) {
       r.snapshot = true;
@@ -641,6 +692,13 @@ export function validatePredicate(p, where = 'predicate') {
       }
     }
     if (k === 'slabinfo' && !SLABINFO_COLUMNS.includes(v.slabinfo)) bad(w, `unknown slabinfo column ${v.slabinfo}`);
+    if (k === 'profile') {
+      if (!PROFILE_FIELDS.includes(v.profile)) bad(w, `unknown profile field ${JSON.stringify(v.profile)} (${PROFILE_FIELDS.join(', ')})`);
+      else if (PROFILE_LINE.includes(v.profile) && (v.rank === undefined) === (v.fn === undefined)) bad(w, `profile ${v.profile} needs either "fn" (and optional "spin_on") or "rank"`);
+      else if (v.rank !== undefined && !(Number.isInteger(v.rank) && v.rank >= 1)) bad(w, '"rank" must be 1 (the top line) or more');
+      else if (PROFILE_LOCK.includes(v.profile) && typeof v.lock !== 'string') bad(w, `profile ${v.profile} needs "lock": list_lock, barn_lock, ...`);
+    }
+    if ((k === 'run_error' || k === 'reports') && v[k] !== true) bad(w, `${k} takes true: {"${k}": true}`);
     if (k === 'events' || k === 'next') checkMatch(v[k], `${w}.${k}`);
     if (k === 'next' && v.field !== undefined && !EVENT_FIELDS.includes(v.field)) bad(w, `unknown event field ${v.field}`);
     if (['sum', 'diff', 'ratio', 'times'].includes(k)) {
@@ -705,4 +763,4 @@ export function validatePredicate(p, where = 'predicate') {
   return errs;
 }
 
-export const _internals = { COMPARATORS, LEAF_KEYS, EVENT_FIELDS, SLABINFO_COLUMNS, PATH_FUNCS, NODE_LISTS, CPU_LISTS };
+export const _internals = { COMPARATORS, LEAF_KEYS, EVENT_FIELDS, SLABINFO_COLUMNS, PATH_FUNCS, NODE_LISTS, CPU_LISTS, PROFILE_FIELDS };

@@ -3,7 +3,7 @@
 // object with the methods of SlubvizSession (core/wasm/slubviz-api.mjs, the
 // binding the tests and the web app share): step, runToOp, runAll,
 // opsTotal, opsDone, seq, snapshotJson, eventsJson, statsText, slabinfo,
-// sysfs, runError, close.
+// sysfs, runError, reports, profileJson, close.
 
 import { describePosition } from './lesson-format.mjs';
 import { matchEvent, parseEvents } from './predicates.mjs';
@@ -18,6 +18,11 @@ export function captureState(session, need) {
   if (need.snapshot || need.stats) st.snapshot = session.snapshotJson();
   if (need.pageAlloc) st.stats = session.statsText();
   if (need.slabinfo) st.slabinfo = session.slabinfo();
+  if (need.profile) st.profile = session.profileJson();
+  if (need.run) {
+    st.runError = session.runError();
+    st.reports = session.reports();
+  }
   if (need.sysfs && need.sysfs.length) {
     st.sysfs = {};
     for (const c of need.sysfs) st.sysfs[c] = session.sysfs(c);
@@ -43,10 +48,12 @@ function mergeNeeds(a, b) {
     stats: a.stats || b.stats,
     pageAlloc: a.pageAlloc || b.pageAlloc,
     slabinfo: a.slabinfo || b.slabinfo,
+    profile: a.profile || b.profile,
+    run: a.run || b.run,
     sysfs: [...new Set([...(a.sysfs || []), ...(b.sysfs || [])])],
   };
 }
-const NO_NEEDS = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [] };
+const NO_NEEDS = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [] };
 
 function posKey(p) {
   return JSON.stringify(p);
@@ -80,19 +87,28 @@ export function resolvePositions(session, positions) {
     if (p.op >= opsTotal) throw new PositionError(`${describePosition(p)}: the trace has ${opsTotal} ops (0..${opsTotal - 1})`);
     if ('event' in p) {
       let evs = opEvents.get(p.op);
+      const nth = p.nth ?? 0;
+      const matching = (list) => list.filter((e) => e.op === p.op && matchEvent(e, p.event, {}));
       if (!evs) {
-        if (session.opsDone() > p.op) throw new PositionError(`internal: passed op ${p.op} before scanning it`);
+        const passed = session.opsDone() > p.op;
         session.runToOp(p.op);
         const s0 = session.seq();
-        const r = session.runToOp(p.op + 1);
+        session.runToOp(p.op + 1);
         const s1 = session.seq();
-        if (r < 0 && s1 === s0) throw new PositionError(`${describePosition(p)}: the run stopped before op ${p.op}: ${session.runError()}`);
-        evs = windowEvents(session, s0, s1);
+        evs = passed ? [] : windowEvents(session, s0, s1);
+        // under an interleaving schedule op N may start before op N-1
+        // returns, or never return (a run stopped by a report): its events
+        // are then before s0, so read what the model retains up to s1
+        if (matching(evs).length <= nth && s1 > 0) {
+          evs = windowEvents(session, Math.max(0, s1 - vocabulary().eventRing), s1).filter((e) => e.op === p.op);
+        }
         opEvents.set(p.op, evs);
       }
-      const hits = evs.filter((e) => e.op === p.op && matchEvent(e, p.event, {}));
-      const nth = p.nth ?? 0;
-      if (hits.length <= nth) throw new PositionError(`${describePosition(p)}: op ${p.op} has ${hits.length} matching event(s)`);
+      const hits = matching(evs);
+      if (hits.length <= nth) {
+        const why = session.runError() ? ` (the run stopped: ${session.runError()})` : '';
+        throw new PositionError(`${describePosition(p)}: op ${p.op} has ${hits.length} matching event(s)${why}`);
+      }
       out.set(key, hits[nth].seq + 1);
     } else {
       if (session.opsDone() <= p.op) {

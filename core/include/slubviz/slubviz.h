@@ -67,6 +67,18 @@ const char *svz_sysfs_tree(int h);
 const char *svz_stats_text(int h);                 /* per-cache SLUB_STATS + model counters */
 const char *svz_stat_totals_json(int h);           /* SLUB_STATS and slab counts summed over caches and CPUs */
 const char *svz_validate(int h);                   /* "" if all invariants hold, else reports */
+/* The timed schedule's profile so far (docs/timing.md): the text of
+ * `slubviz run --profile` (a perf-report-like profile, lock statistics,
+ * per-CPU busy/spin/idle, spin share, throughput), and the same as JSON
+ * schema 1: {"schema":1,"timed":true,"throughput_mops":F,"spin_share":F,
+ * "cycles_total":N,"makespan":N,"work_cycles":N,"work_share":F,
+ * "functions":[{"fn":S,"spin_on"?:LOCK,"cycles":N,"share":F}...] (by
+ * cycles, descending; share of cycles_total), "locks":[{"lock":S,"node":N,
+ * "acquisitions":N,"contended":N,"wait_total":N,"wait_max":N}...],
+ * "cpus":[{"cpu":N,"busy":N,"spin":N,"idle":N}...]}, or
+ * {"schema":1,"timed":false} when the run is not timed. */
+const char *svz_profile_text(int h);
+const char *svz_profile_json(int h);
 
 /* Real traces (docs/import.md). svz_open_any() takes any supported format:
  * native v1 is parsed as by svz_open() (same errors); ftrace, trace-cmd

@@ -708,6 +708,26 @@ const char *svz_stat_totals_json(int h)
 	return out_text(s);
 }
 
+const char *svz_profile_text(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	view_profile_text(&s->m, &s->out);
+	return out_text(s);
+}
+
+const char *svz_profile_json(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	view_profile_json(&s->m, &s->out);
+	return out_text(s);
+}
+
 /* The trace caches find_mergeable() made aliases under this session's
  * preset (slab_nomerge off), added to the import report the first time it
  * is read: a line each in the text, an "aliases" array in the JSON. */

@@ -5,6 +5,7 @@
  *   view_sysfs.c     /sys/kernel/slab/<cache>/
  *   view_stats.c     a stats dump for diffs
  *   view_snapshot.c  the JSON snapshot the browser draws from
+ *   view_profile.c   the timed schedule's profile, text and JSON
  *
  * Kernel sources of the formats (v7.0-rc1): slab_common.c print_slabinfo_header()
  * / cache_show(), slub.c get_slabinfo() / count_partial_free_approx(),
@@ -28,6 +29,10 @@ void view_stats(struct model *m, struct sbuf *b);
 /* {"slabs_allocated":N,...,"<stat>":N...}: totals over caches and CPUs */
 void view_stat_totals_json(struct model *m, struct sbuf *b);
 void view_snapshot_json(struct model *m, struct sbuf *b);
+/* The timed schedule's profile (view_profile.c): timing_report()'s text,
+ * and the same figures as JSON schema 1 ({"timed":false} for other runs). */
+void view_profile_text(struct model *m, struct sbuf *b);
+void view_profile_json(struct model *m, struct sbuf *b);
 
 /* ---- shared walks ---------------------------------------------------------- */
 

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
-import { answerIds, lessonItems, lessonVocabulary, positionText, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
+import { answerIds, lessonFormat, lessonItems, lessonVocabulary, positionText, stepTokens, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
 import { Markdown } from '../lazyMarkdown';
 import { GoalPicture } from './GoalPicture';
@@ -502,6 +502,9 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
   const [cache, setCache] = useState(sb.cache);
   const [arg, setArg] = useState('');
   const [extra, setExtra] = useState('');
+  const [stepKind, setStepKind] = useState('');
+  const schedule = sb.allow?.steps === true;
+  const opCount = ui.lines.filter((x) => !(schedule && lessonFormat.isStepsLine(x))).length;
   const live = store.liveHandles().filter((h) => h.cache === cache);
   const needsHandle = op === 'alloc' || op === 'free' || op === 'kfree' || op === 'kmalloc';
   const needsCount = op === 'alloc_bulk' || op === 'free_bulk';
@@ -550,12 +553,32 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
           );
         })}
       </ul>
-      <p className="small" data-testid="sandbox-count" data-ops={ui.lines.length} data-limit={sb.limit.ops}>
-        {ui.lines.length} of at most {sb.limit.ops} op(s)
+      <p className="small" data-testid="sandbox-count" data-ops={opCount} data-limit={sb.limit.ops} data-steps={schedule ? stepTokens(ui.lines) : undefined}>
+        {sb.limit.ops !== 0 && `${opCount} of at most ${sb.limit.ops ?? '∞'} op(s)`}
+        {schedule && `${sb.limit.ops !== 0 ? ' · ' : ''}${stepTokens(ui.lines)} of at most ${sb.limit.steps ?? '∞'} CPU step(s)`}
         {sb.allow?.ops ? ` · ops: ${sb.allow.ops.join(', ')}` : ''}
         {sb.allow?.cpus ? ` · CPUs: ${sb.allow.cpus.join(', ')}` : ''}
         {sb.allow?.caches ? ` · caches: ${sb.allow.caches.join(', ')}` : ''}
       </p>
+      {schedule && (
+        <div className="form builder" role="group" aria-label="Step a CPU">
+          <label>
+            step
+            <select aria-label="Sandbox step kind" value={stepKind} onChange={(e) => setStepKind(e.target.value)}>
+              <option value="">one micro-step</option>
+              <option value="/">until its op returns (or it spins)</option>
+              <option value=":cmpxchg">until its next cmpxchg</option>
+              <option value=":lock">until it takes a lock</option>
+            </select>
+          </label>
+          {cpus.map((c) => (
+            <button key={c} type="button" onClick={() => void l.sandboxStep(`c${c}${stepKind}`)}>
+              Step CPU {c}
+            </button>
+          ))}
+        </div>
+      )}
+      {sb.limit.ops !== 0 && (
       <form
         className="form builder"
         aria-label="Add an op"
@@ -618,20 +641,23 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         )}
         <button type="submit">Add op</button>
       </form>
-      <p className="small">
-        The app&rsquo;s Free play panel (Allocate / Free) adds ops here too.
-      </p>
+      )}
+      {sb.limit.ops !== 0 && (
+        <p className="small">
+          The app&rsquo;s Free play panel (Allocate / Free) adds ops here too.
+        </p>
+      )}
       <label className="sb-text">
-        Op lines (one per line, trace syntax)
+        {schedule ? 'Lines (one per line, trace syntax: steps lines like "steps c0/3 c1:cmpxchg"' + (sb.limit.ops !== 0 ? ', or ops' : '') + ')' : 'Op lines (one per line, trace syntax)'}
         <textarea aria-label="Sandbox op lines" rows={Math.max(3, Math.min(8, ui.lines.length + 1))} value={ui.text} spellCheck={false}
           onChange={(e) => l.sandboxSetText(e.target.value)} />
       </label>
       <div className="form">
         <button type="button" onClick={() => void l.sandboxApply()}>
-          Run these ops
+          {schedule ? 'Run these lines' : 'Run these ops'}
         </button>
         <button type="button" onClick={() => void l.sandboxUndo()} disabled={ui.lines.length === 0}>
-          Undo last op
+          {schedule ? 'Undo last line' : 'Undo last op'}
         </button>
         <button type="button" onClick={() => void l.sandboxReset()} disabled={ui.lines.length === 0}>
           Reset

@@ -160,16 +160,8 @@ export class LessonBackend {
     }
     for (const q of lesson.questions.filter((x) => mine(x.variant))) {
       const preds = q.kind === 'choice' ? q.choices.map((c) => c.check) : [q.check];
-      const need = { snapshot: q.kind === 'click', stats: false, pageAlloc: false, slabinfo: false, sysfs: [] as string[], events: false, before: true };
-      for (const p of preds) {
-        const r = predicates.requirements(p);
-        need.snapshot ||= r.snapshot;
-        need.stats ||= r.stats;
-        need.pageAlloc ||= !!r.pageAlloc;
-        need.slabinfo ||= r.slabinfo;
-        need.events ||= r.events;
-        for (const c of r.sysfs) if (!need.sysfs.includes(c)) need.sysfs.push(c);
-      }
+      const merged = check.mergeReq(preds.map((p) => predicates.requirements(p)));
+      const need = { ...merged, snapshot: merged.snapshot || q.kind === 'click', before: true };
       probes.push({ id: `q:${q.id}`, at: q.reveal, from: q.at, need, events: need.events });
     }
     const out: PreparedVariant = { lessonId, variant, steps: {}, errors: {}, watch: {}, opsTotal: 0, stepsTotal: 0, runError: '' };

@@ -162,8 +162,12 @@ export interface Sandbox {
   preset?: string;
   sets?: Sets;
   cache: string;
-  limit: { ops: number };
-  allow?: { ops?: string[]; cpus?: number[]; caches?: string[] };
+  /** op lines, and (with allow.steps) step tokens of `steps` lines */
+  limit: { ops?: number; steps?: number };
+  /** steps: the student may write `steps` lines (an explicit schedule) */
+  allow?: { ops?: string[]; cpus?: number[]; caches?: string[]; steps?: boolean };
+  /** a run stopped by a kernel-style report is the goal, not an error */
+  expect_report?: boolean;
   goals: Goal[];
   solution: string[];
   wrong: string[];
@@ -180,6 +184,7 @@ export interface Lesson {
   preset?: string;
   sets?: Sets;
   cache: string;
+  expect_report?: boolean;
   variants?: Variant[];
   stops: Stop[];
   questions: Question[];
@@ -200,6 +205,10 @@ export interface Needs {
   events: boolean;
   before: boolean;
   target?: boolean;
+  /** svz_profile_json (a timed run) */
+  profile?: boolean;
+  /** svz_run_error and svz_reports */
+  run?: boolean;
   caches?: string[];
 }
 
@@ -209,6 +218,9 @@ export interface CapturedState {
   stats?: string;
   slabinfo?: string;
   sysfs?: Record<string, string>;
+  profile?: string;
+  runError?: string;
+  reports?: string;
 }
 
 /** The context predicates are evaluated in. */
@@ -247,6 +259,8 @@ export interface RunnerSession {
   slabinfo(): string;
   sysfs(cache: string): string;
   runError(): string;
+  reports(): string;
+  profileJson(): string;
   close(): void;
 }
 
@@ -274,6 +288,7 @@ type FormatModule = {
   runConfig(lesson: Lesson, variantId?: string): { scenario: Scenario; preset: string; sets: Sets };
   describePosition(pos: Position): string;
   sandboxTrace(base: string, lines: string[]): string;
+  isStepsLine(line: string): boolean;
   sandboxLines(text: string | string[]): string[];
   checkSandboxLines(sb: Sandbox, lines: string[]): string[];
   validateIndex(index: unknown): string[];
@@ -307,6 +322,7 @@ type VocabularyModule = {
 };
 
 type CheckModule = {
+  mergeReq(list: Needs[]): Needs;
   runSandbox(lesson: Lesson, lines: string[], env: { open: OpenFn; readScenario: (file: string) => string }): SandboxRun;
 };
 
@@ -358,9 +374,31 @@ export function runOf(lesson: Lesson, variant: string | undefined): RunConfig {
   return lessonFormat.runConfig(lesson, variant ?? 'base');
 }
 
-export function sandboxRun(lesson: Lesson): RunConfig {
+/** The sandbox's run. A starting trace that waits for the student's
+ * `steps` (schedule explicit) runs serially until they give some. */
+export function sandboxRun(lesson: Lesson, lines: string[] = []): RunConfig {
   const sb = lesson.sandbox;
-  return { scenario: sb.scenario, preset: sb.preset ?? '', sets: { ...(sb.sets ?? {}) } };
+  const waiting = sb.allow?.steps === true && !lines.some((l) => lessonFormat.isStepsLine(l));
+  return { scenario: sb.scenario, preset: sb.preset ?? '', sets: { ...(sb.sets ?? {}), ...(waiting ? { schedule: 'serial' } : {}) } };
+}
+
+/** The step tokens of a sandbox attempt's `steps` lines. */
+export function stepTokens(lines: string[]): number {
+  return lines.filter((l) => lessonFormat.isStepsLine(l)).reduce((n, l) => n + l.trim().split(/\s+/).length - 1, 0);
+}
+
+/** Append a CPU step to an attempt: to its last line if that is a `steps`
+ * line, else as a new `steps` line. */
+export function appendStep(lines: string[], token: string): string[] {
+  const last = lines[lines.length - 1];
+  if (last === undefined || !lessonFormat.isStepsLine(last)) return [...lines, `steps ${token}`];
+  const toks = last.trim().split(/\s+/);
+  // one more micro-step of the CPU the line ends with: c0 -> c0x2 -> c0x3 (one token)
+  const one = /^c(\d+)$/.exec(token);
+  const prev = /^c(\d+)(?:x(\d+))?$/.exec(toks[toks.length - 1]);
+  if (one && prev && prev[1] === one[1] && toks.length > 1) toks[toks.length - 1] = `c${one[1]}x${Number(prev[2] ?? 1) + 1}`;
+  else toks.push(token);
+  return [...lines.slice(0, -1), toks.join(' ')];
 }
 
 /** Correct choice ids of a choice question. */

@@ -10,7 +10,7 @@ import { configSets } from '../state/store';
 import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
-  anchorStop, answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
+  anchorStop, answerIds, appendStep, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
   type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
 import { encodeLessonLink, type LessonLink } from './link';
@@ -633,7 +633,7 @@ export class LessonStore {
     this.set({ sandbox: { ...this.state.sandbox, lines, problems, running: true } });
     const base = await this.sandboxBase(l);
     const text = lessonFormat.sandboxTrace(base, lines);
-    const run: RunConfig = { ...sandboxRun(l), scenario: { inline: text } };
+    const run: RunConfig = { ...sandboxRun(l, lines), scenario: { inline: text } };
     this.sandboxOpened = { text, lines };
     this.absorbed = 0;
     await this.moveTo(token, run, 0, { cache: l.sandbox.cache, cpu: null, focus: this.state.marks.focus, slab: null }, true);
@@ -684,6 +684,11 @@ export class LessonStore {
   /** Append one op line and run. */
   sandboxAdd = async (line: string): Promise<void> => {
     await this.sandboxSet([...this.state.sandbox.lines, line.trim()]);
+  };
+
+  /** Append a CPU step (`c1`, `c1/`, `c1:cmpxchg`, ...) to the attempt's schedule and run. */
+  sandboxStep = async (token: string): Promise<void> => {
+    await this.sandboxSet(appendStep(this.state.sandbox.lines, token));
   };
 
   sandboxUndo = async (): Promise<void> => {
@@ -789,6 +794,7 @@ export const LESSON_ACTIONS = [
   def('sandboxSetText', 'edit the sandbox ops'),
   def('sandboxApply', 'run the sandbox ops'),
   def('sandboxAdd', 'add a sandbox op'),
+  def('sandboxStep', 'add a CPU step to the sandbox schedule'),
   def('sandboxUndo', 'undo the last sandbox op'),
   def('sandboxReset', 'reset the sandbox'),
   def('sandboxSolution', 'load the stored solution'),
