@@ -296,75 +296,161 @@ static int by_cycles(const void *a, const void *b)
 	return x->fn != y->fn ? x->fn - y->fn : x->lock - y->lock;
 }
 
-void timing_report(struct model *m, struct sbuf *b)
-{
-	struct world *w = WORLD(m);
+/* What a timed run's profile shows, read once for both views. */
+struct profile {
 	double mops, spin_share;
-	if (timing_summary(m, &mops, &spin_share)) {
-		sb_puts(b, "profile: only a timed run has one (--schedule timed)\n");
-		return;
-	}
-	uint64_t lines_moved = *T(m, object_lines_at(m));
-	uint64_t total = lines_moved, work = 0;
-	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)];
-	int n = 0;
+	uint64_t total, work, lines_moved, makespan;
+	int n;
+	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)]; /* by cycles, largest first */
+};
+
+static int profile_read(struct model *m, struct profile *p)
+{
+	if (timing_summary(m, &p->mops, &p->spin_share))
+		return -1;
+	p->lines_moved = *T(m, object_lines_at(m));
+	p->total = p->lines_moved;
+	p->work = 0;
+	p->n = 0;
 	for (int fn = 0; fn < KFN__COUNT; fn++)
 		for (int lk = -1; lk < LK__COUNT; lk++) {
 			uint64_t c = lk < 0 ? *T(m, kfn_busy_at() + (uint32_t)fn)
 					    : *T(m, kfn_spin_at((enum kfn)fn, (enum lock_kind)lk));
 			if (!c)
 				continue;
-			total += c;
+			p->total += c;
 			if (fn == KFN_work) { /* not a kernel function: its own line */
-				work = c;
+				p->work = c;
 				continue;
 			}
-			lines[n++] = (struct prof_line){ c, (uint16_t)fn, (int8_t)lk };
+			p->lines[p->n++] = (struct prof_line){ c, (uint16_t)fn, (int8_t)lk };
 		}
-	qsort(lines, (size_t)n, sizeof lines[0], by_cycles);
+	qsort(p->lines, (size_t)p->n, sizeof p->lines[0], by_cycles);
+	p->makespan = makespan(m);
+	return 0;
+}
+
+static double share(uint64_t part, uint64_t total) { return total ? (double)part / (double)total : 0.0; }
+static uint64_t lock_stat(struct model *m, int lk, int node, int field)
+{
+	return *T(m, lock_at(m, (enum lock_kind)lk, node, field));
+}
+/* A CPU's idle cycles: waiting, and after its last step to the run's end. */
+static uint64_t idle_of(const struct cpu_rec *r, uint64_t end) { return r->idle + (end - r->clock); }
+
+void timing_report(struct model *m, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	struct profile *p = malloc(sizeof *p);
+	if (!p || profile_read(m, p)) {
+		sb_puts(b, p ? "profile: only a timed run has one (--schedule timed)\n" : "profile: out of memory\n");
+		free(p);
+		return;
+	}
 	sb_printf(b, "# profile: share of simulated cycles (schedule timed, docs/timing.md)\n");
-	if (work)
+	if (p->work)
 		sb_printf(b, "# the requests' other work ('work' ops): %.2f%%, %llu cycles\n",
-			  total ? 100.0 * (double)work / (double)total : 0.0, (unsigned long long)work);
-	if (lines_moved)
+			  100.0 * share(p->work, p->total), (unsigned long long)p->work);
+	if (p->lines_moved)
 		sb_printf(b, "# objects' cache lines moving to the CPU that uses them: %.2f%%, %llu cycles\n",
-			  total ? 100.0 * (double)lines_moved / (double)total : 0.0,
-			  (unsigned long long)lines_moved);
+			  100.0 * share(p->lines_moved, p->total), (unsigned long long)p->lines_moved);
 	sb_printf(b, "# Overhead       Cycles  Symbol\n");
-	for (int i = 0; i < n; i++) {
-		double pct = total ? 100.0 * (double)lines[i].cycles / (double)total : 0.0;
-		if (lines[i].lock < 0)
-			sb_printf(b, "  %6.2f%%  %12llu  %s\n", pct, (unsigned long long)lines[i].cycles,
-				  kfn_names[lines[i].fn]);
-		else
-			sb_printf(b, "  %6.2f%%  %12llu  %s: spin on %s\n", pct,
-				  (unsigned long long)lines[i].cycles, kfn_names[lines[i].fn],
-				  lock_names[lines[i].lock]);
+	for (int i = 0; i < p->n; i++) {
+		const struct prof_line *l = &p->lines[i];
+		sb_printf(b, "  %6.2f%%  %12llu  %s", 100.0 * share(l->cycles, p->total),
+			  (unsigned long long)l->cycles, kfn_names[l->fn]);
+		if (l->lock >= 0)
+			sb_printf(b, ": spin on %s", lock_names[l->lock]);
+		sb_putc(b, '\n');
 	}
 	sb_printf(b, "# locks: acquisitions, contended (waited), wait cycles total and max\n");
 	for (int lk = 1; lk < LK__COUNT; lk++)
 		for (int node = 0; node < w->nr_nodes; node++) {
-			uint64_t acq = *T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_ACQ));
+			uint64_t acq = lock_stat(m, lk, node, LOCK_ACQ);
 			if (!acq)
-				continue;
+				continue; /* the per-CPU locks are not counted */
 			sb_printf(b, "%s node %d: acquisitions=%llu contended=%llu wait_total=%llu wait_max=%llu\n",
 				  lock_names[lk], node, (unsigned long long)acq,
-				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_CONTENDED)),
-				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_WAIT)),
-				  (unsigned long long)*T(m, lock_at(m, (enum lock_kind)lk, node, LOCK_WAIT_MAX)));
+				  (unsigned long long)lock_stat(m, lk, node, LOCK_CONTENDED),
+				  (unsigned long long)lock_stat(m, lk, node, LOCK_WAIT),
+				  (unsigned long long)lock_stat(m, lk, node, LOCK_WAIT_MAX));
 		}
-	uint64_t end = makespan(m);
-	sb_printf(b, "# cpus: busy, spin, idle cycles of %llu\n", (unsigned long long)end);
+	sb_printf(b, "# cpus: busy, spin, idle cycles of %llu\n", (unsigned long long)p->makespan);
 	for (int c = 0; c < w->nr_cpus; c++) {
 		const struct cpu_rec *r = &w->cpus[c];
-		uint64_t idle = r->idle + (end - r->clock);
 		if (!r->busy && !r->spin)
 			continue;
+		uint64_t idle = idle_of(r, p->makespan);
 		sb_printf(b, "cpu %d: busy=%llu spin=%llu idle=%llu (%.1f%% %.1f%% %.1f%%)\n", c,
 			  (unsigned long long)r->busy, (unsigned long long)r->spin, (unsigned long long)idle,
-			  end ? 100.0 * (double)r->busy / (double)end : 0.0,
-			  end ? 100.0 * (double)r->spin / (double)end : 0.0,
-			  end ? 100.0 * (double)idle / (double)end : 0.0);
+			  100.0 * share(r->busy, p->makespan), 100.0 * share(r->spin, p->makespan),
+			  100.0 * share(idle, p->makespan));
 	}
-	sb_printf(b, "spin share %.1f%%\nthroughput mops=%.3f\n", 100.0 * spin_share, mops);
+	sb_printf(b, "spin share %.1f%%\nthroughput mops=%.3f\n", 100.0 * p->spin_share, p->mops);
+	free(p);
+}
+
+static void json_num(struct sbuf *b, double v)
+{
+	/* JSON has no NaN or infinity */
+	sb_printf(b, "%.17g", v == v && v < 1e300 && v > -1e300 ? v : 0.0);
+}
+
+void timing_report_json(struct model *m, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	struct profile *p = malloc(sizeof *p);
+	if (!p || profile_read(m, p)) {
+		if (!p)
+			b->oom = true;
+		sb_puts(b, "{\"schema\":1,\"timed\":false}");
+		free(p);
+		return;
+	}
+	sb_puts(b, "{\"schema\":1,\"timed\":true,\"throughput_mops\":");
+	json_num(b, p->mops);
+	sb_puts(b, ",\"spin_share\":");
+	json_num(b, p->spin_share);
+	sb_printf(b, ",\"cycles_total\":%llu,\"makespan\":%llu,\"work_cycles\":%llu,\"work_share\":",
+		  (unsigned long long)p->total, (unsigned long long)p->makespan, (unsigned long long)p->work);
+	json_num(b, share(p->work, p->total));
+	sb_printf(b, ",\"object_lines_cycles\":%llu,\"object_lines_share\":", (unsigned long long)p->lines_moved);
+	json_num(b, share(p->lines_moved, p->total));
+	sb_puts(b, ",\"functions\":[");
+	for (int i = 0; i < p->n; i++) {
+		const struct prof_line *l = &p->lines[i];
+		sb_printf(b, "%s{\"fn\":\"%s\"", i ? "," : "", kfn_names[l->fn]);
+		if (l->lock >= 0)
+			sb_printf(b, ",\"spin_on\":\"%s\"", lock_names[l->lock]);
+		sb_printf(b, ",\"cycles\":%llu,\"share\":", (unsigned long long)l->cycles);
+		json_num(b, share(l->cycles, p->total));
+		sb_putc(b, '}');
+	}
+	sb_puts(b, "],\"locks\":[");
+	bool first = true;
+	for (int lk = 1; lk < LK__COUNT; lk++)
+		for (int node = 0; node < w->nr_nodes; node++) {
+			uint64_t acq = lock_stat(m, lk, node, LOCK_ACQ);
+			if (!acq)
+				continue;
+			sb_printf(b, "%s{\"lock\":\"%s\",\"node\":%d,\"acquisitions\":%llu,\"contended\":%llu,"
+				  "\"wait_total\":%llu,\"wait_max\":%llu}", first ? "" : ",", lock_names[lk], node,
+				  (unsigned long long)acq, (unsigned long long)lock_stat(m, lk, node, LOCK_CONTENDED),
+				  (unsigned long long)lock_stat(m, lk, node, LOCK_WAIT),
+				  (unsigned long long)lock_stat(m, lk, node, LOCK_WAIT_MAX));
+			first = false;
+		}
+	sb_puts(b, "],\"cpus\":[");
+	first = true;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		const struct cpu_rec *r = &w->cpus[c];
+		if (!r->busy && !r->spin)
+			continue;
+		sb_printf(b, "%s{\"cpu\":%d,\"busy\":%llu,\"spin\":%llu,\"idle\":%llu}", first ? "" : ",", c,
+			  (unsigned long long)r->busy, (unsigned long long)r->spin,
+			  (unsigned long long)idle_of(r, p->makespan));
+		first = false;
+	}
+	sb_puts(b, "]}");
+	free(p);
 }

@@ -36,5 +36,12 @@ int timing_summary(struct model *m, double *mops, double *spin_share);
 /* The profile, lock statistics, per-CPU busy/spin/idle and the
  * 'throughput mops=' line (slubviz run --profile). */
 void timing_report(struct model *m, struct sbuf *b);
+/* The same as JSON (schema 1, svz_profile_json(); docs/timing.md):
+ * throughput_mops, spin_share, cycles_total, makespan, work_cycles,
+ * work_share, object_lines_cycles, object_lines_share, functions [{fn,
+ * spin_on?, cycles, share}] largest first, locks [{lock, node,
+ * acquisitions, contended, wait_total, wait_max}], cpus [{cpu, busy, spin,
+ * idle}]; {"schema":1,"timed":false} for a run that is not timed. */
+void timing_report_json(struct model *m, struct sbuf *b);
 
 #endif
