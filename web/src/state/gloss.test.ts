@@ -39,6 +39,14 @@ describe('gloss', () => {
     expect(gloss(null)).toBe('');
   });
 
+  test('the gloss speaks the UI language; kernel names stay as they are', () => {
+    expect(gloss(ev({ cpu: 1, kind: 'take_object', count: 60, from: 'freelist', to: 'sheaf' }), null, 'ko')).toBe(
+      '[CPU 1] 객체 60개를 꺼냅니다: slab의 freelist → sheaf.',
+    );
+    expect(gloss(ev({ cpu: 0, kind: 'stat', stat: 'alloc_fastpath', value: 3 }), null, 'ko')).toBe('[CPU 0] alloc_fastpath 카운터를 하나 올립니다 (이 CPU에서 3).');
+    expect(gloss(ev({ cpu: 4, kind: 'lock', lock: 'list_lock' }), null, 'ko')).toContain('list_lock');
+  });
+
   test('every decision engine.h names has a phrase', () => {
     const checks = ['MAIN_EMPTY', 'MAIN_FULL', 'NO_SHEAVES', 'NO_BARN', 'BARN_NO_FULL', 'BARN_NO_EMPTY', 'BARN_TOO_MANY_FULL', 'NO_BLOCKING', 'NO_SPINNING', 'PARTIAL_EMPTY', 'NODE_MISMATCH', 'DEFRAG_SKIP', 'NO_NODE', 'REMOTE_OBJECT', 'OUT_OF_MEMORY', 'SHORT_REFILL', 'SURPLUS', 'DRAIN_NEEDED', 'SWAP_SPARE', 'SHEAF_EMPTY', 'RCU_FAIL', 'CLASSIC_NO_PREFILL', 'KEEP_EMPTY', 'ISOLATED'];
     expect(Object.keys(CHECK_GLOSS).sort()).toEqual(checks.sort());
