@@ -198,6 +198,18 @@ export const en = {
   'panel.lastAllocated': 'last allocated',
   'panel.downloadTrace': 'Download trace',
   'panel.help': 'Keyboard',
+  'panel.otherSheaves': 'other sheaves:',
+  'panel.countersCaption': '{cache}: per CPU and total; sparkline = all caches over the run',
+  'panel.fpCpuAria': 'Free play CPU',
+  'panel.fpCacheAria': 'Free play cache',
+  'panel.fpHandleAria': 'Handle to free',
+  'panel.liveHandles': '{n} handle(s) live at the end of the trace',
+  'panel.last500': ' (the last 500 listed)',
+  'panel.opsAdded': '{n} op(s) added:',
+  'panel.exportTitle': 'svz_export_v1: the trace as native v1 text, repeat blocks expanded',
+  'panel.exportV1': 'Export v1',
+  'panel.shareLink': 'Share link',
+  'panel.shareLinkAria': 'Share link',
 
   // the lesson player
   'les.lessons': 'Lessons',
