@@ -44,14 +44,19 @@ export function flattenTexts(obj, prefix = '', out = new Map()) {
   return out;
 }
 
-const NUM_RE = /(?<![\w.])\d+(?:\.\d+)?(?![\w])/g;
+// a number, an ordinal's number too ("the 17th" keeps 17)
+const NUM_RE = /(?<![\w.])\d+(?:\.\d+)?(?=(?:st|nd|rd|th)?(?!\w))/g;
 const CODE_RE = /`[^`\n]+`/g;
 const IDENT_RE = /\b[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*\b|\b[a-z_][a-z0-9_]*\(\)/g;
 const COMMIT_RE = /\b[0-9a-f]{12,40}\b/g;
 
-/** What a translation must keep of an English text. */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')})\\b`, 'g');
+
+/** What a translation must keep of an English text (a month name is its
+ * number: "13 March 2024" and "2024년 3월 13일" keep the same figures). */
 export function figures(text) {
-  const s = String(text ?? '');
+  const s = String(text ?? '').replace(MONTH_RE, (m) => String(MONTHS.indexOf(m) + 1));
   // numbers outside code spans (a code span is kept whole anyway)
   const plain = s.replace(CODE_RE, ' ');
   return {
