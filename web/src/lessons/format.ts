@@ -13,6 +13,8 @@ import * as runnerJs from '../../../lessons/engine/runner.mjs';
 import * as checkJs from '../../../lessons/engine/check.mjs';
 // @ts-ignore -- plain ES module without declarations (typed below)
 import * as vocabularyJs from '../../../lessons/engine/vocabulary.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as translationJs from '../../../lessons/engine/translation.mjs';
 import type { Manifest } from '../engine/types';
 
 /** A predicate or value expression (docs/lessons.md, "Predicates"): JSON. */
@@ -34,6 +36,19 @@ export interface IndexEntry {
   seeds: string[];
   preset?: string;
   minutes?: number;
+  /** the languages lesson.<lang>.json translates it to, with its title and summary there */
+  translations?: Record<string, { title: string; summary: string }>;
+}
+
+/** lessons/<id>/lesson.<lang>.json (docs/lessons.md, "Translations"): the
+ * lesson's texts by id; translation.mjs checks and applies it. */
+export interface LessonTranslation {
+  format: number;
+  lang: string;
+  id: string;
+  prose: string;
+  title: string;
+  [texts: string]: unknown;
 }
 
 export interface LessonIndex {
@@ -315,6 +330,7 @@ export const lessonFormat = formatJs as FormatModule;
 export const runner = runnerJs as RunnerModule;
 export const check = checkJs as CheckModule;
 export const lessonVocabulary = vocabularyJs as VocabularyModule;
+export const lessonTranslation = translationJs as { localizeLesson(lesson: Lesson, tr: LessonTranslation | null | undefined): Lesson };
 
 export const LESSON_FORMAT: number = lessonFormat.LESSON_FORMAT;
 

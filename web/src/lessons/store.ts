@@ -11,7 +11,7 @@ import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
   anchorStop, answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
-  type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
+  type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type LessonTranslation, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
@@ -53,6 +53,8 @@ export interface LessonState {
   error: string | null;
   lessons: Record<string, Lesson>;
   prose: Record<string, string>;
+  /** per lesson, per language: its translation and translated prose */
+  translations: Record<string, Record<string, { json: LessonTranslation; prose: string }>>;
   progress: Record<string, LessonProgress>;
   /** the lesson played (null: the list) */
   current: string | null;
@@ -88,6 +90,7 @@ function initial(): LessonState {
     error: null,
     lessons: {},
     prose: {},
+    translations: {},
     progress: {},
     current: null,
     item: 0,
@@ -261,14 +264,37 @@ export class LessonStore {
         const scenarios: Record<string, string> = {};
         await Promise.all([...files].map(async (f) => (scenarios[f] = await this.env.fetchText(f))));
         const prose = await this.env.fetchText(`lessons/${id}/${lesson.prose}`);
+        const translations = await this.loadTranslations(id, Object.keys(entry?.translations ?? {}));
         await this.api.call({ type: 'load', lesson, scenarios });
-        this.set({ lessons: { ...this.state.lessons, [id]: lesson }, prose: { ...this.state.prose, [id]: prose } });
+        this.set({
+          lessons: { ...this.state.lessons, [id]: lesson },
+          prose: { ...this.state.prose, [id]: prose },
+          translations: { ...this.state.translations, [id]: translations },
+        });
         return lesson;
       })();
       this.loading.set(id, p);
       p.catch(() => this.loading.delete(id));
     }
     return p;
+  }
+
+  /** The translations the index names (small files, all fetched with the
+   * lesson so a language switch needs no fetch); one that fails to load is
+   * left out and the lesson plays in English. */
+  private async loadTranslations(id: string, langs: string[]): Promise<Record<string, { json: LessonTranslation; prose: string }>> {
+    const out: Record<string, { json: LessonTranslation; prose: string }> = {};
+    await Promise.all(
+      langs.map(async (lang) => {
+        try {
+          const json = JSON.parse(await this.env.fetchText(`lessons/${id}/lesson.${lang}.json`)) as LessonTranslation;
+          out[lang] = { json, prose: await this.env.fetchText(`lessons/${id}/${json.prose}`) };
+        } catch (e) {
+          console.warn(`lesson ${id}: the ${lang} translation is unavailable:`, e);
+        }
+      }),
+    );
+    return out;
   }
 
   private async prepare(lessonId: string, variant: string): Promise<PreparedVariant> {
