@@ -10,7 +10,7 @@ export function BarnsView() {
   const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
   return (
     <Panel id="barns" title={t('panel.barns')}>
-      <div className="scroll" tabIndex={0} role="region" aria-label="barns (scrolls)">
+      <div className="scroll" tabIndex={0} role="region" aria-label={t('panel.barnsScroll')}>
         <svg ref={ref} role="img" aria-label={t('panel.barnsAria')} />
       </div>
     </Panel>

@@ -31,7 +31,7 @@ export function SheavesView() {
           <svg ref={kref} role="group" aria-label={t('panel.kcpuAria')} />
         </div>
       )}
-      <div className="scroll" tabIndex={0} role="region" aria-label="sheaves (scrolls)" style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
+      <div className="scroll" tabIndex={0} role="region" aria-label={t('panel.sheavesScroll')} style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
         <svg ref={ref} role="img" aria-label={t('panel.sheavesAria')} />
       </div>
       {others.length > 0 && (
