@@ -226,6 +226,7 @@ export const en = {
   'legend.slab-frozen': "purple: a frozen slab (classic era: owned by a CPU)",
   'legend.slab-selected': "black outline: the slab shown in the slab detail",
   'legend.freelist-arrow': "green arrow: a freelist's next pointer, from the head on (a long shuffled freelist is drawn faint: hover an object to see its own arrows)",
+  'legend.node-nomem': 'a memoryless node (hatched, dashed outline)',
   'legend.summary': "Legend: what the shapes and colours mean",
   'legend.cpusAria': "CPUs and nodes",
   'legend.cpusH': "CPUs and nodes (Topology)",

@@ -221,6 +221,7 @@ export const ko: Record<MsgKey, string> = {
   'legend.slab-frozen': "보라: frozen slab (고전 시대: CPU가 소유)",
   'legend.slab-selected': "검은 테두리: slab 상세에 보이는 slab",
   'legend.freelist-arrow': "초록 화살표: freelist의 next 포인터, head부터 (긴 셔플된 freelist는 흐리게 그림: 객체에 마우스를 올리면 그 객체의 화살표가 보임)",
+  'legend.node-nomem': '메모리 없는 노드 (빗금, 점선 테두리)',
   'legend.summary': "범례: 모양과 색의 뜻",
   'legend.cpusAria': "CPU와 노드",
   'legend.cpusH': "CPU와 노드 (토폴로지)",
