@@ -2,6 +2,7 @@
 // (goal.ts), as Learn Git Branching shows the goal tree next to yours.
 import type { Snapshot } from '../engine/types';
 import { pictureDiff, statePicture, type StatePicture } from './goal';
+import { t } from '../i18n';
 
 const ROW = 18;
 const BAR = 70;
@@ -13,7 +14,7 @@ function Bar({ x, y, label, size, cap }: { x: number; y: number; label: string; 
       <text x={x} y={y + 11} className="gp-t">{label}</text>
       <rect x={x + 34} y={y + 2} width={BAR} height={11} className={size === null ? 'gp-none' : 'gp-sheaf'} />
       {size !== null && <rect x={x + 34} y={y + 2} width={BAR * f} height={11} className="gp-fill" />}
-      <text x={x + 38 + BAR} y={y + 11} className="gp-t">{size === null ? 'none' : `${size}/${cap}`}</text>
+      <text x={x + 38 + BAR} y={y + 11} className="gp-t">{size === null ? t('goal.none') : `${size}/${cap}`}</text>
     </g>
   );
 }
@@ -25,7 +26,7 @@ function Slots({ x, y, full, empty }: { x: number; y: number; full: number; empt
       {Array.from({ length: shown }, (_, i) => (
         <rect key={i} x={x + i * 9} y={y + 3} width={7} height={9} className={i < Math.min(full, shown) ? 'gp-slot-full' : 'gp-slot-empty'} />
       ))}
-      <text x={x + shown * 9 + 4} y={y + 11} className="gp-t">{`${full} full · ${empty} empty`}</text>
+      <text x={x + shown * 9 + 4} y={y + 11} className="gp-t">{t('goal.slots', { full, empty })}</text>
     </g>
   );
 }
@@ -38,7 +39,7 @@ export function StateSvg({ p, title }: { p: StatePicture; title: string }) {
   let y = 18;
   const next = () => (y += ROW) - ROW;
   return (
-    <svg className="goal-svg" width={250} height={h} viewBox={`0 0 250 ${h}`} role="img" aria-label={`${title}: ${p.cache}, ${p.inuse} objects in use in ${p.slabs} slabs`}>
+    <svg className="goal-svg" width={250} height={h} viewBox={`0 0 250 ${h}`} role="img" aria-label={t('goal.aria', { title, cache: p.cache, inuse: p.inuse, slabs: p.slabs })}>
       <text x={4} y={12} className="gp-h">{title}</text>
       {p.cpus.map((c) => {
         const yy = next();
@@ -48,7 +49,7 @@ export function StateSvg({ p, title }: { p: StatePicture; title: string }) {
             <text x={4} y={yy + 11} className="gp-t">CPU {c.cpu}</text>
             {p.era === 'classic' ? (
               <text x={44} y={yy + 11} className="gp-t">
-                {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
+                {c.cpuSlabFree === null ? t('goal.noCpuSlab') : t('goal.cpuSlab', { n: c.cpuSlabFree })} · {t('goal.partial', { n: c.cpuPartial })}
               </text>
             ) : (
               <>
@@ -64,12 +65,12 @@ export function StateSvg({ p, title }: { p: StatePicture; title: string }) {
         const y2 = p.era === 'classic' ? null : next();
         return (
           <g key={`n${n.node}`} data-node-row={n.node}>
-            <text x={4} y={y1 + 11} className="gp-t">node {n.node}</text>
-            <text x={44} y={y1 + 11} className="gp-t">{`${n.partial} partial · ${n.full} full slab${n.full === 1 ? '' : 's'}`}</text>
+            <text x={4} y={y1 + 11} className="gp-t">{t('panel.node', { id: n.node })}</text>
+            <text x={44} y={y1 + 11} className="gp-t">{t('goal.partial', { n: n.partial })} · {t(n.full === 1 ? 'goal.fullSlab.one' : 'goal.fullSlab.other', { n: n.full })}</text>
             {y2 !== null && (
               <>
                 <text x={44} y={y2 + 11} className="gp-t">barn</text>
-                {n.barn ? <Slots x={78} y={y2} full={n.barn.full} empty={n.barn.empty} /> : <text x={78} y={y2 + 11} className="gp-t">none</text>}
+                {n.barn ? <Slots x={78} y={y2} full={n.barn.full} empty={n.barn.empty} /> : <text x={78} y={y2 + 11} className="gp-t">{t('goal.none')}</text>}
               </>
             )}
           </g>
@@ -81,19 +82,19 @@ export function StateSvg({ p, title }: { p: StatePicture; title: string }) {
 
 export function GoalPicture({ goal, snap, cpus }: { goal: StatePicture | null | 'loading' | undefined; snap: Snapshot | undefined; cpus?: number[] }) {
   if (goal === undefined || goal === null) return null;
-  if (goal === 'loading') return <p className="small" data-testid="goal-picture" data-state="loading">Drawing the goal…</p>;
+  if (goal === 'loading') return <p className="small" data-testid="goal-picture" data-state="loading">{t('goal.drawing')}</p>;
   const now = snap ? statePicture(snap, goal.cache, cpus) : null;
   const diff = now ? pictureDiff(now, goal) : [];
   return (
     <figure className="goal-picture" data-testid="goal-picture" data-state="ready" data-differences={diff.length}>
       <div className="goal-pair">
-        <StateSvg p={goal} title="Goal" />
-        {now && <StateSvg p={now} title="Now" />}
+        <StateSvg p={goal} title={t('goal.goal')} />
+        {now && <StateSvg p={now} title={t('goal.now')} />}
       </div>
       <figcaption className="small">
         {now && diff.length === 0
-          ? 'Your state matches the goal picture.'
-          : `The goal is the state a solution ends in (cache ${goal.cache}).${diff.length ? ` Still different: ${diff.join('; ')}.` : ''}`}
+          ? t('goal.matches')
+          : t('goal.caption', { cache: goal.cache }) + (diff.length ? t('goal.stillDifferent', { list: diff.join('; ') }) : '')}
       </figcaption>
     </figure>
   );
