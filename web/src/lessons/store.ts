@@ -367,6 +367,9 @@ export class LessonStore {
     // the old run stays covered while the lesson loads and prepares its positions
     const title = this.state.index?.find((e) => e.id === id)?.title;
     this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : `lesson ${id}` } : {}) });
+    // the lesson drives the run (its preset changes from stop to stop): an
+    // A/B side B would compare against a run nobody chose
+    if (this.app.getState().compare) this.app.setCompare(null);
     await this.track(
       (async () => {
         try {
