@@ -16,6 +16,7 @@ import * as vocabularyJs from '../../../lessons/engine/vocabulary.mjs';
 // @ts-ignore -- plain ES module without declarations (typed below)
 import * as translationJs from '../../../lessons/engine/translation.mjs';
 import type { Manifest } from '../engine/types';
+import { t } from '../i18n';
 
 /** A predicate or value expression (docs/lessons.md, "Predicates"): JSON. */
 export type Predicate = boolean | { [k: string]: unknown };
@@ -386,14 +387,14 @@ export function answerIds(q: ChoiceQuestion): string[] {
 
 /** A position in words, for the player (lessonFormat.describePosition is for messages). */
 export function positionText(pos: Position): string {
-  if ('end' in pos) return 'the end of the run';
-  if ('seq' in pos) return `micro-step #${pos.seq}`;
-  if (pos.op === -1) return 'the start';
+  if ('end' in pos) return t('pos.end');
+  if ('seq' in pos) return t('pos.seq', { seq: pos.seq });
+  if (pos.op === -1) return t('pos.start');
   if (pos.event) {
     const { kind, ...rest } = pos.event as Record<string, unknown>;
     const what = [kind, ...Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)].filter(Boolean).join(' ');
     const nth = pos.nth ?? 0;
-    return `op ${pos.op}, at its ${nth === 0 ? 'first' : `#${nth + 1}`} ${what} event`;
+    return nth === 0 ? t('pos.firstEvent', { op: pos.op, what }) : t('pos.nthEvent', { op: pos.op, n: nth + 1, what });
   }
-  return `the end of op ${pos.op}`;
+  return t('pos.endOfOp', { op: pos.op });
 }

@@ -13,6 +13,7 @@ import {
   anchorStop, answerIds, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
   type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type LessonTranslation, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
+import { getLang, t } from '../i18n';
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
 import type { LessonApi } from './protocol';
@@ -365,8 +366,9 @@ export class LessonStore {
   /** Open a lesson at a stop (index or id), or where the student left it. */
   openLesson = async (id: string, stop?: number | string): Promise<void> => {
     // the old run stays covered while the lesson loads and prepares its positions
-    const title = this.state.index?.find((e) => e.id === id)?.title;
-    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : `lesson ${id}` } : {}) });
+    const entry = this.state.index?.find((e) => e.id === id);
+    const title = entry?.translations?.[getLang()]?.title ?? entry?.title;
+    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : t('les.lessonId', { id }) } : {}) });
     // the lesson drives the run (its preset changes from stop to stop): an
     // A/B side B would compare against a run nobody chose
     if (this.app.getState().compare) this.app.setCompare(null);
