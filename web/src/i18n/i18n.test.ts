@@ -49,3 +49,15 @@ describe('the language', () => {
     expect(initialLang('?lang=xx', 'bogus', ['ko-KR'])).toBe('ko');
   });
 });
+
+describe('the actions speak the UI language', () => {
+  test('every keyboard shortcut and every action button has its message', async () => {
+    const { SHORTCUTS, ACTIONS } = await import('../state/actions');
+    const { SHORTCUT_MSG, BUTTON_MSG, ARIA_MSG } = await import('../views/shortcuts');
+    expect(SHORTCUTS.filter((s) => !SHORTCUT_MSG[s.keys[0]]).map((s) => s.label)).toEqual([]);
+    // a button with words (not only symbols) has its text in the catalogs
+    const buttons = ACTIONS.filter((a) => 'button' in a && a.button).map((a) => a.name);
+    expect(buttons.filter((n) => !BUTTON_MSG[n] && !ARIA_MSG[n])).toEqual([]);
+    expect(Object.values(SHORTCUT_MSG).every((k) => k in en)).toBe(true);
+  });
+});
