@@ -394,6 +394,8 @@ export const en = {
   // the lesson player
   'les.lessons': 'Lessons',
   'les.lessonId': "lesson {id}",
+  'les.noLesson': "There is no lesson \"{id}\". The lessons are: {list}.",
+  'les.noStop': "lesson {id} has no stop {stop} (stops 0..{last})",
   'les.opening': 'Opening {what}…',
   'les.loadingList': 'Loading the lessons…',
   'les.listIntro': 'Each lesson plays a scenario on the model: narrated stops, questions to predict what happens next, and a sandbox to try it yourself. Progress is kept in this browser.',

@@ -388,6 +388,8 @@ export const ko: Record<MsgKey, string> = {
   'pos.endOfOp': "op {op}의 끝",
   'les.lessons': '레슨',
   'les.lessonId': "레슨 {id}",
+  'les.noLesson': "\"{id}\" 레슨은 없습니다. 레슨 목록: {list}.",
+  'les.noStop': "레슨 {id}에는 정류장 {stop}이(가) 없습니다 (정류장 0..{last})",
   'les.opening': '{what} 여는 중…',
   'les.loadingList': '레슨 목록을 불러오는 중…',
   'les.listIntro': '각 레슨은 모델에서 시나리오 하나를 실행합니다: 설명이 붙은 정류장(stop), 다음에 일어날 일을 예측하는 질문, 직접 해 보는 샌드박스. 진행 상황은 이 브라우저에 저장됩니다.',

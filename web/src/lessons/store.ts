@@ -377,7 +377,7 @@ export class LessonStore {
         try {
           const index = await this.loadIndex();
           if (!index.some((e) => e.id === id))
-            throw new Error(`There is no lesson "${id}". The lessons are: ${index.map((e) => e.id).join(', ')}.`);
+            throw new Error(t('les.noLesson', { id, list: index.map((e) => e.id).join(', ') }));
           await this.loadProgress();
           const lesson = await this.loadLesson(id);
           const items = lessonItems(lesson);
@@ -385,7 +385,7 @@ export class LessonStore {
           if (stop === undefined) item = Math.min(this.progressOf(id).item, items.length - 1);
           else {
             const idx = typeof stop === 'number' ? stop : lesson.stops.findIndex((s) => s.id === stop);
-            if (idx < 0 || idx >= lesson.stops.length) throw new Error(`lesson ${id} has no stop ${String(stop)} (stops 0..${lesson.stops.length - 1})`);
+            if (idx < 0 || idx >= lesson.stops.length) throw new Error(t('les.noStop', { id, stop: String(stop), last: lesson.stops.length - 1 }));
             item = itemOfStop(items, idx);
           }
           if (this.state.current !== id) this.set({ questions: {}, sandbox: initial().sandbox });
