@@ -124,7 +124,8 @@ function LessonList() {
           const missing = e.prerequisites.filter((p) => !l.summary(p)?.done);
           return (
             <li key={e.id} data-lesson-id={e.id} data-done={s?.done ? 'true' : 'false'}>
-              <button type="button" className="lesson-open" onClick={() => void l.openLesson(e.id)} aria-describedby={`lp-${e.id}`}>
+              <button type="button" className="lesson-open" onClick={() => void l.openLesson(e.id)} aria-describedby={`lp-${e.id}`}
+                lang={lang === 'en' || e.translations?.[lang] ? undefined : 'en'}>
                 {i + 1}. {titleOf(e)}
               </button>
               {s?.done && <span className="done-badge">{t('les.done')}</span>}
