@@ -1,5 +1,6 @@
 // The header's language switch: each language named in its own words.
-import { LANG_NAMES, LANGS, isLang, setLang, useLang, t } from '.';
+import { LANG_NAMES, LANGS, isLang, setLang, t } from '.';
+import { useLang } from './hooks';
 
 export function LangSwitch() {
   const lang = useLang();

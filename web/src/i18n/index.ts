@@ -4,8 +4,8 @@
 // ?lang= in the address, else the one picked before (localStorage), else
 // the browser's (navigator.languages). Kernel identifiers, sysfs/slabinfo
 // text and the core's event text are never in a catalog: a student greps
-// mm/slub.c for them.
-import { useSyncExternalStore } from 'react';
+// mm/slub.c for them. Pure (the lesson worker imports it too); the React
+// hooks are in hooks.ts.
 import { en, type MsgKey } from './en';
 import { ko } from './ko';
 
@@ -97,18 +97,8 @@ export function setLang(lang: Lang): void {
   apply(lang);
 }
 
-function subscribe(f: () => void): () => void {
+/** Calls `f` on every language switch; returns the unsubscribe (hooks.ts). */
+export function subscribeLang(f: () => void): () => void {
   listeners.add(f);
   return () => listeners.delete(f);
-}
-
-/** The current language; the component re-renders when it changes. */
-export function useLang(): Lang {
-  return useSyncExternalStore(subscribe, getLang, getLang);
-}
-
-/** t(), re-rendering the component on a language switch. */
-export function useT(): typeof t {
-  useLang();
-  return t;
 }

@@ -12,7 +12,8 @@ import { GoalPicture } from './GoalPicture';
 import { useLessons, useLessonState } from './mount';
 import type { QuestionUi } from './store';
 import './lessons.css';
-import { t, useLang, type MsgKey } from '../i18n';
+import { t, type MsgKey } from '../i18n';
+import { useLang } from '../i18n/hooks';
 
 export function LessonsButton() {
   const l = useLessons();

@@ -2,7 +2,8 @@
 // pressed come from the action's record, as the keyboard's and the test
 // hook's do; its words from the catalogs (shortcuts.ts).
 import { action, type ActionName } from '../state/actions';
-import { t, useT } from '../i18n';
+import { t } from '../i18n';
+import { useT } from '../i18n/hooks';
 import { useAppState, useStore } from './hooks';
 import { actionTitle, ARIA_MSG, BUTTON_MSG } from './shortcuts';
 

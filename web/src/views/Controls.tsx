@@ -5,7 +5,8 @@ import { SPEEDS } from '../state/store';
 import { perOp, plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
 import { ActionButton } from './ActionButton';
 import './reading.css';
-import { t, useT, type MsgKey } from '../i18n';
+import { t, type MsgKey } from '../i18n';
+import { useT } from '../i18n/hooks';
 import { useAppState, useD3, useStore, useWidth } from './hooks';
 
 /** The breakpoints, per era ('' = both): the engine's matchEvent decides. */

@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
-import { t, useT } from '../i18n';
+import { t } from '../i18n';
+import { useT } from '../i18n/hooks';
 
 /** The header's pickers: the scenario and the kernel preset. */
 export function RunPickers() {

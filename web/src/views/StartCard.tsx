@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { lessonsFor } from '../lessons/mount';
 import { useStore } from './hooks';
-import { t, useT } from '../i18n';
+import { t } from '../i18n';
+import { useT } from '../i18n/hooks';
 
 export const START_KEY = 'slubviz.start-card';
 
