@@ -2,7 +2,7 @@
 // The wasm module (build-wasm/slubviz_core.{mjs,wasm}), the scenarios
 // (scenarios/*.trace + a generated index.json) and the sample kernel traces
 // of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) and
-// the lessons (lessons/index.json, lessons/<id>/lesson.{json,md}) are
+// the lessons (lessons/index.json, lessons/<id>/lesson[.<lang>].{json,md}) are
 // copied into web/public/ (git-ignored) whenever Vite starts (dev, build,
 // preview), so the app loads them as static files.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,8 @@ export function copyAssets(): void {
   for (const id of readdirSync(ldir)) {
     if (!existsSync(join(ldir, id, 'lesson.json'))) continue;
     mkdirSync(join(lpub, id), { recursive: true });
-    for (const f of ['lesson.json', 'lesson.md']) if (existsSync(join(ldir, id, f))) copyFileSync(join(ldir, id, f), join(lpub, id, f));
+    // with its translations, lesson.<lang>.{json,md}
+    for (const f of readdirSync(join(ldir, id))) if (/^lesson(\.[a-z]{2})?\.(json|md)$/.test(f)) copyFileSync(join(ldir, id, f), join(lpub, id, f));
   }
 }
 

@@ -15,6 +15,7 @@ import {
 } from './lesson-format.mjs';
 import { explain, requirements } from './predicates.mjs';
 import { runProbes } from './runner.mjs';
+import { checkTranslation } from './translation.mjs';
 
 function scenarioText(sc, readScenario) {
   return 'inline' in sc ? sc.inline : readScenario(sc.file);
@@ -381,4 +382,24 @@ function checkSandbox(lesson, env) {
       wrong.errors.length ? `the wrong sample does not run: ${wrong.errors.join('; ')}` : '',
   });
   return out;
+}
+
+// ---- translations (translation.mjs) ------------------------------------------
+
+/** The lesson's translations against the lesson: one item per language the
+ * index entry names, and one for a translation file the entry does not
+ * name. `translations`: { lang: { json, prose } } as read from lessons/<id>/
+ * (lesson.<lang>.json, lesson.<lang>.md); `prose`: the English lesson.md. */
+export function checkTranslations(lesson, { entry, prose, translations = {} }) {
+  const items = [];
+  const langs = new Set([...Object.keys(entry?.translations ?? {}), ...Object.keys(translations)]);
+  for (const lang of [...langs].sort()) {
+    const tr = translations[lang];
+    let errs;
+    if (!tr) errs = [`index.json names ${lang} but lesson.${lang}.json is missing`];
+    else if (!entry?.translations?.[lang]) errs = [`lesson.${lang}.json exists but index.json does not name ${lang} under "translations"`];
+    else errs = checkTranslation(lesson, tr.json, { lang, entry, prose, trProse: tr.prose ?? '' });
+    items.push({ kind: 'translation', id: lang, ok: errs.length === 0, message: errs.join('; ') || `${lang}: every text translated, figures kept` });
+  }
+  return items;
 }

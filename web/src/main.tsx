@@ -4,12 +4,14 @@ import { EngineClient } from './engine/client';
 import { installShortcuts } from './state/keys';
 import { Store } from './state/store';
 import { installTestHook } from './testHook';
+import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
 import { StoreContext } from './views/hooks';
 import './styles.css';
 
 async function boot(): Promise<void> {
+  initLang(); // <html lang> and the catalogs before the first render
   const base = new URL(import.meta.env.BASE_URL, location.href);
   const store = new Store(EngineClient.create(new URL('wasm/', base).href), {
     fetchText: async (path) => {

@@ -163,6 +163,40 @@ c1 free a x
     e.close();
   });
 
+  test('"object freed" stops at every free of the object, a bulk free too, in both eras; an allocation is not a free', () => {
+    const e = new Engine(mod);
+    const trace = (ops: string) => `slubviz-trace 1\npage_size 4096\ncache bench-256 size=256\n${ops}`;
+    const held = (f: { snapshot: Snapshot }) => f.snapshot.slabs.flatMap((s) => [...s.state].map((c, i) => (c === 'u' ? s.obj0 + i : -1))).filter((x) => x >= 0);
+    for (const preset of ['v7.0+fix1+fix2', 'v6.19']) {
+      // kmem_cache_free_bulk(): one event moves the 4 objects and names at most one
+      e.open(trace('c0 alloc_bulk bench-256 4 blk\nc1 alloc bench-256 x\nc0 free_bulk bench-256 4 blk\nc1 free bench-256 x\n'), preset, '');
+      let f = e.seekOp(1);
+      const mine = held(f);
+      expect([preset, mine.length]).toEqual([preset, 4]);
+      for (const obj of mine) {
+        e.seekOp(1);
+        f = e.runUntil({ kind: 'object_freed', obj });
+        expect([preset, obj, f.hit, f.event?.op]).toEqual([preset, obj, true, 2]);
+        expect(held(f)).not.toContain(obj);
+      }
+      // the single free of op 3 frees x, not the bulk objects
+      f = e.seekOp(2);
+      const x = held(f).find((o) => !mine.includes(o))!;
+      f = e.runUntil({ kind: 'object_freed', obj: x });
+      expect([preset, f.hit, f.event?.op]).toEqual([preset, true, 3]);
+    }
+    // an object allocated again after its free: the free is the stop, not the allocation
+    e.open(trace('c0 alloc bench-256 a\nc0 free bench-256 a\nc0 alloc bench-256 b\n'), 'v7.0+fix1+fix2', '');
+    let f = e.seekOp(1);
+    const [a] = held(f);
+    e.seekOp(0);
+    f = e.runUntil({ kind: 'object_freed', obj: a });
+    expect([f.hit, f.event?.op]).toEqual([true, 1]);
+    f = e.runUntil({ kind: 'object_freed', obj: a });
+    expect(f.hit).toBe(false);
+    e.close();
+  });
+
   test('a config (preset, sets) reaches svz_open', () => {
     const e = new Engine(mod);
     const { frame } = e.open(scenario('basics'), 'v7.0-rc1', 'seed=3\nfix1=1');

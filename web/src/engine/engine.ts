@@ -92,7 +92,9 @@ export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null):
     case 'list_lock_contended':
       return (e.kind === 'spin' || e.kind === 'trylock_fail') && e.lock === 'list_lock';
     case 'object_freed':
-      return bp.obj !== undefined && e.obj === bp.obj && e.from === 'user';
+      // the engine follows the object's place instead (runUntilObject): a
+      // bulk free moves many objects in one event that names at most one
+      return bp.obj !== undefined && e.obj === bp.obj && (e.from === 'user' || e.from === 'bulk');
     case 'object':
       if (bp.obj === undefined) return false;
       if (e.obj === bp.obj) return true;
@@ -106,6 +108,13 @@ export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null):
       );
   }
   return false;
+}
+
+/** A caller holds the object (objectWhere): allocated ('u'), or in flight
+ * in a caller's or a CPU's bulk array ('b': an op in progress holds it). */
+export function callerHolds(where: string): boolean {
+  const [, st, , cpu] = where.split(':');
+  return st === 'u' || st === 'b' || (cpu !== undefined && cpu !== '-');
 }
 
 /** Where object `obj` is and in what state: its slab's state char, the
@@ -408,7 +417,7 @@ export class Engine {
   }
 
   private search(bp: Breakpoint, maxSteps: number, progress?: Progress): Frame {
-    if (bp.kind === 'object') return this.runUntilObject(bp.obj ?? -1, maxSteps);
+    if (bp.kind === 'object' || bp.kind === 'object_freed') return this.runUntilObject(bp.obj ?? -1, maxSteps, bp.kind === 'object_freed');
     const s = this.session;
     const objSlab: number | null = null;
     let t0 = Date.now();
@@ -441,9 +450,12 @@ export class Engine {
     }
   }
 
-  /** Run until object `obj` changes state or place (see objectWhere). */
-  private runUntilObject(obj: number, maxSteps: number): Frame {
+  /** Run until object `obj` changes state or place (see objectWhere), or
+   * with `freed` until it leaves its caller: any free (kmem_cache_free,
+   * kfree, kmem_cache_free_bulk, kfree_rcu), whichever event moved it. */
+  private runUntilObject(obj: number, maxSteps: number, freed = false): Frame {
     const s = this.session;
+    const hit = (was: string, now: string) => (freed ? callerHolds(was) && !callerHolds(now) : was !== now);
     let where = objectWhere(this.lastSnap ?? this.snapshot(), obj);
     for (const { from, n, evs } of this.batches(256, maxSteps)) {
       const direct = evs.find((e) => e.obj === obj);
@@ -453,11 +465,13 @@ export class Engine {
       if (now !== where || direct || bulk) {
         // find the first step of the batch after which it differs
         this.seekSeqNoFrame(from);
+        let was = where;
         for (let i = 0; i < n; i++) {
           this.stepN(1);
           const seq = s.seq();
           const w = objectWhere(this.snapshot(), obj);
-          if ((direct && seq > direct.seq) || w !== where) return this.frame(true);
+          if ((!freed && direct && seq > direct.seq) || hit(was, w)) return this.frame(true);
+          was = w;
         }
       }
       where = now;

@@ -2,6 +2,7 @@
 // (goal.ts), as Learn Git Branching shows the goal tree next to yours.
 import type { Snapshot } from '../engine/types';
 import { pictureDiff, statePicture, type StatePicture } from './goal';
+import { t } from '../i18n';
 
 const ROW = 18;
 const BAR = 70;
@@ -13,7 +14,7 @@ function Bar({ x, y, label, size, cap }: { x: number; y: number; label: string; 
       <text x={x} y={y + 11} className="gp-t">{label}</text>
       <rect x={x + 34} y={y + 2} width={BAR} height={11} className={size === null ? 'gp-none' : 'gp-sheaf'} />
       {size !== null && <rect x={x + 34} y={y + 2} width={BAR * f} height={11} className="gp-fill" />}
-      <text x={x + 38 + BAR} y={y + 11} className="gp-t">{size === null ? 'none' : `${size}/${cap}`}</text>
+      <text x={x + 38 + BAR} y={y + 11} className="gp-t">{size === null ? t('goal.none') : `${size}/${cap}`}</text>
     </g>
   );
 }
@@ -25,7 +26,7 @@ function Slots({ x, y, full, empty }: { x: number; y: number; full: number; empt
       {Array.from({ length: shown }, (_, i) => (
         <rect key={i} x={x + i * 9} y={y + 3} width={7} height={9} className={i < Math.min(full, shown) ? 'gp-slot-full' : 'gp-slot-empty'} />
       ))}
-      <text x={x + shown * 9 + 4} y={y + 11} className="gp-t">{`${full} full · ${empty} empty`}</text>
+      <text x={x + shown * 9 + 4} y={y + 11} className="gp-t">{t('goal.slots', { full, empty })}</text>
     </g>
   );
 }
@@ -48,7 +49,7 @@ function CpuCells({ x, y, p, c }: { x: number; y: number; p: StatePicture; c: Cp
     <>
       {classic && (
         <text x={x} y={y + 11} className="gp-t">
-          {c.cpuSlabFree === null ? 'no cpu slab' : `cpu slab: ${c.cpuSlabFree} free`} · {c.cpuPartial} partial
+          {c.cpuSlabFree === null ? t('goal.noCpuSlab') : t('goal.cpuSlab', { n: c.cpuSlabFree })} · {t('goal.partial', { n: c.cpuPartial })}
         </text>
       )}
       {p.sheaves && <Bar x={x} y={y2} label="main" size={c.main} cap={c.capacity} />}
@@ -61,9 +62,9 @@ function NodeCells({ x, y, p, n }: { x: number; y: number; p: StatePicture; n: N
   if (!n) return <text x={x} y={y + 11} className="gp-t">—</text>;
   return (
     <>
-      <text x={x} y={y + 11} className="gp-t">{`${n.partial} partial · ${n.full} full`}</text>
+      <text x={x} y={y + 11} className="gp-t">{t('goal.partial', { n: n.partial })} · {t(n.full === 1 ? 'goal.fullSlab.one' : 'goal.fullSlab.other', { n: n.full })}</text>
       {p.sheaves &&
-        (n.barn ? <Slots x={x} y={y + ROW} full={n.barn.full} empty={n.barn.empty} /> : <text x={x} y={y + ROW + 11} className="gp-t">no barn</text>)}
+        (n.barn ? <Slots x={x} y={y + ROW} full={n.barn.full} empty={n.barn.empty} /> : <text x={x} y={y + ROW + 11} className="gp-t">{t('goal.none')}</text>)}
     </>
   );
 }
@@ -80,12 +81,11 @@ export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture |
     y += lines * ROW;
     return at;
   };
-  const label = (p: StatePicture | null) => (p ? `${p.cache}, ${p.inuse} objects in use in ${p.slabs} slabs` : 'not drawn yet');
   return (
     <svg className="goal-svg" width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img"
-      aria-label={`Goal: ${label(goal)}. Now: ${label(now)}.`}>
-      <text x={LABEL} y={12} className="gp-h">Goal</text>
-      <text x={LABEL + COL} y={12} className="gp-h">Now</text>
+      aria-label={[goal, now].flatMap((p, i) => (p ? [t('goal.aria', { title: t(i ? 'goal.now' : 'goal.goal'), cache: p.cache, inuse: p.inuse, slabs: p.slabs })] : [])).join('. ')}>
+      <text x={LABEL} y={12} className="gp-h">{t('goal.goal')}</text>
+      <text x={LABEL + COL} y={12} className="gp-h">{t('goal.now')}</text>
       {goal.cpus.map((c) => {
         const yy = row(cpuLines(goal));
         return (
@@ -100,7 +100,7 @@ export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture |
         const yy = row(nodeLines(goal));
         return (
           <g key={`n${n.node}`} data-node-row={n.node}>
-            <text x={4} y={yy + 11} className="gp-t">node {n.node}</text>
+            <text x={4} y={yy + 11} className="gp-t">{t('panel.node', { id: n.node })}</text>
             <g data-side="goal"><NodeCells x={LABEL} y={yy} p={goal} n={n} /></g>
             {now && <g data-side="now"><NodeCells x={LABEL + COL} y={yy} p={now} n={now.nodes.find((d) => d.node === n.node)} /></g>}
           </g>
@@ -112,7 +112,7 @@ export function PairSvg({ goal, now }: { goal: StatePicture; now: StatePicture |
 
 export function GoalPicture({ goal, snap, cpus }: { goal: StatePicture | null | 'loading' | undefined; snap: Snapshot | undefined; cpus?: number[] }) {
   if (goal === undefined || goal === null) return null;
-  if (goal === 'loading') return <p className="small" data-testid="goal-picture" data-state="loading">Drawing the goal…</p>;
+  if (goal === 'loading') return <p className="small" data-testid="goal-picture" data-state="loading">{t('goal.drawing')}</p>;
   const now = snap ? statePicture(snap, goal.cache, cpus) : null;
   const diff = now ? pictureDiff(now, goal) : [];
   return (
@@ -120,8 +120,8 @@ export function GoalPicture({ goal, snap, cpus }: { goal: StatePicture | null | 
       <PairSvg goal={goal} now={now} />
       <figcaption className="small">
         {now && diff.length === 0
-          ? 'Your state matches the goal picture.'
-          : `The goal is the state a solution ends in (cache ${goal.cache}).${diff.length ? ` Still different: ${diff.join('; ')}.` : ''}`}
+          ? t('goal.matches')
+          : t('goal.caption', { cache: goal.cache }) + (diff.length ? t('goal.stillDifferent', { list: diff.join('; ') }) : '')}
       </figcaption>
     </figure>
   );

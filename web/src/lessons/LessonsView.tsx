@@ -5,20 +5,22 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
-import { answerIds, lessonFormat, lessonItems, lessonVocabulary, positionText, stepTokens, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type Lesson, type Question, type Stop } from './format';
+import { answerIds, lessonFormat, lessonItems, lessonTranslation, lessonVocabulary, positionText, stepTokens, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type IndexEntry, type Lesson, type Question, type Stop } from './format';
 import { clickedId, Marker } from './highlight';
 import { Markdown } from '../lazyMarkdown';
 import { GoalPicture } from './GoalPicture';
 import { useLessons, useLessonState } from './mount';
 import type { QuestionUi } from './store';
 import './lessons.css';
+import { t, type MsgKey } from '../i18n';
+import { useLang } from '../i18n/hooks';
 
 export function LessonsButton() {
   const l = useLessons();
   const st = useLessonState();
   return (
     <button type="button" className="lessons-toggle" aria-pressed={st.open} onClick={() => (st.open ? l.close() : void l.showList())}>
-      Lessons
+      {t('les.lessons')}
     </button>
   );
 }
@@ -28,7 +30,7 @@ export function LessonColumn() {
   const st = useLessonState();
   if (!st.open) return null;
   return (
-    <aside className="lesson-col" aria-label="Lessons" data-testid="lesson-col">
+    <aside className="lesson-col" aria-label={t('les.lessons')} data-testid="lesson-col">
       <Marks />
       <RunLoading />
       {st.error && (
@@ -57,7 +59,7 @@ function RunLoading() {
   if (!st.loadingRun || !host) return null;
   return createPortal(
     <div className="lesson-loading" role="status" data-testid="lesson-loading">
-      <span className="spinner" aria-hidden="true" /> Opening {st.loadingRun}…
+      <span className="spinner" aria-hidden="true" /> {t('les.opening', { what: st.loadingRun })}
     </div>,
     host,
   );
@@ -108,67 +110,87 @@ function Marks() {
 function LessonList() {
   const l = useLessons();
   const st = useLessonState();
-  if (!st.index) return <p role="status">Loading the lessons…</p>;
-  const titles = new Map(st.index.map((e, i) => [e.id, `${i + 1}. ${e.title}`]));
+  const lang = useLang();
+  if (!st.index) return <p role="status">{t('les.loadingList')}</p>;
+  // the index names each translation's title and summary
+  const titleOf = (e: IndexEntry) => e.translations?.[lang]?.title ?? e.title;
+  const titles = new Map(st.index.map((e, i) => [e.id, `${i + 1}. ${titleOf(e)}`]));
   return (
     <section aria-labelledby="lesson-list-h">
-      <h2 id="lesson-list-h">Lessons</h2>
-      <p className="small">Each lesson plays a scenario on the model: narrated stops, questions to predict what happens next, and a sandbox to try it yourself. Progress is kept in this browser.</p>
+      <h2 id="lesson-list-h">{t('les.lessons')}</h2>
+      <p className="small">{t('les.listIntro')}</p>
       <ol className="lesson-list">
         {st.index.map((e, i) => {
           const s = l.summary(e.id);
           const missing = e.prerequisites.filter((p) => !l.summary(p)?.done);
           return (
             <li key={e.id} data-lesson-id={e.id} data-done={s?.done ? 'true' : 'false'}>
-              <button type="button" className="lesson-open" onClick={() => void l.openLesson(e.id)} aria-describedby={`lp-${e.id}`}>
-                {i + 1}. {e.title}
+              <button type="button" className="lesson-open" onClick={() => void l.openLesson(e.id)} aria-describedby={`lp-${e.id}`}
+                lang={lang === 'en' || e.translations?.[lang] ? undefined : 'en'}>
+                {i + 1}. {titleOf(e)}
               </button>
-              {s?.done && <span className="done-badge"> ✓ done</span>}
-              <p className="small">{e.summary}{e.minutes ? ` (${e.minutes} min)` : ''}</p>
+              {s?.done && <span className="done-badge">{t('les.done')}</span>}
+              <p className="small" lang={e.translations?.[lang] ? lang : 'en'}>{e.translations?.[lang]?.summary ?? e.summary}{e.minutes ? t('les.minutes', { n: e.minutes }) : ''}</p>
               {e.prerequisites.length > 0 && (
                 <p className="small prereq" data-missing={missing.length}>
-                  Prerequisites: {e.prerequisites.map((p) => `${titles.get(p) ?? p}${l.summary(p)?.done ? ' ✓' : ''}`).join('; ')}
-                  {missing.length ? ' (not done yet: you may still start here)' : ''}
+                  {t('les.prereqs', { list: e.prerequisites.map((p) => `${titles.get(p) ?? p}${l.summary(p)?.done ? ' ✓' : ''}`).join('; ') })}
+                  {missing.length ? t('les.prereqsMissing') : ''}
                 </p>
               )}
               <p className="small progress-line" id={`lp-${e.id}`} data-testid={`progress-${e.id}`}
                 data-stops={s ? `${s.stopsSeen}/${s.stops}` : ''} data-questions={s ? `${s.answered}/${s.questions}` : ''}
                 data-correct={s?.correct ?? 0} data-goal={s?.goal ? 'true' : 'false'}>
                 {s
-                  ? `Progress: stops seen ${s.stopsSeen}/${s.stops} · questions answered ${s.answered}/${s.questions} (${s.correct} right) · sandbox goal ${s.goal ? 'reached ✓' : 'not yet'}`
-                  : 'Progress: …'}
+                  ? t('les.progress', { seen: s.stopsSeen, stops: s.stops, answered: s.answered, questions: s.questions, correct: s.correct, goal: s.goal ? t('les.goalReached') : t('les.goalNotYet') })
+                  : t('les.progressPending')}
               </p>
-              {s && <progress max={s.stops + s.questions + 1} value={s.stopsSeen + s.answered + (s.goal ? 1 : 0)} aria-label={`${e.title}: progress`} />}
+              {s && <progress max={s.stops + s.questions + 1} value={s.stopsSeen + s.answered + (s.goal ? 1 : 0)} aria-label={t('les.progressAria', { title: titleOf(e) })} />}
             </li>
           );
         })}
       </ol>
-      <button type="button" onClick={() => { if (confirm('Forget the progress of every lesson?')) void l.resetProgress(); }}>
-        Reset all progress
+      <button type="button" onClick={() => { if (confirm(t('les.resetConfirm'))) void l.resetProgress(); }}>
+        {t('les.reset')}
       </button>
     </section>
   );
 }
 
+/** The lesson in the UI's language: its translation's texts and prose, or
+ * the English ones (`fallback`: the language has no translation of it). */
+function useLocalized(id: string): { lesson: Lesson | undefined; prose: string; lang: string; fallback: boolean } {
+  const st = useLessonState();
+  const lang = useLang();
+  const en = st.lessons[id];
+  const tr = lang === 'en' ? undefined : st.translations[id]?.[lang];
+  const lesson = useMemo(() => (en ? lessonTranslation.localizeLesson(en, tr?.json) : undefined), [en, tr]);
+  return { lesson, prose: tr?.prose ?? st.prose[id] ?? '', lang: tr ? lang : 'en', fallback: lang !== 'en' && !tr };
+}
+
 function Player({ id }: { id: string }) {
   const l = useLessons();
   const st = useLessonState();
-  const lesson = st.lessons[id];
+  const { lesson, prose, lang, fallback } = useLocalized(id);
   const items = useMemo(() => (lesson ? lessonItems(lesson) : []), [lesson]);
   const headRef = useRef<HTMLHeadingElement>(null);
-  if (!lesson) return <p role="status">Loading lesson {id}…</p>;
+  if (!lesson) return <p role="status">{t('les.loadingLesson', { id })}</p>;
   const it = items[st.item];
   const nStops = lesson.stops.length;
   const seen = new Set(st.progress[id]?.seen ?? []);
   return (
-    <section className="player" aria-labelledby="player-h" data-lesson-id={id} data-item={st.item} data-items={items.length}>
-      <nav className="player-nav" aria-label="Lesson navigation">
+    <section className="player" aria-labelledby="player-h" data-lesson-id={id} data-item={st.item} data-items={items.length} data-lesson-lang={lang} lang={lang}>
+      <nav className="player-nav" aria-label={t('les.nav')}>
         <button type="button" className="link" onClick={() => void l.showList()}>
-          ← All lessons
+          {t('les.all')}
         </button>
       </nav>
       <h2 id="player-h" ref={headRef}>{lesson.title}</h2>
-      <ol className="stop-dots" aria-label="Stops">
+      {fallback && (
+        <p className="small" data-testid="lesson-untranslated">
+          {t('les.untranslated')}
+        </p>
+      )}
+      <ol className="stop-dots" aria-label={t('les.stops')}>
         {lesson.stops.map((s, i) => {
           const idx = items.findIndex((x) => x.kind === 'stop' && x.index === i);
           return (
@@ -177,7 +199,7 @@ function Player({ id }: { id: string }) {
                 type="button"
                 aria-current={st.item === idx ? 'step' : undefined}
                 data-seen={seen.has(s.id) ? 'true' : 'false'}
-                aria-label={`Stop ${i + 1}: ${s.title}${seen.has(s.id) ? ' (seen)' : ''}`}
+                aria-label={t('les.stopAria', { n: i + 1, title: s.title }) + (seen.has(s.id) ? t('les.seen') : '')}
                 title={s.title}
                 onClick={() => void l.goTo(idx)}
               >
@@ -187,7 +209,7 @@ function Player({ id }: { id: string }) {
           );
         })}
         <li>
-          <button type="button" aria-current={it?.kind === 'sandbox' ? 'step' : undefined} aria-label="Try it: the sandbox" title="Try it" onClick={() => void l.goTo(items.length - 1)}>
+          <button type="button" aria-current={it?.kind === 'sandbox' ? 'step' : undefined} aria-label={t('les.tryAria')} title={t('les.try')} onClick={() => void l.goTo(items.length - 1)}>
             ★
           </button>
         </li>
@@ -199,19 +221,19 @@ function Player({ id }: { id: string }) {
       </div>
       <div className="player-buttons">
         <button type="button" onClick={() => void l.prev()} disabled={st.item === 0}>
-          ◀ Back
+          {t('les.back')}
         </button>
         <span className="small" data-testid="item-pos">
           {st.item + 1} / {items.length}
-          {st.moving ? ' · moving the visualizer…' : ''}
+          {st.moving ? t('les.moving') : ''}
         </span>
         <button type="button" className="primary" onClick={() => void l.next()} disabled={st.item >= items.length - 1}>
-          Next ▶
+          {t('les.next')}
         </button>
       </div>
       <details className="prose" open={st.item === 0 ? true : undefined}>
-        <summary>The lesson text</summary>
-        <Markdown text={st.prose[id] ?? ''} className="md lesson-md" />
+        <summary>{t('les.text')}</summary>
+        <Markdown text={prose} className="md lesson-md" />
         <Sources lesson={lesson} />
       </details>
       <DataTables lesson={lesson} />
@@ -223,7 +245,7 @@ function Sources({ lesson }: { lesson: Lesson }) {
   const st = useLessonState();
   return (
     <div className="small sources" data-lesson-sources="">
-      <p>Sources:</p>
+      <p>{t('les.sources')}</p>
       <ul>
         {lesson.seeds.map((s) => {
           const src = st.sources[s.file];
@@ -249,13 +271,13 @@ function Sources({ lesson }: { lesson: Lesson }) {
           );
         })}
       </ul>
-      {lesson.commits.length ? <p>Commits: {lesson.commits.map((c) => c.id.slice(0, 12)).join(', ')}</p> : null}
+      {lesson.commits.length ? <p>{t('les.commits', { list: lesson.commits.map((c) => c.id.slice(0, 12)).join(', ') })}</p> : null}
     </div>
   );
 }
 
 function variantLabel(lesson: Lesson, v: string | undefined): string {
-  if (!v || v === 'base') return `${lesson.preset ?? 'the trace’s preset'}`;
+  if (!v || v === 'base') return lesson.preset ?? t('les.tracesPreset');
   return lesson.variants?.find((x) => x.id === v)?.label ?? v;
 }
 
@@ -266,7 +288,7 @@ function ShareLink({ lesson, index }: { lesson: Lesson; index: number }) {
   const href = `${location.origin}${location.pathname}${location.search}${hash}`;
   return (
     <p className="small share">
-      <a href={hash} data-testid="stop-link">Link to this stop</a>{' '}
+      <a href={hash} data-testid="stop-link">{t('les.link')}</a>{' '}
       <button
         type="button"
         className="link"
@@ -274,9 +296,9 @@ function ShareLink({ lesson, index }: { lesson: Lesson; index: number }) {
           void navigator.clipboard?.writeText(href).then(() => setCopied(true), () => setCopied(false));
         }}
       >
-        copy
+        {t('les.copy')}
       </button>
-      {copied && <span role="status"> copied</span>}
+      {copied && <span role="status">{t('les.copied')}</span>}
     </p>
   );
 }
@@ -284,9 +306,9 @@ function ShareLink({ lesson, index }: { lesson: Lesson; index: number }) {
 function Watch({ w }: { w: StopWatch | null }) {
   if (!w || (!w.slabinfo.length && !w.sysfs.length && !w.stats.length)) return null;
   return (
-    <div className="watch" aria-label="Watch at this stop" role="group">
+    <div className="watch" aria-label={t('les.watch')} role="group">
       {w.slabinfo.length > 0 && (
-        <pre className="text" tabIndex={0} aria-label="/proc/slabinfo lines">
+        <pre className="text" tabIndex={0} aria-label={t('les.slabinfoLines')}>
           {w.slabinfoHeader + '\n'}
           {w.slabinfo.map((x) => (
             <span key={x.cache} data-lesson-watch={`slabinfo:${x.cache}`}>{x.line + '\n'}</span>
@@ -294,7 +316,7 @@ function Watch({ w }: { w: StopWatch | null }) {
         </pre>
       )}
       {w.sysfs.length > 0 && (
-        <pre className="text" tabIndex={0} aria-label="sysfs lines">
+        <pre className="text" tabIndex={0} aria-label={t('les.sysfsLines')}>
           {w.sysfs.map((x) => (
             <span key={x.attr} data-lesson-watch={`sysfs:${x.attr}`}>{x.line + '\n'}</span>
           ))}
@@ -320,12 +342,13 @@ function StopCard({ lesson, stop, index, total }: { lesson: Lesson; stop: Stop; 
   return (
     <article className="card stop" data-testid="stop-card" data-stop-id={stop.id} data-stop-index={index} aria-labelledby={`stop-h-${stop.id}`}>
       <h3 id={`stop-h-${stop.id}`}>
-        Stop {index + 1} of {total}: {stop.title}
+        {t('les.stopOf', { n: index + 1, total, title: stop.title })}
       </h3>
       <p className="small meta">
         {variantLabel(lesson, stop.variant)} · {positionText(stop.at)}
-        {stop.cache ? ` · cache ${stop.cache}` : ''}
-        {stop.cpu !== undefined ? ` · CPU ${stop.cpu}` : ''} · look at: {stop.focus.join(', ')}
+        {stop.cache ? t('les.cacheMeta', { cache: stop.cache }) : ''}
+        {stop.cpu !== undefined ? t('les.cpuMeta', { cpu: stop.cpu }) : ''}
+        {t('les.lookAt', { list: stop.focus.join(', ') })}
       </p>
       <Markdown text={stop.text} />
       <Watch w={w} />
@@ -334,7 +357,7 @@ function StopCard({ lesson, stop, index, total }: { lesson: Lesson; stop: Stop; 
   );
 }
 
-const TARGET_WORDS: Record<ClickTarget, string> = { slab: 'slab', object: 'object', sheaf: 'sheaf', cpu: 'CPU', node: 'node', list: 'list' };
+const targetWord = (x: ClickTarget) => t(`les.target.${x}` as MsgKey);
 
 function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
   const l = useLessons();
@@ -344,13 +367,13 @@ function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
   const before = st.progress[lesson.id]?.questions[q.id];
   return (
     <article className="card question" data-testid="question-card" data-question-id={q.id} data-kind={q.kind} aria-labelledby={`q-h-${q.id}`}>
-      <h3 id={`q-h-${q.id}`}>Predict</h3>
-      <p className="small meta">{variantLabel(lesson, q.variant)} · asked at {positionText(q.at)}</p>
+      <h3 id={`q-h-${q.id}`}>{t('les.predict')}</h3>
+      <p className="small meta">{t('les.askedAt', { variant: variantLabel(lesson, q.variant), pos: positionText(q.at) })}</p>
       <Markdown text={q.prompt} />
       {q.kind === 'choice' ? <Choices q={q} /> : <ClickAnswer q={q} armed={st.armed === q.target} />}
       {!answered && before && (
         <p className="small" data-testid="answered-before">
-          You answered this before ({before.correct ? 'right' : 'not right yet'}); answer again or go on.
+          {t('les.answeredBefore', { how: before.correct ? t('les.right') : t('les.notRightYet') })}
         </p>
       )}
       {answered && <Feedback q={q} ui={ui} />}
@@ -358,19 +381,19 @@ function QuestionCard({ lesson, q }: { lesson: Lesson; q: Question }) {
         {answered && !ui.revealed && !ui.shown && !ui.result!.ok && (
           <>
             <button type="button" onClick={() => l.retry(q.id)}>
-              Try again
+              {t('les.tryAgain')}
             </button>
             <button type="button" className="link" onClick={() => l.showAnswer(q.id)}>
-              Show the answer
+              {t('les.showAnswer')}
             </button>
           </>
         )}
         {answered && !ui.revealed && (ui.result!.ok || ui.shown) && (
           <button type="button" className="primary" onClick={() => void l.reveal(q.id)}>
-            Reveal: run to {positionText(q.reveal)} ▶
+            {t('les.reveal', { pos: positionText(q.reveal) })}
           </button>
         )}
-        {ui.revealed && <span className="small" data-testid="revealed">Revealed: the visualizer shows {positionText(q.reveal)}.</span>}
+        {ui.revealed && <span className="small" data-testid="revealed">{t('les.revealed', { pos: positionText(q.reveal) })}</span>}
       </div>
     </article>
   );
@@ -386,13 +409,13 @@ function Feedback({ q, ui }: { q: Question; ui: QuestionUi }) {
   return (
     <div className={`feedback ${ok ? 'right' : 'wrong'}`} role="status" data-testid="feedback" data-ok={ok ? 'true' : 'false'} data-shown={ui.shown ? 'true' : 'false'}>
       <p>
-        <b>{ok ? '✓ Right.' : '✗ Not quite.'}</b>
+        <b>{ok ? t('les.ok') : t('les.notQuite')}</b>
       </p>
       {ok || ui.shown ? (
         <>
           {!ok && (
             <p data-testid="shown-answer">
-              The answer: <Markdown text={answer} inline />
+              {t('les.theAnswer')} <Markdown text={answer} inline />
             </p>
           )}
           <div data-testid="explanation">
@@ -401,7 +424,7 @@ function Feedback({ q, ui }: { q: Question; ui: QuestionUi }) {
         </>
       ) : (
         <div className="hint" data-testid="hint">
-          <p className="small">Hint:</p>
+          <p className="small">{t('les.hint')}</p>
           <Markdown text={q.hint} />
         </div>
       )}
@@ -416,7 +439,7 @@ function Choices({ q }: { q: ChoiceQuestion }) {
   const model = new Map((ui.choices ?? []).map((c) => [c.id, c]));
   return (
     <fieldset className="choices" disabled={ui.result !== null}>
-      <legend>Your prediction</legend>
+      <legend>{t('les.yourPrediction')}</legend>
       {q.choices.map((c) => {
         const m = model.get(c.id);
         return (
@@ -427,8 +450,8 @@ function Choices({ q }: { q: ChoiceQuestion }) {
             </button>
             {ui.revealed && (
               <span className="small model-check">
-                {right.has(c.id) ? ' ✓ what the model does' : ' ✗ not what the model does'}
-                {m?.value !== undefined ? ` (model: ${String(m.value)})` : ''}
+                {right.has(c.id) ? t('les.modelDoes') : t('les.modelDoesNot')}
+                {m?.value !== undefined ? t('les.modelValue', { value: String(m.value) }) : ''}
               </span>
             )}
           </div>
@@ -439,8 +462,11 @@ function Choices({ q }: { q: ChoiceQuestion }) {
 }
 
 function candidateLabel(target: ClickTarget, c: number | string): string {
-  if (target === 'list') return `list ${String(c).replace(':', ' of ')}`;
-  return `${TARGET_WORDS[target]} ${c}`;
+  if (target === 'list') {
+    const [list, node] = String(c).split(':');
+    return node === undefined ? `${targetWord('list')} ${list}` : t('les.listOf', { list, node });
+  }
+  return `${targetWord(target)} ${c}`;
 }
 
 function ClickAnswer({ q, armed }: { q: ClickQuestion; armed: boolean }) {
@@ -454,8 +480,8 @@ function ClickAnswer({ q, armed }: { q: ClickQuestion; armed: boolean }) {
     <div className="click-answer">
       <p className="small" data-testid="click-hint" data-armed={armed ? 'true' : 'false'} data-target={q.target}>
         {answered
-          ? `You picked ${candidateLabel(q.target, ui.picked ?? '')}.`
-          : `Click ${q.target === 'object' ? 'an' : 'a'} ${TARGET_WORDS[q.target]} in the visualizer${q.cache ? ` (cache ${q.cache})` : ''}, or pick one here:`}
+          ? t('les.youPicked', { what: candidateLabel(q.target, ui.picked ?? '') })
+          : t(q.target === 'object' ? 'les.clickAn' : 'les.clickA', { what: targetWord(q.target), cache: q.cache ? t('les.clickCache', { cache: q.cache }) : '' })}
       </p>
       {!answered && (
         <form
@@ -467,9 +493,9 @@ function ClickAnswer({ q, armed }: { q: ClickQuestion; armed: boolean }) {
           }}
         >
           <label>
-            {TARGET_WORDS[q.target]}{' '}
-            <select aria-label={`Pick a ${TARGET_WORDS[q.target]}`} value={pick} onChange={(e) => setPick(e.target.value)}>
-              <option value="">choose…</option>
+            {targetWord(q.target)}{' '}
+            <select aria-label={t(q.target === 'object' ? 'les.pickAn' : 'les.pickA', { what: targetWord(q.target) })} value={pick} onChange={(e) => setPick(e.target.value)}>
+              <option value="">{t('les.choose')}</option>
               {cands.map((c) => (
                 <option key={String(c)} value={String(c)}>
                   {candidateLabel(q.target, c)}
@@ -478,7 +504,7 @@ function ClickAnswer({ q, armed }: { q: ClickQuestion; armed: boolean }) {
             </select>
           </label>
           <button type="submit" disabled={pick === ''}>
-            Answer
+            {t('les.answer')}
           </button>
         </form>
       )}
@@ -533,16 +559,16 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
   const ok = !!ui.result?.ok;
   return (
     <article className="card sandbox" data-testid="sandbox-card" aria-labelledby="sb-h" data-ok={ok ? 'true' : 'false'}>
-      <h3 id="sb-h">Try it</h3>
+      <h3 id="sb-h">{t('les.try')}</h3>
       <Markdown text={sb.prompt} />
       {sb.hint && (
         <details>
-          <summary>Hint</summary>
+          <summary>{t('les.hintSummary')}</summary>
           <Markdown text={sb.hint} />
         </details>
       )}
       <GoalPicture goal={st.goals[lesson.id]} snap={snap} cpus={sb.allow?.cpus} />
-      <ul className="goals" aria-label="Goals">
+      <ul className="goals" aria-label={t('les.goals')}>
         {sb.goals.map((g) => {
           const r = ui.result?.goals.find((x) => x.id === g.id);
           return (
@@ -554,26 +580,26 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         })}
       </ul>
       <p className="small" data-testid="sandbox-count" data-ops={opCount} data-limit={sb.limit.ops} data-steps={schedule ? stepTokens(ui.lines) : undefined}>
-        {sb.limit.ops !== 0 && `${opCount} of at most ${sb.limit.ops ?? '∞'} op(s)`}
-        {schedule && `${sb.limit.ops !== 0 ? ' · ' : ''}${stepTokens(ui.lines)} of at most ${sb.limit.steps ?? '∞'} CPU step(s)`}
-        {sb.allow?.ops ? ` · ops: ${sb.allow.ops.join(', ')}` : ''}
-        {sb.allow?.cpus ? ` · CPUs: ${sb.allow.cpus.join(', ')}` : ''}
-        {sb.allow?.caches ? ` · caches: ${sb.allow.caches.join(', ')}` : ''}
+        {sb.limit.ops !== 0 && t('les.opsCount', { n: opCount, limit: sb.limit.ops ?? '∞' })}
+        {schedule && (sb.limit.ops !== 0 ? ' · ' : '') + t('les.stepsCount', { n: stepTokens(ui.lines), limit: sb.limit.steps ?? '∞' })}
+        {sb.allow?.ops ? t('les.allowOps', { list: sb.allow.ops.join(', ') }) : ''}
+        {sb.allow?.cpus ? t('les.allowCpus', { list: sb.allow.cpus.join(', ') }) : ''}
+        {sb.allow?.caches ? t('les.allowCaches', { list: sb.allow.caches.join(', ') }) : ''}
       </p>
       {schedule && (
-        <div className="form builder" role="group" aria-label="Step a CPU">
+        <div className="form builder" role="group" aria-label={t('les.stepGroupAria')}>
           <label>
-            step
-            <select aria-label="Sandbox step kind" value={stepKind} onChange={(e) => setStepKind(e.target.value)}>
-              <option value="">one micro-step</option>
-              <option value="/">until its op returns (or it spins)</option>
-              <option value=":cmpxchg">until its next cmpxchg</option>
-              <option value=":lock">until it takes a lock</option>
+            {t('les.stepLabel')}
+            <select aria-label={t('les.stepKindAria')} value={stepKind} onChange={(e) => setStepKind(e.target.value)}>
+              <option value="">{t('les.stepOne')}</option>
+              <option value="/">{t('les.stepReturn')}</option>
+              <option value=":cmpxchg">{t('les.stepCmpxchg')}</option>
+              <option value=":lock">{t('les.stepLock')}</option>
             </select>
           </label>
           {cpus.map((c) => (
             <button key={c} type="button" onClick={() => void l.sandboxStep(`c${c}${stepKind}`)}>
-              Step CPU {c}
+              {t('les.stepCpu', { cpu: c })}
             </button>
           ))}
         </div>
@@ -581,7 +607,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
       {sb.limit.ops !== 0 && (
       <form
         className="form builder"
-        aria-label="Add an op"
+        aria-label={t('les.addOpAria')}
         onSubmit={(e) => {
           e.preventDefault();
           void l.sandboxAdd(lineOf());
@@ -591,7 +617,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
       >
         <label>
           CPU
-          <select aria-label="Sandbox CPU" value={cpu} onChange={(e) => setCpu(e.target.value)}>
+          <select aria-label={t('les.sbCpuAria')} value={cpu} onChange={(e) => setCpu(e.target.value)}>
             {cpus.map((c) => (
               <option key={c} value={c}>cpu {c}</option>
             ))}
@@ -599,7 +625,7 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         </label>
         <label>
           op
-          <select aria-label="Sandbox op" value={op} onChange={(e) => setOp(e.target.value)}>
+          <select aria-label={t('les.sbOpAria')} value={op} onChange={(e) => setOp(e.target.value)}>
             {ops.map((o) => (
               <option key={o} value={o}>{o}</option>
             ))}
@@ -607,8 +633,8 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         </label>
         {op !== 'kmalloc' && op !== 'kfree' && (
           <label>
-            cache
-            <select aria-label="Sandbox cache" value={cache} onChange={(e) => setCache(e.target.value)}>
+            {t('app.cache')}
+            <select aria-label={t('les.sbCacheAria')} value={cache} onChange={(e) => setCache(e.target.value)}>
               {caches.map((c) => (
                 <option key={c} value={c}>{c}</option>
               ))}
@@ -617,13 +643,13 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         )}
         {(needsHandle || needsCount) && (
           <label>
-            {needsCount ? 'count [prefix]' : op === 'kmalloc' ? 'size' : op === 'alloc' ? 'handle' : 'handle to free'}
+            {needsCount ? t('les.countPrefix') : op === 'kmalloc' ? t('les.size') : op === 'alloc' ? t('les.handle') : t('les.handleToFree')}
             <input
-              aria-label={needsCount ? 'Sandbox count and prefix' : op === 'kmalloc' ? 'Sandbox size' : 'Sandbox handle'}
+              aria-label={needsCount ? t('les.sbCountAria') : op === 'kmalloc' ? t('les.sbSizeAria') : t('les.sbHandleAria')}
               size={10}
               list={op === 'free' || op === 'kfree' ? 'sb-live' : undefined}
               value={arg}
-              placeholder={op === 'alloc' ? 'auto' : op === 'free' || op === 'kfree' ? (live[live.length - 1]?.handle ?? '') : needsCount ? '8 a' : '64'}
+              placeholder={op === 'alloc' ? t('les.auto') : op === 'free' || op === 'kfree' ? (live[live.length - 1]?.handle ?? '') : needsCount ? '8 a' : '64'}
               onChange={(e) => setArg(e.target.value)}
             />
           </label>
@@ -635,35 +661,35 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         </datalist>
         {op !== 'flush' && op !== 'flush_all' && op !== 'shrink' && op !== 'destroy' && (
           <label>
-            options
-            <input aria-label="Sandbox options" size={14} value={extra} placeholder="gfp=…" onChange={(e) => setExtra(e.target.value)} />
+            {t('les.options')}
+            <input aria-label={t('les.sbOptionsAria')} size={14} value={extra} placeholder="gfp=…" onChange={(e) => setExtra(e.target.value)} />
           </label>
         )}
-        <button type="submit">Add op</button>
+        <button type="submit">{t('les.addOp')}</button>
       </form>
       )}
       {sb.limit.ops !== 0 && (
         <p className="small">
-          The app&rsquo;s Free play panel (Allocate / Free) adds ops here too.
+          {t('les.freePlayToo')}
         </p>
       )}
       <label className="sb-text">
-        {schedule ? 'Lines (one per line, trace syntax: steps lines like "steps c0/3 c1:cmpxchg"' + (sb.limit.ops !== 0 ? ', or ops' : '') + ')' : 'Op lines (one per line, trace syntax)'}
-        <textarea aria-label="Sandbox op lines" rows={Math.max(3, Math.min(8, ui.lines.length + 1))} value={ui.text} spellCheck={false}
+        {schedule ? t(sb.limit.ops !== 0 ? 'les.linesStepsOrOps' : 'les.linesSteps') : t('les.opLines')}
+        <textarea aria-label={t('les.opLinesAria')} rows={Math.max(3, Math.min(8, ui.lines.length + 1))} value={ui.text} spellCheck={false}
           onChange={(e) => l.sandboxSetText(e.target.value)} />
       </label>
       <div className="form">
         <button type="button" onClick={() => void l.sandboxApply()}>
-          {schedule ? 'Run these lines' : 'Run these ops'}
+          {t(schedule ? 'les.runLines' : 'les.run')}
         </button>
         <button type="button" onClick={() => void l.sandboxUndo()} disabled={ui.lines.length === 0}>
-          {schedule ? 'Undo last line' : 'Undo last op'}
+          {t(schedule ? 'les.undoLine' : 'les.undo')}
         </button>
         <button type="button" onClick={() => void l.sandboxReset()} disabled={ui.lines.length === 0}>
-          Reset
+          {t('les.resetSb')}
         </button>
         <button type="button" onClick={() => void l.sandboxSolution()}>
-          Load the stored solution
+          {t('les.solution')}
         </button>
       </div>
       {ui.problems.length > 0 && (
@@ -681,9 +707,9 @@ function SandboxCard({ lesson }: { lesson: Lesson }) {
         </ul>
       )}
       <p role="status" data-testid="sandbox-status" className={ok ? 'success' : 'small'}>
-        {ui.running ? 'Running…' : ok ? '✓ Goal reached! Every goal holds on the model.' : ui.result ? 'Not yet: the goals above marked ○ do not hold.' : ''}
+        {ui.running ? t('les.running') : ok ? t('les.goalOk') : ui.result ? t('les.goalNo') : ''}
       </p>
-      {st.progress[lesson.id]?.goal && !ok && <p className="small">You reached this goal before.</p>}
+      {st.progress[lesson.id]?.goal && !ok && <p className="small">{t('les.goalBefore')}</p>}
     </article>
   );
 }
@@ -710,27 +736,27 @@ function DataTables({ lesson }: { lesson: Lesson }) {
     <details className="panel lesson-data" data-panel="lesson-data" open={focused ? true : undefined}
       onToggle={(e) => (e.currentTarget as HTMLDetailsElement).open && void l.loadExtras()}>
       <summary>
-        Figures{tables.length ? `: ${tables.length} table(s)` : ''}{claims.length ? `, ${claims.length} statement(s) checked on the model` : ''}
-        {x === 'loading' ? ' (computing…)' : ''}
+        {t('les.figures')}{tables.length ? t('les.tables', { n: tables.length }) : ''}{claims.length ? t('les.claims', { n: claims.length }) : ''}
+        {x === 'loading' ? t('les.computing') : ''}
       </summary>
-      {tables.map((t) => (
-        <table key={t.id} className="counts data-table" data-table-id={t.id}>
+      {tables.map((tb) => (
+        <table key={tb.id} className="counts data-table" data-table-id={tb.id}>
           <caption>
-            {t.title} <span className="small">({t.source === 'model' ? 'the model' : `from “${st.sources[t.source]?.title ?? t.source}”`}; empty cells: the model)</span>
+            {tb.title} <span className="small">({t('les.emptyCells', { source: tb.source === 'model' ? t('les.theModel') : t('les.fromSource', { title: st.sources[tb.source]?.title ?? tb.source }) })})</span>
           </caption>
           <thead>
             <tr>
-              {t.columns.map((c) => (
+              {tb.columns.map((c) => (
                 <th key={c} scope="col">{c}</th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {t.rows.map((r, i) => (
+            {tb.rows.map((r, i) => (
               <tr key={i}>
                 {r.map((c, j) => (
                   <td key={j} className={c === null ? 'model-cell' : undefined}>
-                    {c === null ? cellText(ex?.cells[`${t.id}:${i}:${t.columns[j]}`]) : String(c)}
+                    {c === null ? cellText(ex?.cells[`${tb.id}:${i}:${tb.columns[j]}`]) : String(c)}
                   </td>
                 ))}
               </tr>
@@ -740,7 +766,7 @@ function DataTables({ lesson }: { lesson: Lesson }) {
       ))}
       {claims.length > 0 && (
         <>
-          <h3 className="small-h">What you should have seen</h3>
+          <h3 className="small-h">{t('les.shouldHaveSeen')}</h3>
           <ul className="claims">
             {claims.map((c) => {
               const r = ex?.claims.find((y) => y.id === c.id);

@@ -13,7 +13,10 @@ import * as runnerJs from '../../../lessons/engine/runner.mjs';
 import * as checkJs from '../../../lessons/engine/check.mjs';
 // @ts-ignore -- plain ES module without declarations (typed below)
 import * as vocabularyJs from '../../../lessons/engine/vocabulary.mjs';
+// @ts-ignore -- plain ES module without declarations (typed below)
+import * as translationJs from '../../../lessons/engine/translation.mjs';
 import type { Manifest } from '../engine/types';
+import { t } from '../i18n';
 
 /** A predicate or value expression (docs/lessons.md, "Predicates"): JSON. */
 export type Predicate = boolean | { [k: string]: unknown };
@@ -34,6 +37,19 @@ export interface IndexEntry {
   seeds: string[];
   preset?: string;
   minutes?: number;
+  /** the languages lesson.<lang>.json translates it to, with its title and summary there */
+  translations?: Record<string, { title: string; summary: string }>;
+}
+
+/** lessons/<id>/lesson.<lang>.json (docs/lessons.md, "Translations"): the
+ * lesson's texts by id; translation.mjs checks and applies it. */
+export interface LessonTranslation {
+  format: number;
+  lang: string;
+  id: string;
+  prose: string;
+  title: string;
+  [texts: string]: unknown;
 }
 
 export interface LessonIndex {
@@ -331,6 +347,7 @@ export const lessonFormat = formatJs as FormatModule;
 export const runner = runnerJs as RunnerModule;
 export const check = checkJs as CheckModule;
 export const lessonVocabulary = vocabularyJs as VocabularyModule;
+export const lessonTranslation = translationJs as { localizeLesson(lesson: Lesson, tr: LessonTranslation | null | undefined): Lesson };
 
 export const LESSON_FORMAT: number = lessonFormat.LESSON_FORMAT;
 
@@ -408,14 +425,14 @@ export function answerIds(q: ChoiceQuestion): string[] {
 
 /** A position in words, for the player (lessonFormat.describePosition is for messages). */
 export function positionText(pos: Position): string {
-  if ('end' in pos) return 'the end of the run';
-  if ('seq' in pos) return `micro-step #${pos.seq}`;
-  if (pos.op === -1) return 'the start';
+  if ('end' in pos) return t('pos.end');
+  if ('seq' in pos) return t('pos.seq', { seq: pos.seq });
+  if (pos.op === -1) return t('pos.start');
   if (pos.event) {
     const { kind, ...rest } = pos.event as Record<string, unknown>;
     const what = [kind, ...Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)].filter(Boolean).join(' ');
     const nth = pos.nth ?? 0;
-    return `op ${pos.op}, at its ${nth === 0 ? 'first' : `#${nth + 1}`} ${what} event`;
+    return nth === 0 ? t('pos.firstEvent', { op: pos.op, what }) : t('pos.nthEvent', { op: pos.op, n: nth + 1, what });
   }
-  return `the end of op ${pos.op}`;
+  return t('pos.endOfOp', { op: pos.op });
 }

@@ -4,6 +4,7 @@
 // attempt is in. Pure over a snapshot (the summary of the goal is computed
 // in the lesson worker, the student's from the app's frame).
 import type { Snapshot } from '../engine/types';
+import { t } from '../i18n';
 
 export interface CpuPicture {
   cpu: number;
@@ -78,26 +79,26 @@ export function statePicture(snap: Snapshot, cacheName: string, cpus?: number[])
  * student's attempt against the goal. */
 export function pictureDiff(now: StatePicture, goal: StatePicture): string[] {
   const out: string[] = [];
-  const fill = (v: number | null) => (v === null ? 'none' : String(v));
+  const fill = (v: number | null) => (v === null ? t('goal.none') : String(v));
   for (const g of goal.cpus) {
     const n = now.cpus.find((x) => x.cpu === g.cpu);
     if (!n) continue;
     // v6.18/v6.19: a classic cache may have sheaves too, so both are compared
     if (goal.sheaves) {
-      if (n.main !== g.main) out.push(`CPU ${g.cpu}'s main: ${fill(n.main)}, goal ${fill(g.main)}`);
-      if (n.spare !== g.spare) out.push(`CPU ${g.cpu}'s spare: ${fill(n.spare)}, goal ${fill(g.spare)}`);
+      if (n.main !== g.main) out.push(t('goal.diffMain', { cpu: g.cpu, now: fill(n.main), goal: fill(g.main) }));
+      if (n.spare !== g.spare) out.push(t('goal.diffSpare', { cpu: g.cpu, now: fill(n.spare), goal: fill(g.spare) }));
     }
     if (goal.era === 'classic') {
-      if (n.cpuSlabFree !== g.cpuSlabFree) out.push(`CPU ${g.cpu}'s cpu slab: ${fill(n.cpuSlabFree)} free, goal ${fill(g.cpuSlabFree)}`);
-      if (n.cpuPartial !== g.cpuPartial) out.push(`CPU ${g.cpu}'s partial slabs: ${n.cpuPartial}, goal ${g.cpuPartial}`);
+      if (n.cpuSlabFree !== g.cpuSlabFree) out.push(t('goal.diffCpuSlab', { cpu: g.cpu, now: fill(n.cpuSlabFree), goal: fill(g.cpuSlabFree) }));
+      if (n.cpuPartial !== g.cpuPartial) out.push(t('goal.diffCpuPartial', { cpu: g.cpu, now: n.cpuPartial, goal: g.cpuPartial }));
     }
   }
   for (const g of goal.nodes) {
     const n = now.nodes.find((x) => x.node === g.node);
     if (!n) continue;
-    if (n.partial !== g.partial) out.push(`node ${g.node}'s partial slabs: ${n.partial}, goal ${g.partial}`);
+    if (n.partial !== g.partial) out.push(t('goal.diffPartial', { node: g.node, now: n.partial, goal: g.partial }));
     if (g.barn && n.barn && (n.barn.full !== g.barn.full || n.barn.empty !== g.barn.empty)) {
-      out.push(`node ${g.node}'s barn: ${n.barn.full} full / ${n.barn.empty} empty, goal ${g.barn.full} / ${g.barn.empty}`);
+      out.push(t('goal.diffBarn', { node: g.node, full: n.barn.full, empty: n.barn.empty, gfull: g.barn.full, gempty: g.barn.empty }));
     }
   }
   return out;

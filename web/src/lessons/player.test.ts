@@ -168,6 +168,18 @@ describe('lesson store driving the app store', () => {
     expect(sources['004_1b4526f30475b866.txt'].title).toBe('[Regression] mm:slab/sheaves: severe performance regression in cross-CPU slab allocation');
   });
 
+  test('opening a lesson closes A/B compare and loads the lesson\'s translations', async () => {
+    const { app, lessons } = makeStores();
+    await app.loadScenario('basics');
+    app.setCompare({ preset: 'v6.19' });
+    expect(app.getState().compare).not.toBeNull();
+    await lessons.openLesson('01-anatomy');
+    await lessons.idle();
+    expect(app.getState().compare).toBeNull();
+    expect(lessons.getState().translations['01-anatomy'].ko.json.id).toBe('01-anatomy');
+    expect(lessons.getState().translations['01-anatomy'].ko.prose).toMatch(/^# SLUB의 구조/);
+  });
+
   test('lesson 1 end to end: stops, answers, reveals, the sandbox goal; progress survives a reload', async () => {
     const { app, lessons, progress } = makeStores();
     await lessons.showList();

@@ -11,8 +11,9 @@ import { opLine } from '../state/trace';
 import type { ChoiceResult, ClickResult, Extras, PreparedVariant, StopWatch } from './backend';
 import {
   anchorStop, answerIds, appendStep, itemOfStop, lessonFormat, lessonItems, lessonVocabulary, LESSON_FORMAT, predicates, runOf, sandboxRun, TEXT_TABS, type ClickTarget, type Highlight,
-  type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type RunConfig, type SandboxRun, type TextTabView,
+  type IndexEntry, type Item, type Lesson, type LessonIndex, type LessonSource, type LessonTranslation, type RunConfig, type SandboxRun, type TextTabView,
 } from './format';
+import { getLang, t } from '../i18n';
 import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
 import type { LessonApi } from './protocol';
@@ -53,6 +54,8 @@ export interface LessonState {
   error: string | null;
   lessons: Record<string, Lesson>;
   prose: Record<string, string>;
+  /** per lesson, per language: its translation and translated prose */
+  translations: Record<string, Record<string, { json: LessonTranslation; prose: string }>>;
   progress: Record<string, LessonProgress>;
   /** the lesson played (null: the list) */
   current: string | null;
@@ -88,6 +91,7 @@ function initial(): LessonState {
     error: null,
     lessons: {},
     prose: {},
+    translations: {},
     progress: {},
     current: null,
     item: 0,
@@ -261,14 +265,37 @@ export class LessonStore {
         const scenarios: Record<string, string> = {};
         await Promise.all([...files].map(async (f) => (scenarios[f] = await this.env.fetchText(f))));
         const prose = await this.env.fetchText(`lessons/${id}/${lesson.prose}`);
+        const translations = await this.loadTranslations(id, Object.keys(entry?.translations ?? {}));
         await this.api.call({ type: 'load', lesson, scenarios });
-        this.set({ lessons: { ...this.state.lessons, [id]: lesson }, prose: { ...this.state.prose, [id]: prose } });
+        this.set({
+          lessons: { ...this.state.lessons, [id]: lesson },
+          prose: { ...this.state.prose, [id]: prose },
+          translations: { ...this.state.translations, [id]: translations },
+        });
         return lesson;
       })();
       this.loading.set(id, p);
       p.catch(() => this.loading.delete(id));
     }
     return p;
+  }
+
+  /** The translations the index names (small files, all fetched with the
+   * lesson so a language switch needs no fetch); one that fails to load is
+   * left out and the lesson plays in English. */
+  private async loadTranslations(id: string, langs: string[]): Promise<Record<string, { json: LessonTranslation; prose: string }>> {
+    const out: Record<string, { json: LessonTranslation; prose: string }> = {};
+    await Promise.all(
+      langs.map(async (lang) => {
+        try {
+          const json = JSON.parse(await this.env.fetchText(`lessons/${id}/lesson.${lang}.json`)) as LessonTranslation;
+          out[lang] = { json, prose: await this.env.fetchText(`lessons/${id}/${json.prose}`) };
+        } catch (e) {
+          console.warn(`lesson ${id}: the ${lang} translation is unavailable:`, e);
+        }
+      }),
+    );
+    return out;
   }
 
   private async prepare(lessonId: string, variant: string): Promise<PreparedVariant> {
@@ -339,14 +366,18 @@ export class LessonStore {
   /** Open a lesson at a stop (index or id), or where the student left it. */
   openLesson = async (id: string, stop?: number | string): Promise<void> => {
     // the old run stays covered while the lesson loads and prepares its positions
-    const title = this.state.index?.find((e) => e.id === id)?.title;
-    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : `lesson ${id}` } : {}) });
+    const entry = this.state.index?.find((e) => e.id === id);
+    const title = entry?.translations?.[getLang()]?.title ?? entry?.title;
+    this.set({ open: true, error: null, ...(this.state.current !== id ? { loadingRun: title ? `“${title}”` : t('les.lessonId', { id }) } : {}) });
+    // the lesson drives the run (its preset changes from stop to stop): an
+    // A/B side B would compare against a run nobody chose
+    if (this.app.getState().compare) this.app.setCompare(null);
     await this.track(
       (async () => {
         try {
           const index = await this.loadIndex();
           if (!index.some((e) => e.id === id))
-            throw new Error(`There is no lesson "${id}". The lessons are: ${index.map((e) => e.id).join(', ')}.`);
+            throw new Error(t('les.noLesson', { id, list: index.map((e) => e.id).join(', ') }));
           await this.loadProgress();
           const lesson = await this.loadLesson(id);
           const items = lessonItems(lesson);
@@ -354,7 +385,7 @@ export class LessonStore {
           if (stop === undefined) item = Math.min(this.progressOf(id).item, items.length - 1);
           else {
             const idx = typeof stop === 'number' ? stop : lesson.stops.findIndex((s) => s.id === stop);
-            if (idx < 0 || idx >= lesson.stops.length) throw new Error(`lesson ${id} has no stop ${String(stop)} (stops 0..${lesson.stops.length - 1})`);
+            if (idx < 0 || idx >= lesson.stops.length) throw new Error(t('les.noStop', { id, stop: String(stop), last: lesson.stops.length - 1 }));
             item = itemOfStop(items, idx);
           }
           if (this.state.current !== id) this.set({ questions: {}, sandbox: initial().sandbox });

@@ -84,7 +84,7 @@ export const ACTIONS = [
   def('freeFree', 'free play: free the last handle', { keys: ['f'], enabled: (st) => !!st.frame, button: { text: 'Free' } }),
   def('jumpToOp', 'jump to op… (focus the op box)', {
     keys: ['g'],
-    onKey: () => (document.querySelector('input[aria-label="Jump to op"]') as HTMLInputElement | null)?.focus(),
+    onKey: () => (document.querySelector('input[data-testid=jump-op]') as HTMLInputElement | null)?.focus(),
   }),
   def('seekSeq', 'go to micro-step N'),
   def('play', 'play'),

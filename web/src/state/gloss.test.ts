@@ -39,6 +39,14 @@ describe('gloss', () => {
     expect(gloss(null)).toBe('');
   });
 
+  test('the gloss speaks the UI language; kernel names stay as they are', () => {
+    expect(gloss(ev({ cpu: 1, kind: 'take_object', count: 60, from: 'freelist', to: 'sheaf' }), null, 'ko')).toBe(
+      '[CPU 1] 객체 60개를 꺼냅니다: slab의 freelist → sheaf.',
+    );
+    expect(gloss(ev({ cpu: 0, kind: 'stat', stat: 'alloc_fastpath', value: 3 }), null, 'ko')).toBe('[CPU 0] alloc_fastpath 카운터를 하나 올립니다 (이 CPU에서 3).');
+    expect(gloss(ev({ cpu: 4, kind: 'lock', lock: 'list_lock' }), null, 'ko')).toContain('list_lock');
+  });
+
   test('every decision and every lock the manifest names has a phrase', () => {
     expect(Object.keys(CHECK_GLOSS).sort()).toEqual([...man.checks].sort());
     for (const lock of man.locks) expect(gloss(ev({ cpu: 0, kind: 'lock', lock }))).not.toContain('a lock');

@@ -22,6 +22,10 @@ import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
 import { useAppState, useScrollableRegions, useStore } from './hooks';
 import { LessonColumn, LessonsButton } from '../lessons/LessonsView';
+import { t } from '../i18n';
+import { useLang } from '../i18n/hooks';
+import { LangSwitch } from '../i18n/LangSwitch';
+import { shortcutLabel } from './shortcuts';
 import { useLessonState } from '../lessons/mount';
 
 function CachePicker() {
@@ -30,11 +34,11 @@ function CachePicker() {
   const caches = st.frame?.snapshot.caches.filter((c) => c.alive) ?? [];
   return (
     <label>
-      cache{' '}
-      <select aria-label="Cache" value={st.selectedCache ?? ''} onChange={(e) => store.selectCache(Number(e.target.value))}>
+      {t('app.cache')}{' '}
+      <select aria-label={t('app.cacheAria')} value={st.selectedCache ?? ''} onChange={(e) => store.selectCache(Number(e.target.value))}>
         {caches.map((c) => (
           <option key={c.id} value={c.id}>
-            {c.name} ({c.size} B, {c.objects}/slab, order {c.order}{c.has_sheaves ? `, sheaf ${c.sheaf_capacity}` : ''})
+            {t('app.cacheOption', { name: c.name, size: c.size, objects: c.objects, order: c.order, sheaf: c.has_sheaves ? t('app.cacheSheaf', { cap: c.sheaf_capacity }) : '' })}
           </option>
         ))}
       </select>
@@ -49,7 +53,7 @@ function Notice({ notice }: { notice: NonNullable<AppState['notice']> }) {
   return (
     <div className="notice" role="status" data-testid="notice" data-kind={notice.kind}>
       <span>{notice.text}</span>
-      <button type="button" onClick={store.dismissNotice} aria-label="Dismiss the notice">
+      <button type="button" onClick={store.dismissNotice} aria-label={t('app.dismiss')}>
         ×
       </button>
     </div>
@@ -70,7 +74,7 @@ function StepLine() {
         </>
       ) : (
         <span className="gloss" data-testid="gloss">
-          {f ? 'Before the first step: press Step (→) to run one step, or Play.' : ''}
+          {f ? t('app.beforeFirst') : ''}
         </span>
       )}
     </p>
@@ -90,7 +94,7 @@ function CompareButton() {
       disabled={!st.frame}
       onClick={() => store.setCompare(on ? null : { preset: st.presets.find((p) => p.name !== mine)?.name ?? '' })}
     >
-      A/B compare
+      {t('app.compare')}
     </button>
   );
 }
@@ -101,16 +105,16 @@ function Status() {
     <>
       <span className="status" role="status" data-status={st.status}>
         {st.status === 'loading'
-          ? `loading${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
+          ? `${t('app.loading')}${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
           : st.status === 'error'
-            ? 'error'
+            ? t('app.error')
             : st.frame
-              ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${st.frame.snapshot.config.era} era`
+              ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${t('app.era', { era: st.frame.snapshot.config.era })}`
               : ''}
       </span>
       {st.importing && (
         <span className="status" data-testid="header-import">
-          importing {st.importing.name} {Math.round((100 * st.importing.done) / Math.max(1, st.importing.total))}%
+          {t('app.importing', { name: st.importing.name, pct: Math.round((100 * st.importing.done) / Math.max(1, st.importing.total)) })}
         </span>
       )}
     </>
@@ -145,12 +149,12 @@ const VIEWS: Record<string, () => React.JSX.Element> = {
 /** On a phone the lesson and the visualizer take turns (styles.css). */
 function PhoneTabs({ view, setView }: { view: 'lesson' | 'viz'; setView: (v: 'lesson' | 'viz') => void }) {
   return (
-    <div className="phone-tabs" role="group" aria-label="Show the lesson or the visualizer">
+    <div className="phone-tabs" role="group" aria-label={t('app.phoneTabs')}>
       <button type="button" aria-pressed={view === 'lesson'} onClick={() => setView('lesson')}>
-        Lesson
+        {t('app.tabLesson')}
       </button>
       <button type="button" aria-pressed={view === 'viz'} onClick={() => setView('viz')}>
-        Visualizer
+        {t('app.tabViz')}
       </button>
     </div>
   );
@@ -173,16 +177,17 @@ function FullApp() {
           document.getElementById('main')?.focus();
         }}
       >
-        Skip to the visualizer
+        {t('app.skip')}
       </a>
       <header>
         <h1>slubviz</h1>
-        <span className="sub">the SLUB allocator, step by step</span>
+        <span className="sub">{t('app.sub')}</span>
         <LessonsButton />
         <RunPickers />
         <CachePicker />
         <CompareButton />
         <Status />
+        <LangSwitch />
       </header>
       <Alerts />
       <StartCard />
@@ -207,12 +212,12 @@ function FullApp() {
           <TextViews />
           <FreePlayPanel />
           <ConfigPanel />
-          <Panel id="help" title="Keyboard">
+          <Panel id="help" title={t('panel.help')}>
             <dl className="keys">
               {SHORTCUTS.map((s) => (
                 <div key={s.label}>
-                  <dt>{s.keys.map((k) => (k === ' ' ? 'Space' : k)).join(' / ')}</dt>
-                  <dd>{s.label}</dd>
+                  <dt>{s.keys.map((k) => (k === ' ' ? t('app.space') : k)).join(' / ')}</dt>
+                  <dd>{shortcutLabel(s)}</dd>
                 </div>
               ))}
             </dl>
@@ -233,7 +238,7 @@ function EmbedApp({ views }: { views: string[] }) {
   const shown = views.filter((v) => VIEWS[v]);
   return (
     <div className="embed" data-testid="embed">
-      <h1 className="sr-only">slubviz player</h1>
+      <h1 className="sr-only">{t('app.embedTitle')}</h1>
       <Alerts />
       <Controls />
       <StepLine />
@@ -247,9 +252,9 @@ function EmbedApp({ views }: { views: string[] }) {
         </div>
       </main>
       <p className="small embed-foot">
-        {st.frame ? `${st.scenario ?? st.traceName ?? 'trace'} · ${st.frame.snapshot.config.preset} · ` : ''}
+        {st.frame ? `${st.scenario ?? st.traceName ?? t('app.trace')} · ${st.frame.snapshot.config.preset} · ` : ''}
         <a href={`./${location.hash}`} target="_blank" rel="noopener">
-          open in slubviz
+          {t('app.openInSlubviz')}
         </a>
       </p>
       <Transitions />
@@ -258,6 +263,7 @@ function EmbedApp({ views }: { views: string[] }) {
 }
 
 export function App() {
+  useLang(); // a language switch re-renders the whole page
   const q = new URLSearchParams(location.search);
   if (q.get('embed') === '1') return <EmbedApp views={(q.get('views') ?? 'sheaves,barns,callpath').split(',')} />;
   return <FullApp />;

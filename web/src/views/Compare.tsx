@@ -12,6 +12,7 @@ import { BarnsView } from './panels/Barns';
 import { PartialListsView } from './panels/PartialLists';
 import { SheavesView } from './panels/Sheaves';
 import { PanelIdPrefix, StoreContext, useAppState, useD3, useStateOf, useStore, useWidth } from './hooks';
+import { t } from '../i18n';
 
 const sides = new WeakMap<Store, { b: Store; sync: CompareSync }>();
 
@@ -39,9 +40,9 @@ function SidePicker({ st }: { st: AppState }) {
   return (
     <div className="form">
       <label>
-        B preset{' '}
-        <select aria-label="Kernel of side B" value={cmp.preset} onChange={(e) => store.setCompare({ ...cmp, preset: e.target.value })}>
-          <option value="">trace's own</option>
+        {t('ab.bPreset')}{' '}
+        <select aria-label={t('ab.bPresetAria')} value={cmp.preset} onChange={(e) => store.setCompare({ ...cmp, preset: e.target.value })}>
+          <option value="">{t('ab.tracesOwn')}</option>
           {st.presets.map((p) => (
             <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
           ))}
@@ -54,11 +55,11 @@ function SidePicker({ st }: { st: AppState }) {
         }}
       >
         <label>
-          B switches <input aria-label="Switches of side B" size={24} value={sets} placeholder="fix1=1 fix2=1" onChange={(e) => setSets(e.target.value)} />
+          {t('ab.bSwitches')} <input aria-label={t('ab.bSwitchesAria')} size={24} value={sets} placeholder="fix1=1 fix2=1" onChange={(e) => setSets(e.target.value)} />
         </label>{' '}
-        <button type="submit">Set</button>
+        <button type="submit">{t('ab.set')}</button>
       </form>
-      <button type="button" onClick={() => store.setCompare(null)}>Close A/B</button>
+      <button type="button" onClick={() => store.setCompare(null)}>{t('ab.close')}</button>
     </div>
   );
 }
@@ -74,7 +75,7 @@ function Strip({ st, label }: { st: AppState; label: string }) {
   return (
     <div className="ab-strip" ref={wrap}>
       <span className="small">{label}</span>
-      <svg ref={svg} className="markers" role="img" aria-label={`timeline of ${label}`} />
+      <svg ref={svg} className="markers" role="img" aria-label={t('ab.timelineOf', { label })} />
     </div>
   );
 }
@@ -132,7 +133,7 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
   return (
     <section className="panel compare" aria-labelledby="ab-h" data-testid="compare" data-op-a={ops} data-op-b={sb.frame?.opsDone ?? -1} data-synced={same}>
       <h2 id="ab-h">
-        A/B compare <small>A: {ka} · B: {kb} · {name ?? ''} · op {num(ops)}</small>
+        {t('app.compare')} <small>A: {ka} · B: {kb} · {name ?? ''} · op {num(ops)}</small>
       </h2>
       <SidePicker st={st} />
       {sb.error && (
@@ -144,8 +145,8 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
       <Strip st={sb} label={`B: ${kb}`} />
       <div className="ab-tables">
         <table className="counters" data-testid="ab-diff">
-          <caption>{same ? `${name}: the counters that differ (${rows.length})` : 'B is catching up…'}</caption>
-          <Head cols={['counter', 'A', 'B', 'b-a', 'b/a']} />
+          <caption>{same ? t('ab.differ', { name: name ?? '', n: rows.length }) : t('ab.catchingUp')}</caption>
+          <Head cols={[t('panel.counter'), 'A', 'B', 'b-a', 'b/a']} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.stat} data-stat={r.stat} data-a={r.a} data-b={r.b}>
@@ -159,13 +160,13 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
             {same && (
               <>
                 <tr data-stat="slow-path share">
-                  <th scope="row">slow-path share</th>
+                  <th scope="row">{t('ab.slowShare')}</th>
                   <td>{(ca?.alloc_slow_share ?? 0).toFixed(2)}%</td>
                   <td>{(cb?.alloc_slow_share ?? 0).toFixed(2)}%</td>
                   <td colSpan={2} />
                 </tr>
                 <tr data-stat="list_lock per 1000 ops">
-                  <th scope="row">list_lock per 1000 ops</th>
+                  <th scope="row">{t('ab.listLockPer')}</th>
                   <td>{(ca?.list_lock_per_kop ?? 0).toFixed(2)}</td>
                   <td>{(cb?.list_lock_per_kop ?? 0).toFixed(2)}</td>
                   <td colSpan={2} />
@@ -175,8 +176,8 @@ function CompareOn({ a, st }: { a: Store; st: AppState }) {
           </tbody>
         </table>
         <table className="counters" data-testid="ab-top">
-          <caption>per CPU: the counters that differ most</caption>
-          <Head cols={['cpu', 'counter', 'A', 'B', 'b-a']} />
+          <caption>{t('ab.perCpu')}</caption>
+          <Head cols={['cpu', t('panel.counter'), 'A', 'B', 'b-a']} />
           <tbody>
             {top.map((r) => (
               <tr key={`${r.cpu} ${r.stat}`} data-cpu={r.cpu} data-stat={r.stat} data-a={r.a} data-b={r.b}>

@@ -5,31 +5,32 @@ import { SPEEDS } from '../state/store';
 import { perOp, plottableCounters, renderTimeline, timelineBuckets, TIMELINE_SERIES, type TimelineCounter } from '../viz/timeline';
 import { ActionButton } from './ActionButton';
 import './reading.css';
+import { t, type MsgKey } from '../i18n';
+import { useT } from '../i18n/hooks';
 import { useAppState, useD3, useStore, useWidth } from './hooks';
 
 /** The breakpoints, per era ('' = both): the engine's matchEvent decides. */
-const BREAKPOINTS: { kind: BreakpointKind; label: string; era?: 'sheaves' | 'classic'; obj?: boolean }[] = [
-  { kind: 'alloc_slowpath', label: 'next alloc_slowpath' },
-  { kind: 'barn_get_fail', label: 'next barn_get_fail', era: 'sheaves' },
-  { kind: 'sheaf_refill', label: 'next sheaf refill', era: 'sheaves' },
-  { kind: 'no_barn', label: 'next "no barn" (memoryless node)', era: 'sheaves' },
-  { kind: 'list_lock_contended', label: 'next contended list_lock' },
-  { kind: 'new_slab', label: 'next new slab' },
-  { kind: 'discard', label: 'next discard' },
-  { kind: 'object', label: 'object X changes', obj: true },
-  { kind: 'object_freed', label: 'object X freed', obj: true },
+// Their words are the catalogs' bp.<kind> (the picker) and bpw.<kind> (a miss).
+const BREAKPOINTS: { kind: BreakpointKind; era?: 'sheaves' | 'classic'; obj?: boolean }[] = [
+  { kind: 'alloc_slowpath' },
+  { kind: 'barn_get_fail', era: 'sheaves' },
+  { kind: 'sheaf_refill', era: 'sheaves' },
+  { kind: 'no_barn', era: 'sheaves' },
+  { kind: 'list_lock_contended' },
+  { kind: 'new_slab' },
+  { kind: 'discard' },
+  { kind: 'object', obj: true },
+  { kind: 'object_freed', obj: true },
 ];
 
-function breakpointLabel(kind: BreakpointKind): string {
-  return BREAKPOINTS.find((b) => b.kind === kind)?.label ?? kind;
-}
+const bpLabel = (kind: BreakpointKind) => t(`bp.${kind}` as MsgKey);
 
 /** Why the jump box refuses its text (null: it is an op of the run). */
 export function jumpProblem(text: string, opsTotal: number): string | null {
-  const t = text.trim();
-  if (t === '') return `type an op number from 0 to ${opsTotal}`;
-  if (!/^\d+$/.test(t)) return `"${t}" is not an op number: type a whole number from 0 to ${opsTotal}`;
-  if (Number(t) > opsTotal) return `op ${t} is past the end: the trace has ${opsTotal} ops (0 to ${opsTotal})`;
+  const s = text.trim();
+  if (s === '') return t('ctl.jumpEmpty', { total: opsTotal });
+  if (!/^\d+$/.test(s)) return t('ctl.jumpNaN', { text: s, total: opsTotal });
+  if (Number(s) > opsTotal) return t('ctl.jumpPast', { text: s, total: opsTotal });
   return null;
 }
 
@@ -37,6 +38,7 @@ export function jumpProblem(text: string, opsTotal: number): string | null {
 const PLAYBACK: ActionName[] = ['toStart', 'opBack', 'stepBack', 'togglePlay', 'stepForward', 'stepOp', 'toEnd'];
 
 export function Controls() {
+  useT();
   const store = useStore();
   const st = useAppState();
   const f = st.frame;
@@ -53,14 +55,14 @@ export function Controls() {
     if (offEra) store.setBreakpoint({ kind: kinds[0].kind });
   }, [offEra, kinds, store]);
   return (
-    <section className="controls" aria-label="Playback controls">
+    <section className="controls" aria-label={t('ctl.aria')}>
       <div className="row">
         {PLAYBACK.map((name) => (
           <ActionButton key={name} name={name} />
         ))}
         <label className="speed">
-          speed
-          <select aria-label="Speed (micro-steps per second)" value={st.speed} onChange={(e) => store.setSpeed(Number(e.target.value))}>
+          {t('ctl.speed')}
+          <select aria-label={t('ctl.speedAria')} value={st.speed} onChange={(e) => store.setSpeed(Number(e.target.value))}>
             {SPEEDS.map((s) => (
               <option key={s} value={s}>{s}/s</option>
             ))}
@@ -76,36 +78,36 @@ export function Controls() {
           }}
         >
           <label>
-            op
-            <input aria-label="Jump to op" inputMode="numeric" value={jump} size={7} placeholder="N"
+            {t('ctl.op')}
+            <input aria-label={t('ctl.jumpAria')} data-testid="jump-op" inputMode="numeric" value={jump} size={7} placeholder="N"
               aria-invalid={jumpError ? true : undefined} aria-describedby={jumpError ? 'jump-error' : undefined}
               onChange={(e) => {
                 setJump(e.target.value);
                 setJumpError(null);
               }} />
           </label>
-          <button type="submit" disabled={disabled}>Jump</button>
+          <button type="submit" disabled={disabled}>{t('ctl.jump')}</button>
           {jumpError && <span id="jump-error" className="jump-error" role="alert" data-testid="jump-error">{jumpError}</span>}
         </form>
       </div>
       <div className="row">
         <label>
-          breakpoint
+          {t('ctl.breakpoint')}
           <select
-            aria-label="Breakpoint"
+            aria-label={t('ctl.breakpointAria')}
             value={st.breakpoint.kind}
             onChange={(e) => store.setBreakpoint({ kind: e.target.value as BreakpointKind, obj: obj === '' ? undefined : Number(obj) })}
           >
             {kinds.map((b) => (
-              <option key={b.kind} value={b.kind}>{b.label}</option>
+              <option key={b.kind} value={b.kind}>{bpLabel(b.kind)}</option>
             ))}
           </select>
         </label>
         {needsObj && (
           <label>
-            object id
+            {t('ctl.objectId')}
             <input
-              aria-label="Object id"
+              aria-label={t('ctl.objectIdAria')}
               size={6}
               value={obj}
               onChange={(e) => {
@@ -119,17 +121,17 @@ export function Controls() {
         {st.lastHit && (
           <span className="hit" role="status" data-hit={st.lastHit.found ? 'true' : 'false'} data-testid="breakpoint-hit">
             {st.lastHit.found
-              ? `stopped at step ${st.lastHit.seq}`
-              : `no ${breakpointLabel(st.lastHit.bp.kind).replace(/^next /, '')} from here to the end: the position is unchanged (step ${st.lastHit.seq})`}
+              ? t('ctl.stopped', { seq: st.lastHit.seq })
+              : t('ctl.noHit', { what: t(`bpw.${st.lastHit.bp.kind}` as MsgKey), seq: st.lastHit.seq })}
           </span>
         )}
         <span className="pos" data-testid="position" aria-live="polite">
-          {f ? `op ${f.opsDone}${f.inflight ? '+' : ''} / ${f.opsTotal} · step ${f.seq} / ${st.meta?.seqTotal ?? '?'}` : ''}
+          {f ? t('ctl.position', { done: f.opsDone, inflight: f.inflight ? '+' : '', total: f.opsTotal, seq: f.seq, seqTotal: st.meta?.seqTotal ?? '?' }) : ''}
         </span>
         {st.meta && <CheckpointInfo meta={st.meta} />}
-        {st.busy && <span className="busy">working…</span>}
+        {st.busy && <span className="busy">{t('ctl.working')}</span>}
         {st.progress && (
-          <progress aria-label={`${st.progress.what} progress`} value={st.progress.done} max={Math.max(1, st.progress.total)} />
+          <progress aria-label={t('ctl.progress', { what: st.progress.what })} value={st.progress.done} max={Math.max(1, st.progress.total)} />
         )}
       </div>
       <Timeline />
@@ -160,9 +162,9 @@ function Timeline() {
     if (running.current) return;
     running.current = true;
     while (pending.current !== null) {
-      const t = pending.current;
+      const op = pending.current;
       pending.current = null;
-      await store.jumpToOp(t);
+      await store.jumpToOp(op);
     }
     running.current = false;
     setLocal(null);
@@ -172,7 +174,7 @@ function Timeline() {
       <svg ref={svg} className="markers" aria-hidden="true" />
       <input
         type="range"
-        aria-label="Timeline (op)"
+        aria-label={t('ctl.timeline')}
         min={0}
         max={total}
         value={local ?? f?.opsDone ?? 0}
@@ -182,22 +184,22 @@ function Timeline() {
       />
       <div className="legend timeline-legend" data-testid="timeline-legend" data-counter={counter}>
         <label>
-          plot{' '}
-          <select aria-label="Timeline counter" value={counter} onChange={(e) => setCounter(e.target.value)}>
-            <option value="paths">paths (stacked)</option>
+          {t('ctl.plot')}{' '}
+          <select aria-label={t('ctl.plotAria')} value={counter} onChange={(e) => setCounter(e.target.value)}>
+            <option value="paths">{t('ctl.paths')}</option>
             {counters.map((k) => (
               <option key={k} value={k}>{k}</option>
             ))}
           </select>
         </label>
         {counter === 'paths' &&
-          TIMELINE_SERIES.map((t) => (
-            <span key={t.id} data-series={t.id}>
-              <i style={{ background: t.color }} /> {t.label}
+          TIMELINE_SERIES.map((x) => (
+            <span key={x.id} data-series={x.id}>
+              <i style={{ background: x.color }} /> {t(`series.${x.id}`)}
             </span>
           ))}
         <span className="small" data-testid="timeline-peak" data-peak={peak}>
-          height: {counter === 'paths' ? 'counted events' : counter} per op, the tallest {peak >= 10 ? Math.round(peak) : peak.toFixed(2)}/op
+          {t('ctl.height', { what: counter === 'paths' ? t('ctl.counted') : counter, peak: peak >= 10 ? Math.round(peak) : peak.toFixed(2) })}
         </span>
       </div>
     </div>
@@ -219,10 +221,10 @@ function CheckpointInfo({ meta }: { meta: RunMeta }) {
       data-bytes={meta.checkpointBytes}
       data-budget={meta.checkpointBudget}
       data-failures={meta.checkpointFailures}
-      title={`Seeks restore the nearest checkpoint (one every ${meta.checkpointEvery} ops) and replay from there. Checkpoints take at most ${MiB(meta.checkpointBudget)} of memory; a bigger trace gets fewer of them.${degraded ? ` The browser ran out of memory for ${meta.checkpointFailures} of them.` : ''}`}
+      title={t('ctl.ckptTitle', { every: meta.checkpointEvery, budget: MiB(meta.checkpointBudget) }) + (degraded ? t('ctl.ckptFailed', { n: meta.checkpointFailures }) : '')}
     >
-      {meta.checkpoints} checkpoints · {MiB(meta.checkpointBytes)} of {MiB(meta.checkpointBudget)}
-      {degraded ? ' (memory short: fewer checkpoints)' : ''}
+      {t('ctl.ckpt', { n: meta.checkpoints, bytes: MiB(meta.checkpointBytes), budget: MiB(meta.checkpointBudget) })}
+      {degraded ? t('ctl.ckptShort') : ''}
     </span>
   );
 }

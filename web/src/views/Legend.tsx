@@ -6,6 +6,8 @@
 import type { ReactNode } from 'react';
 import { OBJECT_STATES } from '../viz/common';
 import './reading.css';
+import { t, type MsgKey } from '../i18n';
+import { Rich } from '../i18n/Rich';
 
 /** The glyph colours of the renderers, by what they show. */
 export const GLYPHS = {
@@ -44,45 +46,45 @@ function Item({ id, sw, children }: { id: string; sw: ReactNode; children: React
 export function Legend() {
   return (
     <details className="legend-box" data-panel="legend" data-testid="legend">
-      <summary>Legend: what the shapes and colours mean</summary>
+      <summary>{t('legend.summary')}</summary>
       <div className="legend-groups">
-        <section aria-label="CPUs and nodes">
-          <h3>CPUs and nodes (Topology)</h3>
+        <section aria-label={t('legend.cpusAria')}>
+          <h3>{t('legend.cpusH')}</h3>
           <ul>
-            <Item id="cpu-idle" sw={<Sw label="cpu-idle"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuIdle} stroke="#667" /></Sw>}>a CPU with no op in flight</Item>
-            <Item id="cpu-busy" sw={<Sw label="cpu-busy"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuBusy} stroke="#667" /></Sw>}>a CPU in the middle of an op (paused between micro-steps)</Item>
-            <Item id="cpu-running" sw={<Sw label="cpu-running"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuStep} stroke="#667" /></Sw>}>the running CPU: the one whose micro-step is shown</Item>
-            <Item id="cpu-focus" sw={<Sw label="cpu-focus"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuIdle} stroke="#000" strokeWidth={2.5} /></Sw>}>the focused CPU (click a CPU to focus it)</Item>
-            <Item id="node-mem" sw={<Sw label="node-mem"><rect x={2} y={2} width={30} height={14} fill={GLYPHS.nodeMem} stroke="#8aa" /></Sw>}>a NUMA node with memory (it has a <code>kmem_cache_node</code> and, in the sheaves era, a barn)</Item>
+            <Item id="cpu-idle" sw={<Sw label="cpu-idle"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuIdle} stroke="#667" /></Sw>}><Rich k="legend.cpu-idle" /></Item>
+            <Item id="cpu-busy" sw={<Sw label="cpu-busy"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuBusy} stroke="#667" /></Sw>}><Rich k="legend.cpu-busy" /></Item>
+            <Item id="cpu-running" sw={<Sw label="cpu-running"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuStep} stroke="#667" /></Sw>}><Rich k="legend.cpu-running" /></Item>
+            <Item id="cpu-focus" sw={<Sw label="cpu-focus"><rect x={8} y={2} width={18} height={14} rx={3} fill={GLYPHS.cpuIdle} stroke="#000" strokeWidth={2.5} /></Sw>}><Rich k="legend.cpu-focus" /></Item>
+            <Item id="node-mem" sw={<Sw label="node-mem"><rect x={2} y={2} width={30} height={14} fill={GLYPHS.nodeMem} stroke="#8aa" /></Sw>}><Rich k="legend.node-mem" /></Item>
             <Item id="node-nomem" sw={<Sw label="node-nomem">
               <defs><pattern id="lg-hatch" width={6} height={6} patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width={6} height={6} fill="#fff4f4" /><line x1={0} y1={0} x2={0} y2={6} stroke="#f2caca" strokeWidth={3} /></pattern></defs>
-              <rect x={2} y={2} width={30} height={14} fill="url(#lg-hatch)" stroke={GLYPHS.nodeNoMemStroke} strokeDasharray="4 3" /></Sw>}>a memoryless node (hatched, dashed outline)</Item>
+              <rect x={2} y={2} width={30} height={14} fill="url(#lg-hatch)" stroke={GLYPHS.nodeNoMemStroke} strokeDasharray="4 3" /></Sw>}><Rich k="legend.node-nomem" /></Item>
           </ul>
         </section>
-        <section aria-label="Sheaves and barns">
-          <h3>Sheaves and barns</h3>
+        <section aria-label={t('legend.sheavesAria')}>
+          <h3>{t('legend.sheavesH')}</h3>
           <ul>
-            <Item id="sheaf-bar" sw={<Sw label="sheaf-bar"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.sheafCap} stroke="#aab" /><rect x={1} y={3} width={20} height={12} fill={GLYPHS.sheafFill} /></Sw>}>a sheaf bar: the blue part is the objects it holds, the box its capacity (<code>size/capacity #id</code>)</Item>
-            <Item id="no-sheaf" sw={<Sw label="no-sheaf"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.noSheaf} stroke="#aab" strokeDasharray="3 3" /></Sw>}>dotted outline: no sheaf in that place (main or spare is <code>NULL</code>)</Item>
-            <Item id="touched" sw={<Sw label="touched"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.sheafCap} stroke={GLYPHS.touched} strokeWidth={2.5} /></Sw>}>orange outline: the sheaf or slab this micro-step touches</Item>
-            <Item id="barn-slot" sw={<Sw label="barn-slot"><rect x={2} y={2} width={10} height={14} fill="none" stroke={GLYPHS.barnSlot} strokeDasharray="2 2" /><rect x={16} y={2} width={10} height={14} fill="#fff" stroke="#aab" /><rect x={16} y={8} width={10} height={8} fill={GLYPHS.sheafFill} /></Sw>}>barn slots: a dashed slot is room for one more sheaf (up to the barn's limit), a filled one a parked sheaf (full or empty list)</Item>
+            <Item id="sheaf-bar" sw={<Sw label="sheaf-bar"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.sheafCap} stroke="#aab" /><rect x={1} y={3} width={20} height={12} fill={GLYPHS.sheafFill} /></Sw>}><Rich k="legend.sheaf-bar" /></Item>
+            <Item id="no-sheaf" sw={<Sw label="no-sheaf"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.noSheaf} stroke="#aab" strokeDasharray="3 3" /></Sw>}><Rich k="legend.no-sheaf" /></Item>
+            <Item id="touched" sw={<Sw label="touched"><rect x={1} y={3} width={32} height={12} fill={GLYPHS.sheafCap} stroke={GLYPHS.touched} strokeWidth={2.5} /></Sw>}><Rich k="legend.touched" /></Item>
+            <Item id="barn-slot" sw={<Sw label="barn-slot"><rect x={2} y={2} width={10} height={14} fill="none" stroke={GLYPHS.barnSlot} strokeDasharray="2 2" /><rect x={16} y={2} width={10} height={14} fill="#fff" stroke="#aab" /><rect x={16} y={8} width={10} height={8} fill={GLYPHS.sheafFill} /></Sw>}><Rich k="legend.barn-slot" /></Item>
           </ul>
         </section>
-        <section aria-label="Slabs">
-          <h3>Slabs (Partial lists, Slab detail)</h3>
+        <section aria-label={t('legend.slabsAria')}>
+          <h3>{t('legend.slabsH')}</h3>
           <ul>
-            <Item id="slab-bar" sw={<Sw label="slab-bar" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#667" /><rect x={4} y={7} width={12} height={10} fill={GLYPHS.slabInuse} /></Sw>}>a slab: the red part is the objects in use (<code>inuse/objects</code>)</Item>
-            <Item id="slab-frozen" sw={<Sw label="slab-frozen" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#667" /><rect x={4} y={7} width={12} height={10} fill={GLYPHS.slabFrozen} /></Sw>}>purple: a frozen slab (classic era: owned by a CPU)</Item>
-            <Item id="slab-selected" sw={<Sw label="slab-selected" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#000" strokeWidth={2.5} /></Sw>}>black outline: the slab shown in the slab detail</Item>
-            <Item id="freelist-arrow" sw={<Sw label="freelist-arrow"><defs><marker id="lg-arrow" viewBox="0 0 10 10" refX={9} refY={5} markerWidth={5} markerHeight={5} orient="auto"><path d="M0,0 L10,5 L0,10 z" fill={GLYPHS.freelistArrow} /></marker></defs><line x1={2} y1={9} x2={30} y2={9} stroke={GLYPHS.freelistArrow} markerEnd="url(#lg-arrow)" /></Sw>}>green arrow: a freelist's next pointer, from the head on (a long shuffled freelist is drawn faint: hover an object to see its own arrows)</Item>
+            <Item id="slab-bar" sw={<Sw label="slab-bar" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#667" /><rect x={4} y={7} width={12} height={10} fill={GLYPHS.slabInuse} /></Sw>}><Rich k="legend.slab-bar" /></Item>
+            <Item id="slab-frozen" sw={<Sw label="slab-frozen" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#667" /><rect x={4} y={7} width={12} height={10} fill={GLYPHS.slabFrozen} /></Sw>}><Rich k="legend.slab-frozen" /></Item>
+            <Item id="slab-selected" sw={<Sw label="slab-selected" w={20}><rect x={4} y={1} width={12} height={16} fill="#fff" stroke="#000" strokeWidth={2.5} /></Sw>}><Rich k="legend.slab-selected" /></Item>
+            <Item id="freelist-arrow" sw={<Sw label="freelist-arrow"><defs><marker id="lg-arrow" viewBox="0 0 10 10" refX={9} refY={5} markerWidth={5} markerHeight={5} orient="auto"><path d="M0,0 L10,5 L0,10 z" fill={GLYPHS.freelistArrow} /></marker></defs><line x1={2} y1={9} x2={30} y2={9} stroke={GLYPHS.freelistArrow} markerEnd="url(#lg-arrow)" /></Sw>}><Rich k="legend.freelist-arrow" /></Item>
           </ul>
         </section>
-        <section aria-label="Object states">
-          <h3>Objects (Slab detail)</h3>
+        <section aria-label={t('legend.objectsAria')}>
+          <h3>{t('legend.objectsH')}</h3>
           <ul>
             {Object.entries(OBJECT_STATES).map(([ch, s]) => (
               <Item key={ch} id={`obj-${s.name}`} sw={<Sw label={`obj-${s.name}`} w={20}><rect x={3} y={2} width={14} height={14} fill={s.color} stroke="#667" strokeDasharray={ch === 'f' ? '3 2' : undefined} /><text x={10} y={13} fontSize={9} textAnchor="middle" fill={ch === 'u' || ch === 's' || ch === 'l' || ch === 'c' ? '#fff' : '#222'}>{s.label}</text></Sw>}>
-                <b>{s.label}</b> {s.name}: {s.desc}
+                <b>{s.label}</b> {s.name}: {t(`objstate.${s.name}` as MsgKey)}
               </Item>
             ))}
           </ul>

@@ -4,32 +4,36 @@
 import { useState } from 'react';
 import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
+import { t } from '../i18n';
+import { useT } from '../i18n/hooks';
 
 /** The header's pickers: the scenario and the kernel preset. */
 export function RunPickers() {
+  useT();
   const st = useAppState();
   const store = useStore();
   return (
     <>
       <label>
-        scenario
+        {t('side.scenario')}
         <select
-          aria-label="Scenario"
+          aria-label={t('side.scenarioAria')}
+          data-testid="scenario-picker"
           value={st.scenario ?? ''}
           onChange={(e) => {
             if (e.target.value) void store.loadScenario(e.target.value);
           }}
         >
-          {st.scenario === null && <option value="">{st.traceName ? `(imported: ${st.traceName})` : '(custom trace)'}</option>}
+          {st.scenario === null && <option value="">{st.traceName ? t('side.imported', { name: st.traceName }) : t('side.custom')}</option>}
           {st.scenarios.map((s) => (
             <option key={s.id} value={s.id}>{s.id}</option>
           ))}
         </select>
       </label>
       <label>
-        preset
-        <select aria-label="Preset" value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
-          <option value="">trace's own ({st.frame?.snapshot.config.preset ?? '?'})</option>
+        {t('side.preset')}
+        <select aria-label={t('side.presetAria')} value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
+          <option value="">{t('side.tracesOwn', { preset: st.frame?.snapshot.config.preset ?? '?' })}</option>
           {st.presets.map((p) => (
             <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
           ))}
@@ -40,13 +44,14 @@ export function RunPickers() {
 }
 
 export function ConfigPanel() {
+  useT();
   const st = useAppState();
   const store = useStore();
   const [seed, setSeed] = useState(st.config.seed);
   const [custom, setCustom] = useState('');
   const snapSw = st.frame?.snapshot.config.switches ?? {};
   return (
-    <Panel id="config" title="Seed and switches">
+    <Panel id="config" title={t('side.config')}>
       <div className="form">
         <form
           onSubmit={(e) => {
@@ -55,13 +60,13 @@ export function ConfigPanel() {
           }}
         >
           <label>
-            seed
-            <input aria-label="Seed" size={8} value={seed} placeholder={String(snapSw.seed ?? '')} onChange={(e) => setSeed(e.target.value)} />
+            {t('side.seed')}
+            <input aria-label={t('side.seedAria')} size={8} value={seed} placeholder={String(snapSw.seed ?? '')} onChange={(e) => setSeed(e.target.value)} />
           </label>
-          <button type="submit">Set seed</button>
+          <button type="submit">{t('side.setSeed')}</button>
         </form>
         <fieldset>
-          <legend>switches (era: {st.frame?.snapshot.config.era ?? '?'})</legend>
+          <legend>{t('side.switches', { era: st.frame?.snapshot.config.era ?? '?' })}</legend>
           {st.switches.filter((s) => s.kind === 'bool').map(({ name: k, what }) => {
             const on = st.config.switches[k] !== undefined ? st.config.switches[k] === '1' : snapSw[k] === true;
             return (
@@ -71,13 +76,13 @@ export function ConfigPanel() {
             );
           })}
           <label className="sw">
-            era
+            {t('side.era')}
             <select
-              aria-label="Era"
+              aria-label={t('side.eraAria')}
               value={st.config.switches.era ?? ''}
               onChange={(e) => void store.setConfig({ switches: { era: e.target.value } })}
             >
-              <option value="">preset's</option>
+              <option value="">{t('side.presets')}</option>
               {(st.switches.find((s) => s.name === 'era')?.choices ?? []).map((v) => (
                 <option key={v} value={v}>{v}</option>
               ))}
@@ -86,14 +91,14 @@ export function ConfigPanel() {
         </fieldset>
         {st.meta?.description && (
           <details>
-            <summary>about this trace</summary>
+            <summary>{t('side.about')}</summary>
             <p className="desc">{st.meta.description}</p>
           </details>
         )}
         <details>
-          <summary>open a custom trace</summary>
-          <textarea aria-label="Custom trace text" rows={8} cols={50} value={custom} onChange={(e) => setCustom(e.target.value)} />
-          <button type="button" onClick={() => void store.openTrace(custom, { scenario: null })}>Open trace</button>
+          <summary>{t('side.openCustom')}</summary>
+          <textarea aria-label={t('side.customAria')} rows={8} cols={50} value={custom} onChange={(e) => setCustom(e.target.value)} />
+          <button type="button" onClick={() => void store.openTrace(custom, { scenario: null })}>{t('side.openTrace')}</button>
         </details>
       </div>
     </Panel>

@@ -4,6 +4,8 @@
 import { useState } from 'react';
 import { lessonsFor } from '../lessons/mount';
 import { useStore } from './hooks';
+import { t } from '../i18n';
+import { useT } from '../i18n/hooks';
 
 export const START_KEY = 'slubviz.start-card';
 
@@ -24,6 +26,7 @@ function remember(): void {
 }
 
 export function StartCard() {
+  useT();
   const store = useStore();
   const [open, setOpen] = useState(() => !seen());
   if (!open) return null;
@@ -45,26 +48,31 @@ export function StartCard() {
   };
   return (
     <section className="start-card" aria-labelledby="start-h" data-testid="start-card">
-      <h2 id="start-h">New to SLUB? Three ways in</h2>
+      <h2 id="start-h">{t('start.title')}</h2>
       <p>
-        slubviz runs a model of the Linux kernel's slab allocator step by step: every step is one small move of the real{' '}
-        <code>mm/slub.c</code>, drawn as it happens.
+        {/* the kernel file stays code, wherever the language puts it */}
+        {t('start.intro').split('{file}').map((part, i) => (
+          <span key={i}>
+            {i > 0 && <code>mm/slub.c</code>}
+            {part}
+          </span>
+        ))}
       </p>
       <div className="start-choices">
         <button type="button" className="primary" onClick={() => void lesson1()}>
-          Start lesson 1
-          <span className="small">what a cache, a slab and an object are</span>
+          {t('start.lesson')}
+          <span className="small">{t('start.lessonSub')}</span>
         </button>
-        <button type="button" onClick={() => focus('select[aria-label="Scenario"]')}>
-          Pick a scenario
-          <span className="small">a ready-made trace: press Step (→) to watch it run</span>
+        <button type="button" onClick={() => focus('[data-testid=scenario-picker]')}>
+          {t('start.scenario')}
+          <span className="small">{t('start.scenarioSub')}</span>
         </button>
         <button type="button" onClick={() => focus('[data-panel=traces] input[type=file]')}>
-          Bring your own trace
-          <span className="small">an ftrace, perf or bpftrace log of kmalloc/kfree</span>
+          {t('start.own')}
+          <span className="small">{t('start.ownSub')}</span>
         </button>
       </div>
-      <button type="button" className="start-close" aria-label="Close the start card" onClick={close}>
+      <button type="button" className="start-close" aria-label={t('start.close')} onClick={close}>
         ×
       </button>
     </section>

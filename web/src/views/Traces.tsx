@@ -9,18 +9,11 @@ import type { ImportSummary } from '../engine/types';
 import type { Store } from '../state/store';
 import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
+import { t, type MsgKey } from '../i18n';
+import { Rich } from '../i18n/Rich';
 
-const NOTES: Record<string, string> = {
-  no_cpu: 'events had no CPU column (trimmed lines): CPU unknown, replayed on CPU 0',
-  gfp_unknown: 'events had gfp flags the model does not know (dropped)',
-  node_dropped: 'node targets of 64 and up were dropped',
-  free_other_cache: "kmem_cache_free named another cache than the object's",
-  kmalloc_size_differs: "kmalloc events show a bytes_alloc the model's kmalloc caches do not have",
-  names_adjusted: 'cache names were changed to fit the v1 alphabet',
-  ts_backwards: 'times timestamps went backwards (several dumps in one file?): replayed in file order',
-  lost_events: 'events were lost by the tracer: allocations and frees may not pair up',
-  realloc_in_place: 'reallocs stayed in place',
-};
+// the import's notes (the core's names), in words: imp.note.<name>
+const NOTE_NAMES = new Set(['no_cpu', 'gfp_unknown', 'node_dropped', 'free_other_cache', 'kmalloc_size_differs', 'names_adjusted', 'ts_backwards', 'lost_events', 'realloc_in_place']);
 
 export function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -86,7 +79,7 @@ function SummaryFail({ r }: { r: ImportFail }) {
   return (
     <div className="import-summary" data-testid="import-summary" data-ok="false" data-cancelled={r.cancelled ? 'true' : 'false'}>
       <p role="alert" className="error">
-        {r.cancelled ? `Import of ${r.name} cancelled` : `Nothing could be imported from ${r.name}`} ({fmtBytes(r.bytes)}, {r.lines} lines read)
+        {r.cancelled ? t('imp.cancelled', { name: r.name }) : t('imp.nothing', { name: r.name })} {t('imp.read', { bytes: fmtBytes(r.bytes), lines: r.lines })}
         {r.cancelled ? '' : ':'}
       </p>
       {!r.cancelled && (
@@ -126,19 +119,19 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
   return (
     <>
       <p data-testid="import-events">
-        <b>{s.events}</b> kmem events read, <b>{s.kept}</b> kept, <b>{s.events - s.kept}</b> skipped → <b>{s.ops}</b> ops;{' '}
-        <b>{s.unpaired}</b> allocations never freed in the trace{s.rebound ? ` (${s.rebound} allocated again while live)` : ''}.
+        {t('imp.events', { events: s.events, kept: s.kept, skipped: s.events - s.kept, ops: s.ops, unpaired: s.unpaired })}
+        {s.rebound ? t('imp.rebound', { n: s.rebound }) : ''}.
       </p>
-      <Counts title="skipped, by reason" rows={skipped.map(([k, n]) => [k, n, reasons.find((r) => r.name === k)?.text ?? k])} />
+      <Counts title={t('imp.skippedBy')} rows={skipped.map(([k, n]) => [k, n, reasons.find((r) => r.name === k)?.text ?? k])} />
       {s.caches.length > 0 && (
         <table className="counts caches" data-testid="import-caches">
-          <caption>caches created ({s.caches.length})</caption>
+          <caption>{t('imp.caches', { n: s.caches.length })}</caption>
           <thead>
             <tr>
-              <th scope="col">cache</th>
+              <th scope="col">{t('app.cache')}</th>
               <th scope="col">bytes_req → bytes_alloc</th>
-              <th scope="col">declared</th>
-              <th scope="col">how</th>
+              <th scope="col">{t('imp.declared')}</th>
+              <th scope="col">{t('imp.how')}</th>
               <th scope="col">allocs</th>
             </tr>
           </thead>
@@ -156,14 +149,14 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
                   {c.align ? ` align=${c.align}` : ''}
                   {c.flags !== '0' ? ` ${c.flags}` : ''}
                   {c.ctor ? ' ctor' : ''}
-                  {c.size_fallback ? ' (at bytes_alloc)' : ''}
+                  {c.size_fallback ? t('imp.atBytesAlloc') : ''}
                 </td>
                 <td>
                   {c.origin === 'inferred'
-                    ? 'inferred from the sizes (no name= in the trace)'
+                    ? t('imp.inferred')
                     : c.origin === 'named-by-free'
-                      ? 'inferred, named by its kmem_cache_free name='
-                      : 'named in the trace'}
+                      ? t('imp.namedByFree')
+                      : t('imp.named')}
                 </td>
                 <td>{c.allocs}</td>
               </tr>
@@ -172,57 +165,57 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
         </table>
       )}
       <p>
-        pointers:{' '}
+        {t('imp.pointers')}{' '}
         {s.pointers.hashed > 0 && (
           <span data-testid="hashed">
-            {s.pointers.hashed} hashed (%p): they pair allocations with frees, but the kernel's slab layout is lost (the model places objects itself).{' '}
+            {t('imp.hashed', { n: s.pointers.hashed })}{' '}
           </span>
         )}
-        {s.pointers.raw > 0 && <span>{s.pointers.raw} raw addresses (used to pair allocations with frees). </span>}
-        {s.pointers.hashed + s.pointers.raw === 0 && 'none'}
+        {s.pointers.raw > 0 && <span>{t('imp.raw', { n: s.pointers.raw })} </span>}
+        {s.pointers.hashed + s.pointers.raw === 0 && t('panel.none')}
       </p>
       <p data-testid="import-topology">
-        CPUs seen: {s.cpus_seen || (s.notes.no_cpu ? 'unknown' : 'none')}
-        {s.cpus_seen && s.notes.no_cpu ? `; unknown for ${s.notes.no_cpu} events` : ''}
-        {s.header_cpus ? ` (the header says ${s.header_cpus})` : ''} · suggested topology: {s.topology.nodes} node(s) with{' '}
-        {fmtBytes(s.topology.node_mem)} each, {s.topology.cpus} CPU(s)
+        {t('imp.cpusSeen', { cpus: s.cpus_seen || (s.notes.no_cpu ? t('imp.unknown') : t('panel.none')) })}
+        {s.cpus_seen && s.notes.no_cpu ? t('imp.unknownFor', { n: s.notes.no_cpu }) : ''}
+        {s.header_cpus ? t('imp.headerSays', { cpus: s.header_cpus }) : ''}
+        {t('imp.topology', { nodes: s.topology.nodes, mem: fmtBytes(s.topology.node_mem), cpus: s.topology.cpus })}
       </p>
       {notes.length > 0 && (
         <ul className="notes" data-testid="import-notes">
           {notes.map(([k, n]) => (
             <li key={k} data-note={k}>
-              note: {n} {NOTES[k] ?? k}
+              {t('imp.note', { n, what: NOTE_NAMES.has(k) ? t(`imp.note.${k}` as MsgKey) : k })}
             </li>
           ))}
-          {s.gfp_unknown_names.length > 0 && <li>unknown gfp names: {s.gfp_unknown_names.join(', ')}</li>}
+          {s.gfp_unknown_names.length > 0 && <li>{t('imp.gfpUnknown', { list: s.gfp_unknown_names.join(', ') })}</li>}
         </ul>
       )}
       {others.length > 0 && (
         <p>
-          other events skipped ({s.other_events_total}): {others.map(([k, n]) => `${k} ${n}`).join(', ')}
+          {t('imp.otherEvents', { n: s.other_events_total, list: others.map(([k, n]) => `${k} ${n}`).join(', ') })}
         </p>
       )}
-      {s.callchain_lines > 0 && <p>{s.callchain_lines} stack and callchain lines skipped (perf -g, ftrace ' =&gt; ' frames)</p>}
+      {s.callchain_lines > 0 && <p>{t('imp.callchain', { n: s.callchain_lines })}</p>}
       {s.cut_line > 0 && (
         <p data-testid="import-cut-line">
-          input cut short: the last line ({s.cut_line}) ends without a newline before its event is complete; it was not imported.
+          {t('imp.cut', { n: s.cut_line })}
         </p>
       )}
       <div data-testid="import-bad-lines" data-bad-lines={s.bad_lines}>
         {s.bad_lines === 0 ? (
-          <p>errors: none</p>
+          <p>{t('imp.noErrors')}</p>
         ) : (
           <>
             <p>
-              <b>{s.bad_lines}</b> line(s) could not be read (skipped, the import went on):
+              {t('imp.badLines', { n: s.bad_lines })}
             </p>
             <ul className="import-errors" data-testid="import-errors">
               {s.errors.map((e, i) => (
                 <li key={i} data-line={e.line}>
-                  line {e.line}: {e.msg}
+                  {t('imp.line', { n: e.line })} {e.msg}
                 </li>
               ))}
-              {s.bad_lines > s.errors.length && <li>… and {s.bad_lines - s.errors.length} more</li>}
+              {s.bad_lines > s.errors.length && <li>{t('slab.andMore', { n: s.bad_lines - s.errors.length })}</li>}
             </ul>
           </>
         )}
@@ -254,28 +247,28 @@ function SummaryOk({ r, open }: { r: ImportOk; open: boolean }) {
       data-stored={r.stored ? 'true' : 'false'}
     >
       <h3>
-        {r.meta.name}: {s.format}, {s.lines} lines, {fmtBytes(s.bytes)}
+        {t('imp.title', { name: r.meta.name, format: s.format, lines: s.lines, bytes: fmtBytes(s.bytes) })}
       </h3>
       <SummaryBody s={s} />
       <p className="small">
-        {r.stored ? 'Kept in this browser (stored traces below).' : `Not stored${r.storeError ? `: ${r.storeError}` : ''}.`}
-        {r.ms.import >= 200 ? ` Imported in ${(r.ms.import / 1000).toFixed(2)} s (${Math.round(r.meta.lines / Math.max(0.001, r.ms.import / 1000)).toLocaleString('en-US')} lines/s).` : ''}
+        {r.stored ? t('imp.kept') : r.storeError ? t('imp.notStoredWhy', { why: r.storeError }) : t('imp.notStored')}
+        {r.ms.import >= 200 ? t('imp.took', { s: (r.ms.import / 1000).toFixed(2), rate: Math.round(r.meta.lines / Math.max(0.001, r.ms.import / 1000)).toLocaleString('en-US') }) : ''}
       </p>
       <div className="form">
         <button type="button" className="primary" onClick={() => void store.replayImport()} disabled={st.status === 'loading'}>
-          {open ? 'Replay again' : 'Replay'}
+          {open ? t('imp.replayAgain') : t('imp.replay')}
         </button>
         {open && (
           <button type="button" onClick={() => void exportV1(store)}>
-            Export v1
+            {t('panel.exportV1')}
           </button>
         )}
         <button type="button" onClick={() => store.dismissImport()}>
-          Close summary
+          {t('imp.closeSummary')}
         </button>
       </div>
       <details>
-        <summary>the summary as text (slubviz import)</summary>
+        <summary>{t('imp.asText')}</summary>
         <pre className="text">{r.meta.summaryText}</pre>
       </details>
     </div>
@@ -296,7 +289,7 @@ export function TracesPanel() {
   const busy = !!imp;
   const v = st.importView;
   return (
-    <Panel id="traces" title="Traces: import your own">
+    <Panel id="traces" title={t('imp.panel')}>
       <div
         className={`dropzone${zoneOver || pageOver ? ' over' : ''}`}
         data-testid="dropzone"
@@ -315,16 +308,15 @@ export function TracesPanel() {
         }}
       >
         <p>
-          Drop a kernel trace here: ftrace (<code>trace</code>, <code>trace_pipe</code>), <code>trace-cmd report</code>, <code>perf script</code>, the
-          bpftrace one-liner, a malloc-lab <code>.rep</code> or a slubviz v1 trace.
+          <Rich k="imp.drop" />
         </p>
         <div className="form">
           <label className="file">
-            <span className="button-like">Choose file…</span>
+            <span className="button-like">{t('imp.choose')}</span>
             <input
               ref={fileRef}
               type="file"
-              aria-label="Trace file"
+              aria-label={t('imp.fileAria')}
               disabled={busy}
               onChange={(e) => {
                 const f = e.target.files?.[0];
@@ -334,8 +326,8 @@ export function TracesPanel() {
             />
           </label>
           <label>
-            format{' '}
-            <select aria-label="Import format" value={format} onChange={(e) => setFormat(e.target.value)}>
+            {t('imp.format')}{' '}
+            <select aria-label={t('imp.formatAria')} value={format} onChange={(e) => setFormat(e.target.value)}>
               {st.importFormats.map((f) => (
                 <option key={f.name} value={f.name}>
                   {f.label}
@@ -347,9 +339,9 @@ export function TracesPanel() {
       </div>
       <div className="form">
         <label>
-          sample{' '}
-          <select aria-label="Sample trace" value={sample} onChange={(e) => setSample(e.target.value)}>
-            <option value="">choose a sample…</option>
+          {t('imp.sample')}{' '}
+          <select aria-label={t('imp.sampleAria')} value={sample} onChange={(e) => setSample(e.target.value)}>
+            <option value="">{t('imp.chooseSample')}</option>
             {st.samples.map((x) => (
               <option key={x.file} value={x.file} title={x.description}>
                 {x.file} ({fmtBytes(x.bytes)})
@@ -358,24 +350,24 @@ export function TracesPanel() {
           </select>
         </label>
         <button type="button" disabled={busy || !sample} onClick={() => void store.importSample(sample)}>
-          Import sample
+          {t('imp.importSample')}
         </button>
       </div>
       <details className="paste">
-        <summary>paste a trace</summary>
-        <textarea aria-label="Pasted trace text" rows={6} cols={60} value={paste} onChange={(e) => setPaste(e.target.value)} placeholder="paste ftrace / perf / trace-cmd / .rep / v1 text" />
+        <summary>{t('imp.paste')}</summary>
+        <textarea aria-label={t('imp.pasteAria')} rows={6} cols={60} value={paste} onChange={(e) => setPaste(e.target.value)} placeholder={t('imp.pastePlaceholder')} />
         <div className="form">
           <button type="button" disabled={busy || paste.trim() === ''} onClick={() => void store.importText(paste, 'pasted text', format)}>
-            Import pasted text
+            {t('imp.importPasted')}
           </button>
         </div>
       </details>
       {imp && (
         <div className="import-progress" data-testid="import-progress" data-done={imp.done} data-total={imp.total} data-lines={imp.lines}>
-          <progress aria-label={`importing ${imp.name}`} value={imp.done} max={Math.max(1, imp.total)} />{' '}
-          {imp.what === 'store' ? 'storing' : imp.what === 'link' ? 'inflating' : 'importing'} {imp.name}: {fmtBytes(imp.done)} of {fmtBytes(imp.total)}, {imp.lines.toLocaleString('en-US')} lines{' '}
+          <progress aria-label={t('imp.progressAria', { name: imp.name })} value={imp.done} max={Math.max(1, imp.total)} />{' '}
+          {t(imp.what === 'store' ? 'imp.storing' : imp.what === 'link' ? 'imp.inflating' : 'imp.importing', { name: imp.name, done: fmtBytes(imp.done), total: fmtBytes(imp.total), lines: imp.lines.toLocaleString('en-US') })}{' '}
           <button type="button" onClick={() => void store.cancelImport()}>
-            Cancel import
+            {t('imp.cancel')}
           </button>
         </div>
       )}
@@ -390,24 +382,24 @@ function StoredList() {
   const store = useStore();
   return (
     <div className="stored">
-      <h3>Stored traces ({st.stored.length})</h3>
+      <h3>{t('imp.stored', { n: st.stored.length })}</h3>
       {st.storedError && (
         <p className="error" role="alert">
           {st.storedError}
         </p>
       )}
       {st.stored.length === 0 ? (
-        <p className="small">Imported traces are kept in this browser (IndexedDB) and listed here.</p>
+        <p className="small">{t('imp.storedNone')}</p>
       ) : (
         <table className="counts stored-list" data-testid="stored-traces">
           <thead>
             <tr>
-              <th scope="col">name</th>
-              <th scope="col">format</th>
+              <th scope="col">{t('imp.name')}</th>
+              <th scope="col">{t('imp.format')}</th>
               <th scope="col">ops</th>
-              <th scope="col">imported</th>
+              <th scope="col">{t('imp.imported')}</th>
               <th scope="col">
-                <span className="sr-only">actions</span>
+                <span className="sr-only">{t('imp.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -419,11 +411,11 @@ function StoredList() {
                 <td>{m.ops.toLocaleString('en-US')}</td>
                 <td>{new Date(m.created).toLocaleString()}</td>
                 <td>
-                  <button type="button" aria-label={`Open ${m.name}`} disabled={st.status === 'loading'} onClick={() => void store.openStored(m.id)}>
-                    Open
+                  <button type="button" aria-label={t('imp.openAria', { name: m.name })} disabled={st.status === 'loading'} onClick={() => void store.openStored(m.id)}>
+                    {t('imp.open')}
                   </button>{' '}
-                  <button type="button" aria-label={`Delete ${m.name}`} onClick={() => void store.deleteStored(m.id)}>
-                    Delete
+                  <button type="button" aria-label={t('imp.deleteAria', { name: m.name })} onClick={() => void store.deleteStored(m.id)}>
+                    {t('imp.delete')}
                   </button>
                 </td>
               </tr>

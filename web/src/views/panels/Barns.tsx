@@ -3,14 +3,15 @@ import { renderBarns } from '../../viz/barns';
 import { useD3 } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
+import { t } from '../../i18n';
 
 export function BarnsView() {
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
   return (
-    <Panel id="barns" title="Barns (per node)">
-      <div className="scroll" tabIndex={0} role="region" aria-label="barns (scrolls)">
-        <svg ref={ref} role="img" aria-label="full and empty sheaves of each node's barn" />
+    <Panel id="barns" title={t('panel.barns')}>
+      <div className="scroll" tabIndex={0} role="region" aria-label={t('panel.barnsScroll')}>
+        <svg ref={ref} role="img" aria-label={t('panel.barnsAria')} />
       </div>
     </Panel>
   );

@@ -2,12 +2,13 @@
 import { useAppState } from '../hooks';
 import { kernelTag, sourceLinks } from '../kernelSource';
 import { Panel } from './Panel';
+import { t } from '../../i18n';
 
 /** A kernel function name, linked to its definition in the preset's kernel version. */
 function Fn({ fn, tag }: { fn: string; tag: string | null }) {
   if (!tag) return <code>{fn}</code>;
   return (
-    <a className="callpath-fn" href={sourceLinks(tag, fn).ident} target="_blank" rel="noreferrer noopener" title={`${fn} in Linux ${tag} (elixir.bootlin.com)`} data-kernel-fn={fn}>
+    <a className="callpath-fn" href={sourceLinks(tag, fn).ident} target="_blank" rel="noreferrer noopener" title={t('panel.fnTitle', { fn, tag })} data-kernel-fn={fn}>
       <code>{fn}</code>
     </a>
   );
@@ -30,13 +31,13 @@ export function CallPathView() {
     }
   }
   return (
-    <Panel id="callpath" title="Call path">
+    <Panel id="callpath" title={t('panel.callpath')}>
       {ev ? (
         <div data-testid="callpath" data-fn={ev.fn} data-kind={ev.kind} data-seq={ev.seq}>
           <p className="event-text">
             <code>{ev.text}</code>
           </p>
-          <ol className="frames" aria-label={`kernel call stack of cpu ${ev.cpu}, outermost first`}>
+          <ol className="frames" aria-label={t('panel.callstack', { cpu: ev.cpu })}>
             {(cpu?.frames.length ? cpu.frames : [ev.fn]).map((fn, i, a) => (
               <li key={i} className={i === a.length - 1 ? 'cur' : ''}>
                 <Fn fn={fn} tag={tag} />
@@ -44,7 +45,7 @@ export function CallPathView() {
             ))}
             {cpu?.frames.length && cpu.frames[cpu.frames.length - 1] !== ev.fn ? (
               <li className="cur">
-                <Fn fn={ev.fn} tag={tag} /> (this step)
+                <Fn fn={ev.fn} tag={tag} />{t('panel.thisStep')}
               </li>
             ) : null}
           </ol>
@@ -53,20 +54,20 @@ export function CallPathView() {
             {ev.lock ? ` ${ev.lock}` : ''}
             {ev.stat ? ` ${ev.stat}` : ''}
             {ev.check ? ` ${ev.check}` : ''}
-            {ev.from ? ` from ${ev.from}` : ''}
-            {ev.to ? ` to ${ev.to}` : ''} · cpu {ev.cpu} · op {ev.op}
+            {ev.from ? t('panel.from', { where: ev.from }) : ''}
+            {ev.to ? t('panel.to', { where: ev.to }) : ''} · cpu {ev.cpu} · op {ev.op}
           </p>
           {tag && (
             <p className="callpath-src small">
-              source: <a href={sourceLinks(tag, ev.fn).file} target="_blank" rel="noreferrer noopener" data-testid="kernel-source">mm/slub.c of Linux {tag}</a> (elixir.bootlin.com; the names link to their definitions)
+              {t('panel.source')} <a href={sourceLinks(tag, ev.fn).file} target="_blank" rel="noreferrer noopener" data-testid="kernel-source">{t('panel.sourceLink', { tag })}</a> {t('panel.sourceNote')}
             </p>
           )}
           <p>
-            locks held: <span data-testid="locks">{locks.length ? locks.join('; ') : 'none'}</span>
+            {t('panel.locksHeld')} <span data-testid="locks">{locks.length ? locks.join('; ') : t('panel.none')}</span>
           </p>
         </div>
       ) : (
-        <p>Before the first step. Press Step (→).</p>
+        <p>{t('panel.beforeFirst')}</p>
       )}
       {f?.runError ? <pre className="error" role="alert">{f.runError}</pre> : null}
     </Panel>

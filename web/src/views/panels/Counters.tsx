@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { renderSparkline } from '../../viz/sparkline';
 import { Panel } from './Panel';
 import { useAppState, useD3 } from '../hooks';
+import { t } from '../../i18n';
 
 function Spark({ values, cursor }: { values: number[]; cursor: number }) {
   const ref = useD3<SVGSVGElement>((el) => renderSparkline(el, values, cursor), [values, cursor]);
@@ -15,7 +16,7 @@ export function CountersView() {
   const [all, setAll] = useState(false);
   const f = st.frame;
   const cache = f?.snapshot.caches.find((c) => c.id === st.selectedCache);
-  if (!f || !cache?.stats) return <Panel id="counters" title="Counters (SLUB_STATS)"><p>no cache</p></Panel>;
+  if (!f || !cache?.stats) return <Panel id="counters" title={t('panel.counters')}><p>{t('panel.noCache')}</p></Panel>;
   const ncpu = f.snapshot.topology.nr_cpus;
   const showCpus = ncpu <= 8 ? [...Array(ncpu).keys()] : st.focusCpu !== null ? [st.focusCpu] : [];
   const sampleOps = st.meta?.sampleOps ?? [];
@@ -25,25 +26,25 @@ export function CountersView() {
   return (
     <Panel
       id="counters"
-      title="Counters (SLUB_STATS)"
+      title={t('panel.counters')}
       extra={
         <label className="small">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> show zero
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> {t('panel.showZero')}
         </label>
       }
     >
       <table className="counters">
         <caption>
-          {cache.name}: per CPU and total; sparkline = all caches over the run
+          {t('panel.countersCaption', { cache: cache.name })}
         </caption>
         <thead>
           <tr>
-            <th scope="col">stat</th>
+            <th scope="col">{t('panel.stat')}</th>
             {showCpus.map((c) => (
               <th scope="col" key={c}>cpu {c}</th>
             ))}
-            <th scope="col">total</th>
-            <th scope="col">over the run</th>
+            <th scope="col">{t('panel.total')}</th>
+            <th scope="col">{t('panel.overRun')}</th>
           </tr>
         </thead>
         <tbody>
@@ -59,15 +60,15 @@ export function CountersView() {
           ))}
         </tbody>
       </table>
-      {rows.length === 0 && <p>all counters are zero</p>}
+      {rows.length === 0 && <p>{t('panel.allZero')}</p>}
       {cache.nodes && cache.nodes.length > 0 && (
         <table className="counters" data-testid="node-counters">
-          <caption>model counters per node (locks taken, list writes under a lock)</caption>
+          <caption>{t('panel.nodeCounters')}</caption>
           <thead>
             <tr>
-              <th scope="col">counter</th>
+              <th scope="col">{t('panel.counter')}</th>
               {cache.nodes.map((n) => (
-                <th scope="col" key={n.node}>node {n.node}</th>
+                <th scope="col" key={n.node}>{t('panel.node', { id: n.node })}</th>
               ))}
             </tr>
           </thead>
@@ -81,7 +82,7 @@ export function CountersView() {
               </tr>
             ))}
             <tr>
-              <th scope="row">slabs allocated / freed</th>
+              <th scope="row">{t('panel.slabsAllocFreed')}</th>
               <td colSpan={cache.nodes.length}>
                 {cache.slabs_allocated} / {cache.slabs_freed} · freelist pointer writes {cache.fp_writes}
               </td>

@@ -5,6 +5,7 @@ import { ActionButton } from '../ActionButton';
 import { Panel } from './Panel';
 import { exportV1 } from '../Traces';
 import { useAppState, useStore } from '../hooks';
+import { t } from '../../i18n';
 
 export function FreePlayPanel() {
   const st = useAppState();
@@ -30,19 +31,19 @@ export function FreePlayPanel() {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
   return (
-    <Panel id="freeplay" title="Free play">
+    <Panel id="freeplay" title={t('panel.freeplay')}>
       <div className="form">
         <label>
           CPU
-          <select aria-label="Free play CPU" value={st.fp.cpu} onChange={(e) => store.setFreePlay({ cpu: Number(e.target.value) })}>
+          <select aria-label={t('panel.fpCpuAria')} value={st.fp.cpu} onChange={(e) => store.setFreePlay({ cpu: Number(e.target.value) })}>
             {[...Array(ncpu).keys()].map((c) => (
               <option key={c} value={c}>cpu {c}</option>
             ))}
           </select>
         </label>
         <label>
-          cache
-          <select aria-label="Free play cache" value={st.fp.cache} onChange={(e) => store.setFreePlay({ cache: e.target.value })}>
+          {t('app.cache')}
+          <select aria-label={t('panel.fpCacheAria')} value={st.fp.cache} onChange={(e) => store.setFreePlay({ cache: e.target.value })}>
             {caches.map((c) => (
               <option key={c.id} value={c.name}>{c.name}</option>
             ))}
@@ -50,9 +51,9 @@ export function FreePlayPanel() {
         </label>
         <ActionButton name="freeAlloc" />
         <label>
-          handle
-          <select aria-label="Handle to free" value={handle} onChange={(e) => setHandle(e.target.value)}>
-            <option value="">last allocated</option>
+          {t('les.handle')}
+          <select aria-label={t('panel.fpHandleAria')} value={handle} onChange={(e) => setHandle(e.target.value)}>
+            <option value="">{t('panel.lastAllocated')}</option>
             {live.slice(-500).map((h) => (
               <option key={h.handle} value={h.handle}>
                 {h.handle} ({h.cache}{h.site ? `, ${h.site}` : ''})
@@ -63,15 +64,15 @@ export function FreePlayPanel() {
         <ActionButton name="freeFree" args={[handle || undefined]} disabled={live.length === 0} />
       </div>
       <p className="small" data-testid="live-handles" data-count={live.length + more}>
-        {live.length + more} handle(s) live at the end of the trace{live.length > 500 || more ? ' (the last 500 listed)' : ''}
+        {t('panel.liveHandles', { n: live.length + more })}{live.length > 500 || more ? t('panel.last500') : ''}
       </p>
       <p>
-        {st.freeOps.length} op(s) added: <code data-testid="free-ops">{st.freeOps.map((o) => `c${o.cpu} ${o.op} ${o.cache} ${o.handle}`).join('; ')}</code>
+        {t('panel.opsAdded', { n: st.freeOps.length })} <code data-testid="free-ops">{st.freeOps.map((o) => `c${o.cpu} ${o.op} ${o.cache} ${o.handle}`).join('; ')}</code>
       </p>
       <div className="form">
-        <button type="button" onClick={download}>Download trace</button>
-        <button type="button" onClick={() => void exportV1(store)} disabled={!f} title="svz_export_v1: the trace as native v1 text, repeat blocks expanded">
-          Export v1
+        <button type="button" onClick={download}>{t('panel.downloadTrace')}</button>
+        <button type="button" onClick={() => void exportV1(store)} disabled={!f} title={t('panel.exportTitle')}>
+          {t('panel.exportV1')}
         </button>
         <button
           type="button"
@@ -94,10 +95,10 @@ export function FreePlayPanel() {
             }
           }}
         >
-          Share link
+          {t('panel.shareLink')}
         </button>
         {copied && (
-          <input aria-label="Share link" readOnly value={copied} size={40} data-testid="share-link" onFocus={(e) => e.target.select()} />
+          <input aria-label={t('panel.shareLinkAria')} readOnly value={copied} size={40} data-testid="share-link" onFocus={(e) => e.target.select()} />
         )}
         {shareError && (
           <span className="error" role="alert" data-testid="share-error">

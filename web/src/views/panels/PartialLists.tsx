@@ -3,14 +3,15 @@ import { renderPartialLists } from '../../viz/partial';
 import { useD3 } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
+import { t } from '../../i18n';
 
 export function PartialListsView() {
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderPartialLists(el, input, opts), [input, opts.cache, opts.selectedSlab, opts.animMs, opts.siteFilter]);
   return (
-    <Panel id="partial" title="Node slab lists">
+    <Panel id="partial" title={t('panel.partial')}>
       <div className="scroll">
-        <svg ref={ref} role="group" aria-label="node partial lists, slabs in list order (select one for its detail)" />
+        <svg ref={ref} role="group" aria-label={t('panel.partialAria')} />
       </div>
     </Panel>
   );

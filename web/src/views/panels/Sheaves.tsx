@@ -5,6 +5,7 @@ import { renderSheaves } from '../../viz/sheaves';
 import { useD3 } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
+import { t } from '../../i18n';
 
 export function SheavesView() {
   const { input, opts } = useViz();
@@ -22,20 +23,20 @@ export function SheavesView() {
   return (
     <Panel
       id="sheaves"
-      title={showKcpu && !showSheaves ? 'Per-CPU (kmem_cache_cpu)' : 'Per-CPU sheaves'}
-      extra={cache && <small>{cache.name}{cache.has_sheaves ? '' : ' (no sheaves)'}{era ? ` · ${era} era` : ''}</small>}
+      title={showKcpu && !showSheaves ? t('panel.kcpu') : t('panel.sheaves')}
+      extra={cache && <small>{cache.name}{cache.has_sheaves ? '' : t('panel.noSheaves')}{era ? ` · ${t('app.era', { era })}` : ''}</small>}
     >
       {showKcpu && (
         <div className="scroll" data-testid="kcpu">
-          <svg ref={kref} role="group" aria-label="each CPU's kmem_cache_cpu: c->slab, the c->freelist chain, the c->partial chain and tid (select a slab for its detail)" />
+          <svg ref={kref} role="group" aria-label={t('panel.kcpuAria')} />
         </div>
       )}
-      <div className="scroll" tabIndex={0} role="region" aria-label="sheaves (scrolls)" style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
-        <svg ref={ref} role="img" aria-label="main and spare sheaves per CPU" />
+      <div className="scroll" tabIndex={0} role="region" aria-label={t('panel.sheavesScroll')} style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
+        <svg ref={ref} role="img" aria-label={t('panel.sheavesAria')} />
       </div>
       {others.length > 0 && (
         <p className="other-sheaves" data-testid="other-sheaves">
-          other sheaves:{' '}
+          {t('panel.otherSheaves')}{' '}
           {others.map((sh) => (
             <span key={sh.id} data-sheaf-id={sh.id} data-where={sh.where} data-size={sh.size}>
               #{sh.id} {sh.where}

@@ -8,6 +8,10 @@ import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
 import { useAppState, useD3, useStore } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
+import { t, type MsgKey } from '../../i18n';
+
+/** An object state's description in the UI language (viz/common.ts OBJECT_STATES). */
+const stateDesc = (ch: string) => t(`objstate.${objectState(ch).name}` as MsgKey);
 
 function SlabCanvas({ slab, input, opts }: { slab: SnapSlab; input: VizInput; opts: VizOptions }) {
   const ref = useRef<HTMLCanvasElement>(null);
@@ -27,8 +31,10 @@ function SlabCanvas({ slab, input, opts }: { slab: SnapSlab; input: VizInput; op
       <canvas ref={ref} tabIndex={0} role="img" onMouseMove={(e) => setHover(at(e))} onMouseLeave={() => setHover(null)} />
       <p className="canvas-hover" aria-live="polite" data-testid="canvas-hover">
         {hover
-          ? `object #${hover.id} (index ${hover.index}): ${objectState(hover.state).desc}${hover.fl >= 0 ? `, freelist position ${hover.fl}` : ''}${hover.owner ? `; held by ${hover.owner.handle}${hover.owner.site ? ` from ${hover.owner.site}` : ''}` : ''}`
-          : `${slab.objects} objects drawn on a canvas (point at one for its state and owner)`}
+          ? t('slab.hover', { id: hover.id, index: hover.index, state: stateDesc(hover.state) }) +
+            (hover.fl >= 0 ? t('slab.hoverFl', { n: hover.fl }) : '') +
+            (hover.owner ? t('slab.hoverOwner', { handle: hover.owner.handle }) + (hover.owner.site ? t('slab.hoverSite', { site: hover.owner.site }) : '') : '')
+          : t('slab.canvas', { n: slab.objects })}
       </p>
     </>
   );
@@ -42,14 +48,14 @@ function Owners({ slab, filter }: { slab: SnapSlab; filter: string }) {
   return (
     <details className="owners" open data-testid="owners">
       <summary>
-        owners: {owners.length} object(s) held by handles{filter ? `, ${shown.length} from call sites matching "${filter}"` : ''}
+        {t('slab.owners', { n: owners.length })}{filter ? t('slab.ownersMatching', { n: shown.length, filter }) : ''}
       </summary>
       <table className="fp">
         <thead>
           <tr>
-            <th>object</th>
-            <th>handle</th>
-            <th>call site</th>
+            <th>{t('slab.object')}</th>
+            <th>{t('les.handle')}</th>
+            <th>{t('slab.callSite')}</th>
           </tr>
         </thead>
         <tbody>
@@ -62,7 +68,7 @@ function Owners({ slab, filter }: { slab: SnapSlab; filter: string }) {
           ))}
         </tbody>
       </table>
-      {shown.length > MAX && <p>… and {shown.length - MAX} more</p>}
+      {shown.length > MAX && <p>{t('slab.andMore', { n: shown.length - MAX })}</p>}
     </details>
   );
 }
@@ -75,13 +81,13 @@ function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) 
   return (
     <div className="site-filter form" data-testid="site-filter">
       <label>
-        call site{' '}
+        {t('slab.callSite')}{' '}
         <input
-          aria-label="Call site filter"
+          aria-label={t('slab.siteFilterAria')}
           list="svz-sites"
           size={28}
           value={st.siteFilter}
-          placeholder="filter (substring)"
+          placeholder={t('slab.filterPlaceholder')}
           onChange={(e) => store.setSiteFilter(e.target.value)}
         />
       </label>
@@ -92,7 +98,7 @@ function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) 
       </datalist>
       {st.siteFilter && (
         <button type="button" className="link" onClick={() => store.setSiteFilter('')}>
-          clear
+          {t('slab.clear')}
         </button>
       )}
       <span className="sites">
@@ -109,7 +115,7 @@ function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) 
             {x.site} ({x.count})
           </button>
         ))}
-        {sites.length > 6 ? ` +${sites.length - 6} more` : ''}
+        {sites.length > 6 ? t('slab.plusMore', { n: sites.length - 6 }) : ''}
       </span>
     </div>
   );
@@ -126,47 +132,47 @@ export function SlabDetailView() {
   const hardened = input?.snap.config.switches.freelist_hardened === true;
   const matches = slab && st.siteFilter ? objectCells(slab).filter((c) => c.owner && siteMatches(c.owner.site, st.siteFilter)).length : null;
   return (
-    <Panel id="slab" title="Slab detail" extra={slab && <small>{`slab ${slab.slab} (#${slab.id})`}</small>}>
+    <Panel id="slab" title={t('panel.slab')} extra={slab && <small>{`slab ${slab.slab} (#${slab.id})`}</small>}>
       {input && <SiteFilter slabs={input.snap.slabs} cacheId={opts.cache} />}
       {slab && cache ? (
         <>
           <p className="slab-facts" data-testid="slab-facts">
             {cache.name} · node {slab.node} · order {slab.order} · base {slab.base} · inuse {slab.inuse}/{slab.objects} ·{' '}
-            {slab.frozen ? 'frozen' : 'not frozen'} · list {slab.list} · freelist {slab.freelist.length}
+            {slab.frozen ? 'frozen' : t('slab.notFrozen')} · list {slab.list} · freelist {slab.freelist.length}
             {slab.freelist_broken ? ' (BROKEN)' : ''}
-            {matches !== null ? ` · ${matches} object(s) from matching call sites` : ''}
+            {matches !== null ? t('slab.matches', { n: matches }) : ''}
             {st.selectedSlab !== null && (
               <button type="button" className="link" onClick={() => store.selectSlab(null)}>
-                follow events
+                {t('slab.follow')}
               </button>
             )}
           </p>
-          <div className="scroll" tabIndex={0} role="region" aria-label="slab objects (scrolls)">
+          <div className="scroll" tabIndex={0} role="region" aria-label={t('slab.scroll')}>
             {big ? (
               <SlabCanvas slab={slab} input={input!} opts={opts} />
             ) : (
-              <svg ref={ref} role="img" aria-label={`objects of slab ${slab.slab}, freelist arrows in order`} />
+              <svg ref={ref} role="img" aria-label={t('slab.svgAria', { slab: slab.slab })} />
             )}
           </div>
-          <ul className="legend" aria-label="object states">
+          <ul className="legend" aria-label={t('legend.objectsAria')}>
             {Object.entries(OBJECT_STATES).map(([ch, s]) => (
               <li key={s.name}>
-                <i style={{ background: s.color }}>{s.label}</i> {s.desc}
-                {big ? ` (${SHAPES[ch] ?? 'square'})` : ''}
+                <i style={{ background: s.color }}>{s.label}</i> {stateDesc(ch)}
+                {big ? ` (${t(`shape.${(SHAPES[ch] ?? 'square').replace(' ', '_')}` as MsgKey)})` : ''}
               </li>
             ))}
           </ul>
           <Owners slab={slab} filter={st.siteFilter} />
           <details>
-            <summary>free pointers ({hardened ? 'hardened: raw stored value vs decoded next' : 'not hardened'})</summary>
+            <summary>{t('slab.fp', { how: hardened ? t('slab.hardened') : t('slab.notHardened') })}</summary>
             <table className="fp">
               <thead>
                 <tr>
                   <th>freelist #</th>
-                  <th>object</th>
-                  <th>address</th>
-                  <th>raw (stored)</th>
-                  <th>decoded next</th>
+                  <th>{t('slab.object')}</th>
+                  <th>{t('slab.address')}</th>
+                  <th>{t('slab.raw')}</th>
+                  <th>{t('slab.decoded')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -189,7 +195,7 @@ export function SlabDetailView() {
         </>
       ) : (
         <>
-          <p>No slab in this cache yet.</p>
+          <p>{t('panel.noSlab')}</p>
           <svg ref={ref} aria-hidden="true" />
         </>
       )}

@@ -3,6 +3,7 @@
 import { type TextTab } from '../../state/store';
 import { Panel } from './Panel';
 import { useAppState, useStore } from '../hooks';
+import { t } from '../../i18n';
 
 export function TextViews() {
   const st = useAppState();
@@ -12,11 +13,11 @@ export function TextViews() {
     ['slabinfo', '/proc/slabinfo'],
     ['sysfs', `/sys/kernel/slab/${cache?.name ?? '…'}/`],
     ['stats', 'stats'],
-    ['events', 'recent events'],
+    ['events', t('panel.recentEvents')],
   ];
   return (
-    <Panel id="text" title="Kernel views">
-      <div role="tablist" aria-label="kernel text views">
+    <Panel id="text" title={t('panel.text')}>
+      <div role="tablist" aria-label={t('panel.textAria')}>
         {tabs.map(([k, label]) => (
           <button key={k} type="button" role="tab" aria-selected={st.textTab === k} onClick={() => store.setTextTab(k)}>
             {label}

@@ -4,34 +4,35 @@ import { renderTopology } from '../../viz/topology';
 import { useD3, useStore } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
+import { t } from '../../i18n';
 
 export function TopologyView() {
   const store = useStore();
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderTopology(el, input, opts), [input, opts.focusCpu, opts.focusNode, opts.animMs]);
-  const t = input?.snap.topology;
+  const topo = input?.snap.topology;
   return (
     <Panel
       id="topology"
-      title="Topology"
-      extra={t && <small>{`${t.nodes.length} nodes, ${t.nr_cpus} CPUs (possible ${t.possible}, present ${t.present}, online ${t.online})`}</small>}
+      title={t('panel.topology')}
+      extra={topo && <small>{t('panel.topologyExtra', { nodes: topo.nodes.length, cpus: topo.nr_cpus, possible: topo.possible, present: topo.present, online: topo.online })}</small>}
     >
-      {t && t.nodes.length > 1 && (
+      {topo && topo.nodes.length > 1 && (
         <label>
-          show CPUs of{' '}
+          {t('panel.showCpusOf')}{' '}
           <select
-            aria-label="Focus node"
+            aria-label={t('panel.focusNode')}
             value={opts.focusNode ?? ''}
             onChange={(e) => store.selectNode(e.target.value === '' ? null : Number(e.target.value))}
           >
-            <option value="">all nodes</option>
-            {t.nodes.map((n) => (
-              <option key={n.id} value={n.id}>node {n.id}{n.has_memory ? '' : ' (memoryless)'}</option>
+            <option value="">{t('panel.allNodes')}</option>
+            {topo.nodes.map((n) => (
+              <option key={n.id} value={n.id}>{t('panel.node', { id: n.id })}{n.has_memory ? '' : t('panel.memoryless')}</option>
             ))}
           </select>
         </label>
       )}
-      <svg ref={ref} role="group" aria-label="NUMA nodes and CPUs (select a CPU to focus it)" />
+      <svg ref={ref} role="group" aria-label={t('panel.topologyAria')} />
     </Panel>
   );
 }
