@@ -69,7 +69,9 @@ describe('the timed profile through the C API', () => {
       expect(p.functions.map(({ fn, spin_on, cycles }) => ({ fn, ...(spin_on ? { spin_on } : {}), cycles }))).toEqual(lines);
       const work = Number(/other work \('work' ops\): [\d.]+%, (\d+) cycles/.exec(text)[1]);
       expect(p.work_cycles).toBe(work);
-      expect(p.cycles_total).toBe(work + lines.reduce((a, l) => a + l.cycles, 0));
+      const moved = Number(/objects' cache lines moving to the CPU that uses them: [\d.]+%, (\d+) cycles/.exec(text)[1]);
+      expect(p.object_lines_cycles).toBe(moved);
+      expect(p.cycles_total).toBe(work + moved + lines.reduce((a, l) => a + l.cycles, 0));
       expect(p.throughput_mops.toFixed(3)).toBe(/throughput mops=([\d.]+)/.exec(text)[1]);
       expect((100 * p.spin_share).toFixed(1)).toBe(/spin share ([\d.]+)%/.exec(text)[1]);
       const locks = [...text.matchAll(/^(\w+) node (\d+): acquisitions=(\d+) contended=(\d+) wait_total=(\d+) wait_max=(\d+)$/gm)]

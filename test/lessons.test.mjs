@@ -737,9 +737,9 @@ describe('profile, run_error and reports values', () => {
       s.runAll();
       const st = captureState(s, { profile: true, run: true });
       const c = { after: st };
-      // the shares of the lines and of the work add up to the whole
+      // the shares of the lines, the work and the objects' lines add up to the whole
       const p = JSON.parse(st.profile);
-      expect(p.functions.reduce((a, f) => a + f.share, 0) + p.work_share).toBeCloseTo(1, 9);
+      expect(p.functions.reduce((a, f) => a + f.share, 0) + p.work_share + p.object_lines_share).toBeCloseTo(1, 9);
       expect(value({ profile: 'share', rank: 1 }, c)).toBe(p.functions[0].share);
       expect(value({ profile: 'throughput_mops' }, c)).toBeGreaterThan(0);
       expect(st.runError).toBe('');

@@ -33,7 +33,7 @@ const LEAF_KEYS = ['stat', 'sysfs', 'slabinfo', 'snap', 'events', 'next', 'page_
 // fields of svz_profile_json() (schema 1) a "profile" value reads: run
 // figures, a profile line's cycles / share (by "fn" [+ "spin_on"] or by
 // "rank") and its label, lock statistics (by "lock" [+ "node"])
-const PROFILE_RUN = ['throughput_mops', 'spin_share', 'cycles_total', 'makespan', 'work_cycles', 'work_share'];
+const PROFILE_RUN = ['throughput_mops', 'spin_share', 'cycles_total', 'makespan', 'work_cycles', 'work_share', 'object_lines_cycles', 'object_lines_share'];
 const PROFILE_LINE = ['share', 'cycles', 'line'];
 const PROFILE_LOCK = ['acquisitions', 'contended', 'wait_total', 'wait_max'];
 const PROFILE_FIELDS = [...PROFILE_RUN, ...PROFILE_LINE, ...PROFILE_LOCK];
