@@ -67,12 +67,27 @@ export function plottableCounters(m: Samples): string[] {
 }
 
 const COUNTER_COLOR = '#34495e';
+const color = new Map<string, string>(TIMELINE_SERIES.map((t) => [t.id, t.color]));
+
+/** What the bars of each strip were last drawn from: while it is the same,
+ * a step only moves the playhead (playing redraws every frame). */
+const drawnFrom = new WeakMap<SVGSVGElement, { buckets: Bucket[]; total: number; width: number; height: number }>();
 
 export function renderTimeline(svg: SVGSVGElement, buckets: Bucket[], opsTotal: number, opsDone: number, width: number, height = 22): void {
   const total = Math.max(1, opsTotal);
   const x = (op: number) => (op / total) * width;
+  const s = root(svg);
+  const last = drawnFrom.get(svg);
+  if (!last || last.buckets !== buckets || last.total !== total || last.width !== width || last.height !== height) {
+    drawBars(svg, buckets, x, width, height);
+    drawnFrom.set(svg, { buckets, total, width, height });
+  }
+  s.selectAll('rect.head').data([0]).join('rect').attr('class', 'head').attr('x', Math.min(width - 2, x(opsDone)) - 1)
+    .attr('width', 3).attr('y', 0).attr('height', height).attr('fill', '#000');
+}
+
+function drawBars(svg: SVGSVGElement, buckets: Bucket[], x: (op: number) => number, width: number, height: number): void {
   const s = root(svg).attr('viewBox', `0 0 ${width} ${height}`).attr('width', width).attr('height', height);
-  const color = new Map<string, string>(TIMELINE_SERIES.map((t) => [t.id, t.color]));
   const col = s.selectAll<SVGGElement, Bucket>('g.bk')
     .data(buckets, (b) => `${b.op0}`)
     .join('g')
@@ -99,6 +114,6 @@ export function renderTimeline(svg: SVGSVGElement, buckets: Bucket[], opsTotal: 
     .attr('y', (p) => p.y)
     .attr('height', (p) => Math.max(0.5, p.h))
     .attr('fill', (p) => color.get(p.id) ?? COUNTER_COLOR);
-  s.selectAll('rect.head').data([0]).join('rect').attr('class', 'head').attr('x', Math.min(width - 2, x(opsDone)) - 1)
-    .attr('width', 3).attr('y', 0).attr('height', height).attr('fill', '#000');
+  // the playhead stays on top of bars drawn after it
+  s.select<SVGRectElement>('rect.head').raise();
 }

@@ -167,6 +167,18 @@ describe('viz render functions on fixture snapshots', () => {
     expect(cols.map((g) => [...g.querySelectorAll('rect')].map((r) => r.getAttribute('data-series')))).toEqual([['alloc_fast', 'slab'], ['free_slow']]);
     expect(cols.map((g) => g.getAttribute('data-density'))).toEqual(['1.000', '0.833']);
     expect(cols[0].querySelector('rect')?.getAttribute('width')).toBe('100');
+    // a step moves the playhead only: the bars are drawn from the same buckets
+    const head = () => el.querySelector('rect.head')?.getAttribute('x');
+    expect(head()).toBe('99'); // op 5 of 10 at 200 px, less 1
+    cols[0].querySelector('rect')!.setAttribute('data-probe', 'kept');
+    renderTimeline(el, b, 10, 8, 200, 20);
+    expect(head()).toBe('159');
+    expect(cols[0].querySelector('rect')!.getAttribute('data-probe')).toBe('kept');
+    expect(el.lastElementChild?.getAttribute('class')).toBe('head');
+    // new buckets (another counter, a new pre-pass) redraw the bars
+    renderTimeline(el, timelineBuckets({ sampleOps: [0, 10], samples: { alloc_fastpath: [0, 3] } }), 10, 8, 200, 20);
+    expect(el.querySelectorAll('g.bk').length).toBe(1);
+    expect(el.lastElementChild?.getAttribute('class')).toBe('head');
     expect(sparkPath([0, 1, 2], 90, 18)).toMatch(/^M/);
     const sp = svg();
     renderSparkline(sp, [0, 5, 10], 1);
