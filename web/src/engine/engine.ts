@@ -4,7 +4,7 @@
 //
 // Time travel: opening a trace runs it once to the end (the "pre-pass"),
 // taking a checkpoint (svz_checkpoint) every `checkpointEvery` ops and
-// sampling the summed SLUB_STATS for the timeline markers and sparklines.
+// sampling the summed SLUB_STATS for the timeline and sparklines.
 // Checkpoints are copies of the model's arena and a big trace has a big
 // arena (a 600k-op import: ~7 MB each), so they live within a memory
 // budget (CHECKPOINT_BUDGET, measured on the wasm heap): when the next one
@@ -15,7 +15,7 @@
 // steps forward (svz_step); it never replays from op 0 unless the target
 // is within the first checkpoint interval. Stepping forward from the
 // current position needs no restore.
-import type { Breakpoint, EndHandle, Frame, Marker, OpenResult, PathClass, RunMeta } from './protocol';
+import type { Breakpoint, EndHandle, Frame, OpenResult, RunMeta } from './protocol';
 import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { Snapshot, SvzEvent } from './types';
 
@@ -62,18 +62,6 @@ export function describeTrace(text: string): string {
     out.push(l.replace(/^# ?/, ''));
   }
   return out.join('\n');
-}
-
-/** The most notable path taken between two stat totals. */
-export function classify(before: Record<string, number>, after: Record<string, number>): PathClass {
-  const d = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
-  if (d('free_slab') > 0 || d('slabs_freed') > 0) return 'discard';
-  if (d('alloc_slab') > 0 || d('slabs_allocated') > 0) return 'new_slab';
-  if (d('alloc_slowpath') > 0 || d('free_slowpath') > 0) return 'slow';
-  if (d('sheaf_refill') > 0 || d('sheaf_flush') > 0) return 'refill';
-  if (d('barn_get') > 0 || d('barn_put') > 0 || d('barn_get_fail') > 0 || d('barn_put_fail') > 0) return 'barn';
-  if (d('alloc_fastpath') > 0 || d('free_fastpath') > 0) return 'fast';
-  return 'idle';
 }
 
 export function matchEvent(bp: Breakpoint, e: SvzEvent, objSlab: number | null): boolean {
@@ -188,7 +176,7 @@ export class Engine {
       Math.ceil(total / MAX_CHECKPOINTS),
     );
     const buckets = Math.max(1, Math.min(total, MAX_BUCKETS));
-    // bucket ends sample the stats (markers, sparklines); checkpoint-only
+    // bucket ends sample the stats (timeline, sparklines); checkpoint-only
     // bounds do not
     const bucketEnds = new Set<number>();
     for (let b = 1; b <= buckets; b++) bucketEnds.add(Math.round((total * b) / buckets));
@@ -206,7 +194,6 @@ export class Engine {
     let prev = s.statTotals();
     const samples: Record<string, number[]> = {};
     for (const k of Object.keys(prev)) samples[k] = [prev[k]];
-    const markers: Marker[] = [];
     let lastOp = 0;
     let t0 = Date.now();
     for (const target of targets) {
@@ -215,7 +202,6 @@ export class Engine {
       if (done % this.every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) this.checkpointHere(done);
       if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
         const now = s.statTotals();
-        markers.push({ op0: lastOp, op1: Math.max(done, lastOp + 1), cls: classify(prev, now) });
         sampleOps.push(done);
         for (const k of Object.keys(now)) {
           if (!samples[k]) samples[k] = new Array(sampleOps.length - 1).fill(0);
@@ -236,7 +222,6 @@ export class Engine {
       opsTotal: total,
       seqTotal,
       description: describeTrace(trace),
-      markers,
       sampleOps,
       samples,
       checkpoints: this.ckpts.length,

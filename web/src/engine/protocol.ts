@@ -15,24 +15,11 @@ export interface Breakpoint {
   obj?: number;
 }
 
-/** Path classes of the timeline markers, most notable last. */
-export const PATH_CLASSES = ['idle', 'fast', 'barn', 'refill', 'slow', 'new_slab', 'discard'] as const;
-export type PathClass = (typeof PATH_CLASSES)[number];
-
-export interface Marker {
-  /** first op of the bucket (inclusive) */
-  op0: number;
-  /** end op (exclusive) */
-  op1: number;
-  cls: PathClass;
-}
-
 export interface RunMeta {
   opsTotal: number;
   /** micro-steps of the whole run */
   seqTotal: number;
   description: string;
-  markers: Marker[];
   /** op index at the end of each sample (the sparkline x axis) */
   sampleOps: number[];
   /** summed SLUB_STATS over all caches and CPUs at each sample */
