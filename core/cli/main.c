@@ -258,8 +258,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			sb_printf(&o->sets, "%s\n", v);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--schedule", &m)) || m) {
 			if (!v || !*v)
-				return cli_fail(cmd, "--schedule needs a schedule (serial, round-robin, "
-					    "'random seed=N', timed, explicit)");
+				return cli_fail(cmd, "--schedule needs a schedule (" SVZ_SCHEDULE_CHOICES ")");
 			sb_printf(&o->sets, "schedule=%s\n", v);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--cost", &m)) || m) {
 			if (!v || !strchr(v, '=') || v[0] == '=')

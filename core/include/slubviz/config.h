@@ -77,6 +77,9 @@ enum svz_sched_kind {
 	SVZ_SCHED__COUNT
 };
 #define SVZ_MAX_COSTS 24
+/* The schedules by name, for messages (svz_schedule_parse() knows them). */
+#define SVZ_SCHEDULE_CHOICES "serial, round-robin, random seed=N, timed, explicit"
+
 struct svz_schedule {
 	uint8_t kind;           /* enum svz_sched_kind */
 	uint64_t seed;          /* random: the draws' seed */

@@ -583,8 +583,7 @@ int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size
 		if (strlen(sched_names[k]) == n && strncmp(p, sched_names[k], n) == 0)
 			kind = k;
 	if (kind < 0) {
-		snprintf(err, errlen, "expected a schedule (serial, round-robin, random seed=N, timed, "
-			 "explicit), got '%s'", word);
+		snprintf(err, errlen, "expected a schedule (" SVZ_SCHEDULE_CHOICES "), got '%s'", word);
 		return -1;
 	}
 	uint64_t seed = 1;

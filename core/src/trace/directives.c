@@ -495,8 +495,7 @@ static int dir_schedule(struct parser *P, const struct tok *tk, uint32_t n)
 
 	if (n < 2)
 		return fail(P, P->line, end_col(tk, n),
-			    "expected a schedule (serial, round-robin, random seed=N, timed, explicit), "
-			    "got end of line");
+			    "expected a schedule (" SVZ_SCHEDULE_CHOICES "), got end of line");
 	for (uint32_t i = 1; i < n; i++) {
 		if (len + tk[i].len + 2 > sizeof spec)
 			return fail_tok(P, P->line, &tk[i], "expected end of line, got '%s'", qtok(P, &tk[i]));
