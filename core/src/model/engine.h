@@ -150,8 +150,23 @@ struct event {
 	int64_t value;       /* a resulting value (counter total, sheaf size...) */
 };
 
-/* events.c */
-void ev_emit(struct model *m, int cpu, struct event ev);
+/* events.c: the ring and the sink, for events someone reads */
+void ev_record(struct model *m, int cpu, struct event ev);
+/* Every micro-step's one event. Inline: with events off only the step's
+ * last_* fields (the explicit and timed schedules read them) are written,
+ * and the compiler drops building the rest of the struct. */
+static inline void ev_emit(struct model *m, int cpu, struct event ev)
+{
+	struct world *w = WORLD(m);
+	w->step_events++;
+	w->sched.last_kind = ev.kind;
+	w->sched.last_fn = ev.fn;
+	w->sched.last_lock = ev.lock;
+	w->sched.last_node = (int16_t)ev.node;
+	w->sched.last_value = ev.value;
+	if (m->events_on)
+		ev_record(m, cpu, ev);
+}
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
 void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
