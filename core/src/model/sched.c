@@ -23,12 +23,6 @@
 #include "model/model.h"
 #include "model/timing.h"
 
-static const co_func co_table[CO__COUNT] = {
-#define CO_FN(n, kfn) [CO_##n] = co_##n,
-#include "model/coroutines.def"
-#undef CO_FN
-};
-
 static bool op_started(struct model *m, uint32_t op)
 {
 	return (*u32_at(m, WORLD(m)->started + op / 32) >> (op % 32)) & 1;
@@ -102,8 +96,6 @@ static ARENA_MOVES int run_step(struct model *m, int cpu)
 		int r = co_table[f->fn](m, cpu, f);
 		if (r == CO_YIELD)
 			return 0;
-		if (r == CO_CALL)
-			continue;
 		/* CO_DONE: pop; hand the result to the caller or end the op.
 		 * The coroutine may have moved the arena: fetch everything again. */
 		struct world *w = WORLD(m);
