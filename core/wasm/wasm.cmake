@@ -21,8 +21,18 @@ set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 # 14): the per-step helpers (co_self, co_push, ev_emit, arena_reserve) are
 # in other files than their callers.
 # (CMake's own IPO check says no under this Emscripten, hence the flags.)
+#
+# Size (issue 14: the browser downloads slubviz_core.wasm): the model
+# (core/src/model, every micro-step) is compiled for speed, -O2; the rest
+# (trace parser, importers, views, API: run once per load, import or
+# frame) for size, -Oz, which LTO keeps per function (391 KB; 443 KB all -O2). The
+# model is most of the code: at -Os the module is 277 KB but the engine
+# runs about twice as slow under Node; linking at -Os instead gives 385 KB.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  target_compile_options(slubviz_core PRIVATE -flto)
+  target_compile_options(slubviz_core PRIVATE -flto -O2)
+  set(SVZ_WASM_COLD_SOURCES ${SVZ_CORE_SOURCES})
+  list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX "/core/src/model/")
+  set_source_files_properties(${SVZ_WASM_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS -Oz)
   # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
   set(SVZ_WASM_LINK_OPT -O2 -flto)
 else()

@@ -122,6 +122,7 @@ ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
 	}
 	idx_t i = d->len;
 	d->len += n;
+	WORLD(m)->room = false;
 	memset(m->mem + d->off + (size_t)i * d->esize, 0, (size_t)n * d->esize);
 	return i;
 }
@@ -178,18 +179,27 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
  * safe. (Not moved when there is room, even with SVZ_ARENA_ALWAYS_MOVE: it
  * runs at every micro-step, and a move per step would make the checking
  * build too slow to run every scenario; pool_alloc()'s moves catch
- * pointers kept across steps as well.) */
+ * pointers kept across steps as well.)
+ * Only pool_alloc() takes room (capacities only grow, and the largest
+ * slab and sheaf are set when caches are made, which allocates): once the
+ * check passes it holds until the next pool_alloc(), so most steps only
+ * read w->room. The flag is in the world, so a checkpoint carries it with
+ * the pools it describes. */
 ARENA_MOVES int arena_reserve(struct model *m)
 {
 	struct world *w = WORLD(m);
+	if (w->room)
+		return 0;
 	const struct pool_desc *pd = w->pools;
 	/* the common case, checked first: room everywhere */
 	if (pd[P_SLAB].len + 2 <= pd[P_SLAB].cap &&
 	    pd[P_OBJ].len + w->max_slab_objects + 1 <= pd[P_OBJ].cap &&
 	    pd[P_SHEAF].len + 2 <= pd[P_SHEAF].cap &&
 	    pd[P_U32].len + 2 * w->max_sheaf_capacity + 2 <= pd[P_U32].cap &&
-	    pd[P_LARGE].len + 2 <= pd[P_LARGE].cap && pd[P_U64].len + 8 <= pd[P_U64].cap)
+	    pd[P_LARGE].len + 2 <= pd[P_LARGE].cap && pd[P_U64].len + 8 <= pd[P_U64].cap) {
+		w->room = true;
 		return 0;
+	}
 	uint32_t need[P__COUNT] = {0};
 	need[P_SLAB] = 2;
 	need[P_OBJ] = w->max_slab_objects + 1;
@@ -207,7 +217,10 @@ ARENA_MOVES int arena_reserve(struct model *m)
 			grow = true;
 		}
 	}
-	return grow ? arena_relayout(m, caps) : 0;
+	if (grow && arena_relayout(m, caps))
+		return -1;
+	WORLD(m)->room = true;
+	return 0;
 }
 
 uint64_t model_rand(struct model *m)

@@ -150,8 +150,23 @@ struct event {
 	int64_t value;       /* a resulting value (counter total, sheaf size...) */
 };
 
-/* events.c */
-void ev_emit(struct model *m, int cpu, struct event ev);
+/* events.c: the ring and the sink, for events someone reads */
+void ev_record(struct model *m, int cpu, struct event ev);
+/* Every micro-step's one event. Inline: with events off only the step's
+ * last_* fields (the explicit and timed schedules read them) are written,
+ * and the compiler drops building the rest of the struct. */
+static inline void ev_emit(struct model *m, int cpu, struct event ev)
+{
+	struct world *w = WORLD(m);
+	w->step_events++;
+	w->sched.last_kind = ev.kind;
+	w->sched.last_fn = ev.fn;
+	w->sched.last_lock = ev.lock;
+	w->sched.last_node = (int16_t)ev.node;
+	w->sched.last_value = ev.value;
+	if (m->events_on)
+		ev_record(m, cpu, ev);
+}
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
 void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -161,7 +176,7 @@ void model_report(struct model *m, const char *fmt, ...) __attribute__((format(p
 	.sheaf = NIL, .node = -1, __VA_ARGS__ })
 
 /* ---- coroutines: one row each in coroutines.def ---- */
-enum co_result { CO_YIELD, CO_CALL, CO_DONE };
+enum co_result { CO_YIELD, CO_DONE };
 
 enum co_fn {
 #define CO_FN(n, kfn) CO_##n,
@@ -177,6 +192,8 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+/* Every coroutine by enum co_fn (coroutine.c). */
+extern const co_func co_table[CO__COUNT];
 
 #define CO_BEGIN switch (f->pc) { case 0:;
 #define CO_END } f->pc = 0xffff; return CO_DONE
@@ -185,9 +202,12 @@ struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn
 /* Record one event and pause: the end of a micro-step. */
 #define EV(...) do { ev_emit(m, cpu, EVT(__VA_ARGS__)); CO_YIELD_AT(__COUNTER__ + 1); } while (0)
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is
- * statements on `callee` (use ';' between them, not ','). */
+ * statements on `callee` (use ';' between them, not ','). The callee
+ * starts at once, in this C call: it pauses (CO_YIELD, this frame resumes
+ * at (n) later) or returns (CO_DONE: the scheduler pops it and resumes
+ * this frame at (n)) without a trip through the scheduler's loop. */
 #define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
-	setup; f->pc = (n); return CO_CALL; case (n):; } while (0)
+	setup; f->pc = (n); return co_table[FN](m, cpu, callee); case (n):; } while (0)
 #define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
 /* A coroutine's frame is in the arena: the arena rule (types.h) applies to
  * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,

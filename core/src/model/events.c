@@ -50,22 +50,16 @@ static const char *lock_name(const struct event *e)
 	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];
 }
 
-void ev_emit(struct model *m, int cpu, struct event ev)
+void ev_record(struct model *m, int cpu, struct event ev)
 {
 	struct world *w = WORLD(m);
-	w->step_events++;
-	w->sched.last_kind = ev.kind;
-	w->sched.last_fn = ev.fn;
-	w->sched.last_lock = ev.lock;
-	w->sched.last_node = (int16_t)ev.node;
-	w->sched.last_value = ev.value;
-	if (!m->events_on)
-		return;
 	ev.seq = w->seq;
 	ev.cpu = (int16_t)cpu;
 	ev.op = w->cpus[cpu].op;
-	if (m->ring_cap)
-		m->ring[(uint64_t)ev.seq % m->ring_cap] = ev;
+	/* the API's ring is a power of two: a mask, not a 64-bit division */
+	uint32_t cap = m->ring_cap;
+	if (cap)
+		m->ring[(cap & (cap - 1)) == 0 ? (uint64_t)ev.seq & (cap - 1) : (uint64_t)ev.seq % cap] = ev;
 	if (m->sink)
 		m->sink(m->sink_ctx, m, &ev);
 }

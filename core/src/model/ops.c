@@ -48,12 +48,13 @@ int claim_handle(struct model *m, int cpu, idx_t h)
 		return -1;
 	}
 	if (hr->claim && hr->claim != op + 1) {
-		const struct world *w = WORLD(m);
-		for (int c = 0; c < w->nr_cpus; c++) {
-			if (c == cpu || w->cpus[c].depth == 0 || w->cpus[c].op != hr->claim - 1)
-				continue;
+		/* only the CPU an op names runs it: is that op still in flight there? */
+		uint32_t other = hr->claim - 1;
+		int c = m->trace->ops[other].cpu;
+		const struct cpu_rec *cr = &WORLD(m)->cpus[c];
+		if (c != cpu && cr->depth > 0 && cr->op == other) {
 			model_report(m, "trace:%u: error: handle '%s' is being allocated by CPU %d's op at line %u, still in flight",
-				     OP(f)->line, HANDLE_NAME(h), c, m->trace->ops[hr->claim - 1].line);
+				     OP(f)->line, HANDLE_NAME(h), c, m->trace->ops[other].line);
 			return -1;
 		}
 	}

@@ -23,12 +23,6 @@
 #include "model/model.h"
 #include "model/timing.h"
 
-static const co_func co_table[CO__COUNT] = {
-#define CO_FN(n, kfn) [CO_##n] = co_##n,
-#include "model/coroutines.def"
-#undef CO_FN
-};
-
 static bool op_started(struct model *m, uint32_t op)
 {
 	return (*u32_at(m, WORLD(m)->started + op / 32) >> (op % 32)) & 1;
@@ -92,44 +86,55 @@ static void op_finish(struct model *m, int cpu, int result)
 	(void)cpu;
 }
 
-/* Run `cpu` until it has emitted one event. Returns 1, or 0 if idle.
- * A coroutine may move the arena: nothing here outlives a co_table[] call
- * but indices. */
-static ARENA_MOVES int run_cpu(struct model *m, int cpu)
+/* Resume `cpu`'s top frame until one event has been emitted: callees run in
+ * the same micro-step, a returning frame hands its result to its caller.
+ * 1 if the step ended the op (its root frame returned), else 0. */
+static ARENA_MOVES int run_step(struct model *m, int cpu)
 {
-	if (WORLD(m)->cpus[cpu].depth == 0)
-		return 0;
-	if (arena_reserve(m))
-		return -1;
-	WORLD(m)->step_events = 0;
 	for (;;) {
-		int r = co_table[co_self(m, cpu)->fn](m, cpu, co_self(m, cpu));
+		struct frame *f = co_self(m, cpu);
+		int r = co_table[f->fn](m, cpu, f);
 		if (r == CO_YIELD)
-			break;
-		if (r == CO_CALL)
-			continue;
-		/* CO_DONE: pop; hand the result to the caller or end the op. */
+			return 0;
+		/* CO_DONE: pop; hand the result to the caller or end the op.
+		 * The coroutine may have moved the arena: fetch everything again. */
 		struct world *w = WORLD(m);
 		struct cpu_rec *c = &w->cpus[cpu];
-		struct frame *f = co_self(m, cpu);
+		f = co_self(m, cpu);
 		int result = f->result;
-		idx_t returned = f->x; /* root frames leave the object they return in x */
-		enum kfn root_fn = (enum kfn)f->k_fn;
-		idx_t cache = f->cache;
 		c->depth--;
 		if (c->depth > 0) {
 			co_self(m, cpu)->ret = result;
 			continue;
 		}
-		if (w->step_events == 0)
-			ev_emit(m, cpu, (struct event){ .kind = EV_RETURN, .fn = (uint8_t)root_fn,
-				.cache = cache, .slab = NIL, .obj = returned, .sheaf = NIL, .node = -1,
+		if (w->step_events == 0) /* root frames leave the object they return in x */
+			ev_emit(m, cpu, (struct event){ .kind = EV_RETURN, .fn = f->k_fn,
+				.cache = f->cache, .slab = NIL, .obj = f->x, .sheaf = NIL, .node = -1,
 				.value = result });
 		op_finish(m, cpu, result);
-		break;
+		return 1;
 	}
-	WORLD(m)->seq++;
-	return 1;
+}
+
+/* Run `cpu` one micro-step, or (whole_op) micro-steps until its op
+ * returns or the run stops: the serial schedule's loop, without coming
+ * back to the scheduler between steps. Returns 1, 0 if idle, -1 if the
+ * arena could not grow. A coroutine may move the arena: nothing here
+ * outlives a step but indices. */
+static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
+{
+	if (WORLD(m)->cpus[cpu].depth == 0)
+		return 0;
+	for (;;) {
+		if (arena_reserve(m))
+			return -1;
+		WORLD(m)->step_events = 0;
+		int ended = run_step(m, cpu);
+		struct world *w = WORLD(m);
+		w->seq++;
+		if (!whole_op || ended || w->stopped)
+			return 1;
+	}
 }
 
 /* ---- which op waits for which ------------------------------------------- */
@@ -284,7 +289,7 @@ static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		op_start(m, cpu_next_op(m, cpu));
-	int r = run_cpu(m, cpu);
+	int r = run_cpu(m, cpu, false);
 	if (r < 0)
 		return -1;
 	struct world *w = WORLD(m);
@@ -374,7 +379,7 @@ static ARENA_MOVES int serial_step(struct model *m)
 		cpu = m->trace->ops[w->next_op].cpu;
 		op_start(m, w->next_op);
 	}
-	int r = run_cpu(m, cpu);
+	int r = run_cpu(m, cpu, false);
 	if (r < 0)
 		return -1;
 	return WORLD(m)->stopped ? -1 : r;
@@ -534,10 +539,7 @@ ARENA_MOVES int model_step_op(struct model *m)
 		return 0;
 	int cpu = m->trace->ops[w->next_op].cpu;
 	op_start(m, w->next_op);
-	int r;
-	do
-		r = run_cpu(m, cpu);
-	while (r > 0 && WORLD(m)->cpus[cpu].depth > 0 && !WORLD(m)->stopped);
+	int r = run_cpu(m, cpu, true);
 	if (r < 0)
 		return -1;
 	return WORLD(m)->stopped ? -1 : 1;

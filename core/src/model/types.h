@@ -358,6 +358,8 @@ struct world {
 	idx_t rcu_objects;               /* kfree_rcu objects (OBJ_RCU), chained */
 	uint64_t reports;                /* number of reports emitted */
 	uint32_t step_events;            /* events in the current micro-step */
+	bool room;                       /* arena.c: arena_reserve()'s headroom holds
+					    (pool_alloc() clears it) */
 	bool warned_max_order;           /* __alloc_pages' WARN_ON_ONCE_GFP fired */
 	struct sched_state sched;
 };
