@@ -1,18 +1,27 @@
-// Call-path links to elixir.bootlin.com (kernelSource.ts). The presets'
-// settings are the manifest's (core/src/model/presets.def): v6.19 has
-// kernel=6.19, v7.0+fix1+fix2 kernel=7.0, v7.0-rc1 kernel=7.0 (its name is
-// itself a release tag, and the more precise one).
-import { describe, expect, test } from 'vitest';
+// Call-path links to elixir.bootlin.com (kernelSource.ts), on the core's own
+// presets (the manifest, core/src/model/presets.def): a preset whose name is
+// a release tag links to that tag (v6.19, v7.0-rc1: the more precise one);
+// the others to their kernel= release (v7.0+fix1+fix2: kernel=7.0).
+import { beforeAll, describe, expect, test } from 'vitest';
+import { manifest, type Manifest } from '../../../core/wasm/slubviz-api';
+import { loadModule } from '../engine/testing';
 import { kernelTag, sourceLinks } from './kernelSource';
 
-const p = (name: string, settings: string) => ({ name, description: '', settings });
+let man: Manifest;
+beforeAll(async () => {
+  man = manifest(await loadModule());
+});
+const preset = (name: string) => man.presets.find((p) => p.name === name);
 
 describe('kernelTag', () => {
-  test('from the kernel= setting, or the preset name when it is a tag', () => {
-    expect(kernelTag(p('v6.19', 'kernel=6.19 era=sheaves'))).toBe('v6.19');
-    expect(kernelTag(p('v7.0+fix1+fix2', 'kernel=7.0 era=sheaves fix1=1 fix2=1'))).toBe('v7.0');
-    expect(kernelTag(p('v7.0-rc1', 'kernel=7.0 era=sheaves'))).toBe('v7.0-rc1');
-    expect(kernelTag(p('custom', 'era=classic'))).toBeNull();
+  test('from the preset name when it is a tag, else the kernel= setting', () => {
+    expect(kernelTag(preset('v6.19'))).toBe('v6.19');
+    expect(kernelTag(preset('v7.0-rc1'))).toBe('v7.0-rc1');
+    expect(kernelTag(preset('v7.0+fix1+fix2'))).toBe('v7.0');
+    expect(kernelTag(preset('v7.0-rc2+fix1'))).toBe('v7.0');
+    // every preset names a release one way or the other
+    for (const p of man.presets) expect(kernelTag(p), p.name).toMatch(/^v\d+\.\d+(-rc\d+)?$/);
+    expect(kernelTag({ name: 'custom', description: '', settings: 'era=classic' })).toBeNull();
     expect(kernelTag(undefined)).toBeNull();
   });
 });
