@@ -36,4 +36,9 @@ test('?embed=1 with a lesson stop shows that stop beside the views', async ({ pa
   await expect(frame.locator('[data-testid=stop-card]')).toHaveAttribute('data-stop-index', '2');
   await expect(frame.locator('[data-panel=sheaves]')).toHaveCount(1);
   await expect(frame.locator('header')).toHaveCount(0);
+  // the stop alone: not the lesson's navigation, prose or tables
+  await expect(frame.locator('section.player .stop-dots')).toBeHidden();
+  await expect(frame.locator('section.player .player-buttons')).toBeHidden();
+  await expect(frame.locator('section.player > details.prose')).toBeHidden();
+  await expect(frame.locator('[data-testid=stop-card]')).toBeVisible();
 });
