@@ -2,6 +2,7 @@
 // limits (MAX_FULL_SHEAVES / MAX_EMPTY_SHEAVES = 10).
 import type { SnapSheaf } from '../engine/types';
 import { anim, cacheOf, root, touched, type VizInput, type VizOptions } from './common';
+import { t as msg } from '../i18n';
 
 export const BARN_MAX_FULL = 10;
 export const BARN_MAX_EMPTY = 10;
@@ -57,8 +58,8 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
     .attr('data-nr-full', (d) => d.barn?.nr_full ?? 0)
     .attr('data-nr-empty', (d) => d.barn?.nr_empty ?? 0)
     .attr('data-has-barn', (d) => (d.barn ? 'true' : 'false'));
-  row.select('text.label').text((d) => `node ${d.node}${d.barn ? '' : ': no barn'}`);
-  row.select('text.lock').text((d) => (d.barn && d.barn.lock >= 0 ? `lock: cpu ${d.barn.lock}` : ''));
+  row.select('text.label').text((d) => msg(d.barn ? 'viz.nodeBarn' : 'viz.nodeNoBarn', { node: d.node }));
+  row.select('text.lock').text((d) => (d.barn && d.barn.lock >= 0 ? msg('viz.lockedBy', { cpu: d.barn.lock }) : ''));
   for (const k of ['full', 'empty'] as const) {
     const max = k === 'full' ? BARN_MAX_FULL : BARN_MAX_EMPTY;
     const x0 = k === 'full' ? 80 : 80 + BARN_MAX_FULL * (SH_W + 3) + 30;

@@ -6,6 +6,7 @@
 // for its detail.
 import type { SnapSlab } from '../engine/types';
 import { anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
+import { t as msg } from '../i18n';
 
 export interface KcpuRow {
   cpu: number;
@@ -94,12 +95,12 @@ export function renderKcpu(svg: SVGSVGElement, input: VizInput, opts: VizOptions
     .attr('data-focus', (d) => (opts.focusCpu === d.cpu ? 'true' : 'false'));
   row.select('text.cpu-label').text((d) => `cpu ${d.cpu}`).attr('font-weight', (d) => (opts.focusCpu === d.cpu ? 'bold' : null));
   row.select('text.tid').text((d) => `tid ${d.tid}`);
-  row.select('text.fl-label').text((d) => `c->freelist (${d.freelist.length})${d.freelist.length > maxFl ? ` first ${maxFl}` : ''}`);
-  row.select('text.ps-label').text((d) => (d.partial.length ? `c->partial (${d.partial.length})` : 'c->partial: empty'));
+  row.select('text.fl-label').text((d) => `c->freelist (${d.freelist.length})${d.freelist.length > maxFl ? msg('viz.first', { n: maxFl }) : ''}`);
+  row.select('text.ps-label').text((d) => (d.partial.length ? `c->partial (${d.partial.length})` : msg('viz.cpuPartialEmpty')));
   row
     .select('text.ps-head')
     .attr('x', (d) => CHAIN_X + Math.min(d.partial.length, maxPs) * PS_STEP - 4)
-    .text((d) => (d.partial.length ? `${d.partial.length > maxPs ? `+${d.partial.length - maxPs} more, ` : ''}head->slabs=${d.partial.length}` : ''));
+    .text((d) => (d.partial.length ? `${d.partial.length > maxPs ? msg('viz.more', { n: d.partial.length - maxPs }) + ', ' : ''}head->slabs=${d.partial.length}` : ''));
 
   // c->slab
   const cs = row
@@ -128,7 +129,7 @@ export function renderKcpu(svg: SVGSVGElement, input: VizInput, opts: VizOptions
   anim(cs.select('rect.fill'), opts.animMs).attr('width', (d) => (d.slab ? (SLAB_W * d.slab.inuse) / Math.max(1, d.slab.objects) : 0));
   cs.select('text.name').text((d) => (d.slabId === null ? 'c->slab NULL' : `c->slab #${d.slabId}`));
   cs.select('text.use').text((d) => (d.slab ? `inuse ${d.slab.inuse}/${d.slab.objects}` : ''));
-  cs.select('title').text((d) => (d.slab ? `slab ${d.slab.slab} (#${d.slab.id}), frozen, inuse ${d.slab.inuse}/${d.slab.objects}` : 'no cpu slab'));
+  cs.select('title').text((d) => (d.slab ? `slab ${d.slab.slab} (#${d.slab.id}), frozen, inuse ${d.slab.inuse}/${d.slab.objects}` : msg('goal.noCpuSlab')));
 
   // c->freelist: the lockless per-CPU freelist, in order
   type FlCell = { obj: number; pos: number; last: boolean };

@@ -6,6 +6,7 @@
 // marked (data-site-matches).
 import type { SnapSlab } from '../engine/types';
 import { anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
+import { t as msg, type MsgKey } from '../i18n';
 
 export interface SlabListRow {
   node: number;
@@ -36,10 +37,10 @@ export function slabListRows({ snap }: VizInput, cacheId: number): SlabListRow[]
   return rows;
 }
 
-const ROW_LABELS: Record<string, string> = {
-  cpu_slab: 'cpu slabs (c->slab)',
-  cpu_partial: 'cpu partial (c->partial)',
-  other: 'on no node list',
+const ROW_LABELS: Record<string, MsgKey> = {
+  cpu_slab: 'viz.rowCpuSlab',
+  cpu_partial: 'viz.rowCpuPartial',
+  other: 'viz.rowOther',
 };
 
 /** Objects of a slab whose call site matches the filter. */
@@ -73,11 +74,11 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-node', (d) => d.node)
     .attr('data-list', (d) => d.list)
     .attr('data-length', (d) => d.slabs.length + d.more);
-  row.select('text.label').text((d) => (d.node < 0 ? ROW_LABELS[d.list] : `node ${d.node} ${d.list}`));
+  row.select('text.label').text((d) => (d.node < 0 ? msg(ROW_LABELS[d.list]) : `node ${d.node} ${d.list}`));
   row.select('text.sub').text((d) =>
-    d.list === 'other' ? '' : `${d.slabs.length + d.more} slabs${d.listLock >= 0 ? `, locked by cpu ${d.listLock}` : ''}`,
+    d.list === 'other' ? '' : msg('viz.slabs', { n: d.slabs.length + d.more }) + (d.listLock >= 0 ? msg('viz.lockedByComma', { cpu: d.listLock }) : ''),
   );
-  row.select('text.more').attr('x', (d) => LABEL_W + d.slabs.length * (SLAB_W + 3) + 4).text((d) => (d.more ? `+${d.more} more` : ''));
+  row.select('text.more').attr('x', (d) => LABEL_W + d.slabs.length * (SLAB_W + 3) + 4).text((d) => (d.more ? msg('viz.more', { n: d.more }) : ''));
 
   const slab = row
     .selectAll<SVGGElement, SnapSlab>('g.slab')

@@ -3,6 +3,7 @@
 // a fill bar (the data attributes stay).
 import type { SnapSheaf } from '../engine/types';
 import { anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
+import { t as msg } from '../i18n';
 
 export interface SheafRow {
   cpu: number;
@@ -47,7 +48,7 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     hdr.append('text').attr('class', 'h-main').attr('y', 12);
     hdr.append('text').attr('class', 'h-spare').attr('y', 12);
   }
-  hdr.select('.h-main').attr('x', LABEL_W).text(rows.length ? `main (capacity ${cap})` : 'this cache has no sheaves');
+  hdr.select('.h-main').attr('x', LABEL_W).text(rows.length ? msg('viz.mainCapacity', { cap }) : msg('viz.noSheaves'));
   hdr.select('.h-spare').attr('x', LABEL_W + half + TXT + 8).text(rows.length ? 'spare' : '');
 
   const row = s
@@ -100,7 +101,7 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     .select('text.size')
     .attr('x', half + 4)
     .attr('text-anchor', 'start')
-    .text((d) => (d.sheaf ? `${d.sheaf.size}/${d.sheaf.capacity} #${d.sheaf.id}` : 'none'));
+    .text((d) => (d.sheaf ? `${d.sheaf.size}/${d.sheaf.capacity} #${d.sheaf.id}` : msg('goal.none')));
 
   const obj = sheaf
     .selectAll<SVGRectElement, number>('rect.obj')

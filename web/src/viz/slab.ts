@@ -6,6 +6,9 @@
 // are drawn on a canvas instead (slabCanvas.ts).
 import type { SnapOwner, SnapSlab } from '../engine/types';
 import { anim, objectState, root, siteMatches, type VizInput, type VizOptions } from './common';
+import { t as msg, type MsgKey } from '../i18n';
+
+const stateDesc = (ch: string) => msg(`objstate.${objectState(ch).name}` as MsgKey);
 
 /** Slabs with more objects than this are drawn on a canvas. */
 export const CANVAS_MIN = 256;
@@ -142,8 +145,8 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
     .attr('fill', (c) => (c.state === 'u' || c.state === 's' || c.state === 'l' || c.state === 'c' ? '#fff' : '#222'));
   cell.select('title').text(
     (c) =>
-      `object #${c.id} (index ${c.index}): ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}` +
-      (c.owner ? `; held by ${c.owner.handle}${c.owner.site ? ` from ${c.owner.site}` : ''}` : ''),
+      msg('viz.objectTitle', { id: c.id, index: c.index, desc: stateDesc(c.state) }) + (c.fl >= 0 ? msg('viz.flPos', { n: c.fl }) : '') +
+      (c.owner ? msg(c.owner.site ? 'viz.heldByFrom' : 'viz.heldBy', { handle: c.owner.handle, site: c.owner.site ?? '' }) : ''),
   );
 
   // freelist arrows, in order: freelist[k] -> freelist[k+1]
@@ -164,7 +167,7 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
   cell
     .attr('tabindex', (c) => (c.index === focusAt ? 0 : -1))
     .attr('role', 'img')
-    .attr('aria-label', (c) => `object ${c.index}: ${objectState(c.state).desc}${c.fl >= 0 ? `, freelist position ${c.fl}` : ''}`)
+    .attr('aria-label', (c) => msg('viz.objectAria', { index: c.index, desc: stateDesc(c.state) }) + (c.fl >= 0 ? msg('viz.flPos', { n: c.fl }) : ''))
     .on('focus', (_e, c) => {
       s.attr('data-focus-index', c.index);
       cell.attr('tabindex', (d) => (d.index === c.index ? 0 : -1));

@@ -2,6 +2,7 @@
 // "no memory"); CPUs running an op marked busy. Click a CPU to focus it.
 import type { SnapNode } from '../engine/types';
 import { anim, root, type VizInput, type VizOptions } from './common';
+import { t as msg } from '../i18n';
 
 const CPU_W = 22;
 const CPU_H = 18;
@@ -51,12 +52,12 @@ export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, op
     .attr('fill', (d) => (d.has_memory ? '#f7f9fc' : 'url(#hatch)'))
     .attr('stroke', (d) => (d.has_memory ? '#8aa' : '#c77'))
     .attr('stroke-dasharray', (d) => (d.has_memory ? null : '4 3'));
-  g.select('text.node-label').text((d) => `node ${d.id}${opts.focusNode === d.id ? ' (focused)' : ''}`);
+  g.select('text.node-label').text((d) => `node ${d.id}${opts.focusNode === d.id ? msg('viz.focused') : ''}`);
   g.select<SVGRectElement>('rect.node-box')
     .attr('stroke-width', (d) => (opts.focusNode === d.id ? 3 : 1))
     .on('click', (_e, d) => opts.onSelectNode?.(d.id));
   g.select('text.node-mem').text((d) =>
-    d.has_memory ? `${Math.round((d.mem_pages * snap.config.page_size) / 2 ** 20)} MiB, ${d.used_pages} pages used` : 'memoryless (no memory)',
+    d.has_memory ? msg('viz.nodeMem', { mib: Math.round((d.mem_pages * snap.config.page_size) / 2 ** 20), pages: d.used_pages }) : msg('viz.memoryless'),
   );
 
   // the hatch pattern for memoryless nodes
