@@ -144,23 +144,31 @@ int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int
 }
 
 /* The price of a cache line last owned by CPU `last` (-1: nobody). */
-static uint64_t line_cost(struct model *m, int cpu, int last)
+static uint64_t line_cost(const struct model *m, int cpu, int last)
 {
 	if (last < 0 || last == cpu)
 		return 0;
-	return cost(m, cpu_node(m, last) == cpu_node(m, cpu) ? COST_line_node : COST_line_remote);
+	return cost(m, cpu_node((struct model *)m, last) == cpu_node((struct model *)m, cpu) ?
+		       COST_line_node : COST_line_remote);
 }
 
-/* The cost of taking lock lk of `node`, and its statistics: contended if
- * the CPU spun for it (since *spin_since - 1). */
-static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node)
+/* The CPU that last held lock lk of `node` (-1: nobody, or no tables yet:
+ * a first step chosen by hand, svz_step_cpu(), runs before timing_wait()). */
+static int lock_last(const struct model *m, enum lock_kind lk, int node)
+{
+	if (!WORLD(m)->sched.timing)
+		return -1;
+	return (int)*T((struct model *)m, lock_at(m, lk, node, LOCK_LAST)) - 1;
+}
+
+/* Taking lock lk of `node` at price x: its statistics, contended if the
+ * CPU spun for it (since *spin_since - 1). */
+static void lock_taken(struct model *m, int cpu, enum lock_kind lk, int node, uint64_t x)
 {
 	if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
-		return cost(m, COST_step);
-	uint64_t *last = T(m, lock_at(m, lk, node, LOCK_LAST));
+		return;
 	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
-	uint64_t x = cost(m, COST_lock) + line_cost(m, cpu, (int)*last - 1);
-	*last = (uint64_t)cpu + 1;
+	*T(m, lock_at(m, lk, node, LOCK_LAST)) = (uint64_t)cpu + 1;
 	(*T(m, lock_at(m, lk, node, LOCK_ACQ)))++;
 	if (*spin_since) {
 		uint64_t wait = WORLD(m)->cpus[cpu].clock + x - (*spin_since - 1);
@@ -171,7 +179,44 @@ static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node
 			*max = wait;
 		*spin_since = 0;
 	}
-	return x;
+}
+
+uint64_t timing_price(const struct model *m, int cpu)
+{
+	const struct world *w = WORLD(m);
+	const struct sched_state *s = &w->sched;
+	const struct cpu_rec *c = &w->cpus[cpu];
+	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
+	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
+	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
+
+	switch (s->last_kind) {
+	case EV_SPIN: {
+		/* at least up to the holder's clock: it cannot release earlier */
+		uint64_t x = cost(m, COST_spin);
+		int holder = (int)s->last_value;
+		if (holder >= 0 && holder < w->nr_cpus && w->cpus[holder].clock > c->clock + x)
+			x = w->cpus[holder].clock - c->clock;
+		return x;
+	}
+	case EV_LOCK:
+		if (lk == LK_PCS_LOCK)
+			return cost(m, COST_step);
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+	case EV_TRYLOCK_FAIL:
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+	case EV_CMPXCHG:
+		return cost(m, COST_cmpxchg);
+	case EV_PAGE_ALLOC:
+		return cost(m, COST_page_alloc);
+	case EV_PAGE_FREE:
+	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
+		return cost(m, COST_page_free);
+	case EV_RETURN:
+		return fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
+	default:
+		return cost(m, COST_step);
+	}
 }
 
 void timing_charge(struct model *m, int cpu)
@@ -182,47 +227,27 @@ void timing_charge(struct model *m, int cpu)
 	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
 	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
 	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
-	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
-	uint64_t x;
+	uint64_t x = timing_price(m, cpu);
+	/* no tables yet (a first step by hand): the clock only */
+	bool tables = w->sched.timing != 0;
 
-	switch (s->last_kind) {
-	case EV_SPIN: {
-		x = cost(m, COST_spin);
-		int holder = (int)s->last_value;
-		if (holder >= 0 && holder < w->nr_cpus && w->cpus[holder].clock > c->clock + x)
-			x = w->cpus[holder].clock - c->clock;
-		if (!*spin_since)
-			*spin_since = c->clock + 1;
+	if (s->last_kind == EV_SPIN) {
+		if (tables) {
+			uint64_t *spin_since = T(m, spin_since_at(m, cpu));
+			if (!*spin_since)
+				*spin_since = c->clock + 1;
+			*T(m, kfn_spin_at(fn, lk)) += x;
+		}
 		c->spin += x;
 		c->clock += x;
-		*T(m, kfn_spin_at(fn, lk)) += x;
 		return;
 	}
-	case EV_LOCK:
-		x = lock_taken(m, cpu, lk, node);
-		break;
-	case EV_TRYLOCK_FAIL:
-		x = cost(m, COST_lock) + line_cost(m, cpu, (int)*T(m, lock_at(m, lk, node, LOCK_LAST)) - 1);
-		break;
-	case EV_CMPXCHG:
-		x = cost(m, COST_cmpxchg);
-		break;
-	case EV_PAGE_ALLOC:
-		x = cost(m, COST_page_alloc);
-		break;
-	case EV_PAGE_FREE:
-	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
-		x = cost(m, COST_page_free);
-		break;
-	case EV_RETURN:
-		x = fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
-		break;
-	default:
-		x = cost(m, COST_step);
-	}
+	if (s->last_kind == EV_LOCK && tables)
+		lock_taken(m, cpu, lk, node, x);
 	c->busy += x;
 	c->clock += x;
-	*T(m, kfn_busy_at() + fn) += x;
+	if (tables)
+		*T(m, kfn_busy_at() + fn) += x;
 }
 
 /* ---- what a timed run reports ---- */

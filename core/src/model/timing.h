@@ -23,6 +23,10 @@ int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int
 /* After a step of `cpu`: charge its cost (the step's event) to its clock,
  * its kernel function and the lock it waited for. */
 void timing_charge(struct model *m, int cpu);
+/* The price timing_charge() will charge for the step of `cpu` whose event
+ * was just emitted (sched.last_*), without charging it: the cycles of a
+ * timed run's events (ev_emit(), docs/events.md). */
+uint64_t timing_price(const struct model *m, int cpu);
 
 
 /* A timed run's throughput (allocator calls per simulated microsecond)

@@ -15,6 +15,9 @@ import { TopologyView } from './panels/Topology';
 import { useState } from 'react';
 import { gloss } from '../state/gloss';
 import { CompareView } from './Compare';
+import { LanesView } from './Lanes';
+import { SchedulePicker } from './lanes/SchedulePicker';
+import { LockView } from './LockView';
 import { ConfigPanel, RunPickers } from './Side';
 import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
@@ -140,6 +143,8 @@ const VIEWS: Record<string, () => React.JSX.Element> = {
   slab: SlabDetailView,
   callpath: CallPathView,
   counters: CountersView,
+  lanes: LanesView,
+  locks: LockView,
 };
 
 /** On a phone the lesson and the visualizer take turns (styles.css). */
@@ -180,6 +185,7 @@ function FullApp() {
         <span className="sub">the SLUB allocator, step by step</span>
         <LessonsButton />
         <RunPickers />
+        <SchedulePicker />
         <CachePicker />
         <CompareButton />
         <Status />
@@ -195,6 +201,8 @@ function FullApp() {
         <div className="col">
           <Legend />
           <TopologyView />
+          <LanesView />
+          <LockView />
           <SheavesView />
           <BarnsView />
           <PartialListsView />

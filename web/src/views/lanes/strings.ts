@@ -1,0 +1,105 @@
+// Every user-visible string of the CPU lanes, the lock view, the schedule
+// picker and "step this CPU" (Lanes.tsx, LockView.tsx, SchedulePicker.tsx,
+// the lanes renderer viz/lanes.ts through LanesText), in one plain object
+// of English strings: one place to move into the i18n catalog.
+import type { LanesText } from '../../viz/lanes';
+
+const lanes: LanesText = {
+  cpu: (cpu) => `CPU ${cpu}`,
+  axis: { step: 'step →', cycles: 'simulated cycles →' },
+  idle: 'idle',
+  op: (op) => `op ${op}`,
+  spins: (lock, owner) => (owner >= 0 ? `spins on ${lock} (CPU ${owner} holds it)` : `spins on ${lock} (just released)`),
+  spinsShort: (lock) => `spins: ${lock}`,
+  holds: (cpu, lock, node) => `CPU ${cpu} holds ${lock}${node >= 0 ? ` of node ${node}` : ''}`,
+  hand: 'chosen by hand',
+  label: 'CPU lanes: the last micro-steps of every CPU across time',
+};
+
+export const STRINGS = {
+  lanes,
+  panel: {
+    title: 'CPU lanes',
+    windowLabel: 'show the last',
+    windowUnit: 'steps',
+    windowAria: 'Steps the lanes show',
+    axisTimed: 'x: simulated time (cycles, timed schedule)',
+    axisStep: 'x: micro-step (one event each)',
+    region: 'CPU lanes (scrolls)',
+    key: 'kernel functions in this window',
+    keyAria: 'Kernel functions in the lanes, by colour',
+    empty: 'No step yet: step or play to fill the lanes.',
+    busyOnly: 'only CPUs at work',
+    busyOnlyTitle: 'Leave out the lanes of CPUs with no step in the window and no op in flight',
+  },
+  step: {
+    title: 'Step this CPU',
+    intro: 'Run one micro-step of a CPU of your choice, whatever the schedule would pick: build an interleaving by hand.',
+    button: (cpu: number) => `step CPU ${cpu}`,
+    aria: (cpu: number) => `Step CPU ${cpu}`,
+    pickAria: 'CPU to step',
+    pickLabel: 'CPU',
+    stepPicked: 'step it',
+    stepPickedAria: 'Step the chosen CPU',
+    refused: {
+      stopped: () => 'Not stepped: the run has stopped (step back first).',
+      no_cpu: (cpu: number) => `Not stepped: there is no CPU ${cpu}.`,
+      waits: (cpu: number) => `Not stepped: CPU ${cpu} has nothing it may run now (its next op waits for another CPU's op, or it has no op left).`,
+      cannot: (cpu: number) => `Not stepped: CPU ${cpu} cannot run now.`,
+    } as Record<string, (cpu: number) => string>,
+    recorded: 'steps chosen by hand',
+    recordedHelp:
+      'They are part of the run: step back, seeks and share links replay them; a step chosen earlier replaces the ones after it.',
+    none: 'none yet',
+    clear: 'forget them',
+    clearAria: 'Forget the steps chosen by hand',
+    stepsLine: 'as a trace steps line',
+    stepsLineAria: 'Show the run so far as a steps line',
+    stepsLineHelp: (sched: string) =>
+      `With "schedule explicit" and this line in the trace, slubviz run replays the run up to here (then goes on serially${sched === 'serial' ? '' : `, not ${sched}`}).`,
+    dropped: (seq: number) => `The link's steps chosen by hand could not run from step ${seq} on: they were left out.`,
+    badLink: () => "The link's steps chosen by hand could not be read: they were left out.",
+  },
+  sched: {
+    label: 'schedule',
+    aria: 'Schedule',
+    own: (kind: string) => `trace's own (${kind})`,
+    kinds: {
+      serial: 'serial',
+      'round-robin': 'round-robin',
+      random: 'random',
+      timed: 'timed (simulated time)',
+      explicit: "explicit (the trace's steps)",
+    } as Record<string, string>,
+    seedLabel: 'seed',
+    seedAria: 'Random schedule seed',
+    seedSet: 'set',
+    title:
+      'Which CPU runs the next micro-step (docs/trace-format.md, Schedules). Changing it runs the trace again from the start.',
+  },
+  locks: {
+    title: 'Locks',
+    cache: (name: string) => `cache ${name}`,
+    none: 'no live cache',
+    cols: { lock: 'lock', holder: 'held by', spinners: 'spinning' },
+    listLock: (node: number) => `n->list_lock (node ${node})`,
+    barnLock: (node: number) => `barn->lock (node ${node})`,
+    pcsLock: (classic: boolean) => (classic ? 'cpu_slab->lock' : 'cpu_sheaves->lock'),
+    pcsHeld: (cpus: number[]) => (cpus.length ? cpus.map((c) => `CPU ${c}`).join(', ') : '—'),
+    free: '—',
+    heldBy: (cpu: number) => `CPU ${cpu}`,
+    spinner: (cpu: number) => `CPU ${cpu}`,
+    spinnersNone: '—',
+    otherCaches: (n: number) => `${n} more cache${n === 1 ? '' : 's'} with a lock held or wanted:`,
+  },
+  legend: {
+    section: 'CPU lanes',
+    seg: 'a micro-step of a CPU, coloured by its kernel function (the lanes panel keys the colours of its window)',
+    spin: 'hatched: a lock wait (one spin)',
+    trylock: 'dashed red outline: a trylock that failed',
+    hold: "bar under a lane: a lock the CPU holds, from its lock to its unlock (black n->list_lock, blue the barn's lock, grey the per-CPU lock)",
+    holder: "red diamond: the holder of the lock another CPU spins on, on the holder's lane",
+    hand: 'blue notch: a step chosen by hand (step this CPU)',
+    current: 'black outline: the current micro-step',
+  },
+};
