@@ -10,10 +10,11 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { AppPage } from './pages/app';
 import { ControlsArea } from './pages/controls';
 import { ImportArea } from './pages/import';
+import { LanesArea } from './pages/lanes';
 import { LessonsArea } from './pages/lessons';
 import { ViewsArea } from './pages/views';
 
-export { AppPage, ControlsArea, ImportArea, LessonsArea, ViewsArea };
+export { AppPage, ControlsArea, ImportArea, LanesArea, LessonsArea, ViewsArea };
 
 /** No serious or critical axe violation on the page as it is. */
 export async function axeClean(page: Page): Promise<void> {
@@ -28,6 +29,8 @@ export const test = base.extend<{
   importer: ImportArea;
   lessons: LessonsArea;
   views: ViewsArea;
+  /** the CPU lanes, step this CPU, the lock view, the schedule picker */
+  lanes: LanesArea;
   consoleErrors: string[];
 }>({
   consoleErrors: [
@@ -65,6 +68,9 @@ export const test = base.extend<{
   },
   views: async ({ page }, use) => {
     await use(new ViewsArea(page));
+  },
+  lanes: async ({ page, app }, use) => {
+    await use(new LanesArea(page, app));
   },
 });
 

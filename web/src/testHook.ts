@@ -34,6 +34,15 @@ export interface StateSummary {
   importView: { ok: boolean; open: boolean; format?: string; events?: number; kept?: number; ops?: number; badLines?: number; error?: string; ms?: { import: number; export: number; store: number } } | null;
   stored: { id: string; name: string; ops: number }[];
   siteFilter: string;
+  /** the schedule picked ('' = the trace's own) and the run's (snapshot) */
+  schedule: string;
+  scheduleKind: string;
+  /** steps chosen by hand (engine/hand.ts text form) and the note about them */
+  hand: string;
+  handNote: AppState['handNote'];
+  /** the run stopped (a report), and its first report */
+  stopped: boolean;
+  runError: string;
   summary: {
     caches: number;
     slabs: number;
@@ -112,6 +121,12 @@ export function summarize(st: AppState, restarts = 0): StateSummary {
       : null,
     stored: st.stored.map((m) => ({ id: m.id, name: m.name, ops: m.ops })),
     siteFilter: st.siteFilter,
+    schedule: st.config.schedule ?? '',
+    scheduleKind: f?.snapshot.config.schedule?.kind ?? '',
+    hand: st.hand,
+    handNote: st.handNote,
+    stopped: f?.stopped ?? false,
+    runError: f?.runError ?? '',
     summary,
   };
 }

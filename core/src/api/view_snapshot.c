@@ -103,7 +103,13 @@ static void json_config(struct model *m, struct sbuf *b)
 	for (int i = 0; svz_switch_info(i, &key, &alias, &choices, &what) >= 0; i++)
 		if (svz_switch_bool(sw, i) >= 0)
 			sb_printf(b, ",\"%s\":%s", key, svz_switch_bool(sw, i) ? "true" : "false");
-	sb_printf(b, ",\"seed\":\"%" PRIu64 "\"}}", sw->seed);
+	sb_printf(b, ",\"seed\":\"%" PRIu64 "\"}", sw->seed);
+	/* the schedule (not a kernel switch): svz_schedule_parse()'s words */
+	const char *kind = svz_sched_kind_name(cfg->sched.kind);
+	sb_printf(b, ",\"schedule\":{\"kind\":\"%s\"", kind ? kind : "?");
+	if (cfg->sched.kind == SVZ_SCHED_RANDOM)
+		sb_printf(b, ",\"seed\":\"%" PRIu64 "\"", cfg->sched.seed);
+	sb_printf(b, ",\"steps\":%u}}", m->trace ? m->trace->nr_steps : 0);
 }
 
 static void json_topology(struct model *m, struct sbuf *b)
@@ -312,6 +318,27 @@ static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool *first_in_
 	sb_puts(b, "]}");
 }
 
+/* The lock a CPU spins on: its top frame is co_LOCK (not a trylock) and
+ * another CPU holds the lock, or it was released since the CPU's last
+ * poll (the CPU takes it at its next step). */
+static void json_lock_wait(struct model *m, struct sbuf *b, int cpu, int depth)
+{
+	sb_puts(b, ",\"lock_wait\":");
+	struct frame *f = depth > 0 ? frame_r(m, (idx_t)cpu * FRAME_DEPTH + (idx_t)(depth - 1)) : NULL;
+	if (!f || f->fn != CO_LOCK || f->flag1 || f->pc == 0 || f->k <= LK_NONE || f->k >= LK__COUNT) {
+		sb_puts(b, "null");
+		return;
+	}
+	enum lock_kind lk = (enum lock_kind)f->k;
+	int owner = *lock_owner(m, lk, f->a);
+	if (owner == cpu) {
+		sb_puts(b, "null");
+		return;
+	}
+	sb_printf(b, "{\"lock\":\"%s\",\"node\":%d,\"cache\":%u,\"owner\":%d}", lock_names[lk],
+		  lock_node(m, lk, f->a), f->cache, owner);
+}
+
 static void json_cpus(struct model *m, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
@@ -339,9 +366,29 @@ static void json_cpus(struct model *m, struct sbuf *b)
 		json_slab_list(m, b, &c->private_list);
 		sb_puts(b, ",\"sheaf_stash\":");
 		json_sheaf_list(m, b, &c->sheaf_stash);
+		json_lock_wait(m, b, cpu, depth);
+		if (w->cfg.sched.kind == SVZ_SCHED_TIMED)
+			sb_printf(b, ",\"clock\":%" PRIu64 ",\"busy\":%" PRIu64 ",\"spin\":%" PRIu64
+				  ",\"idle\":%" PRIu64, c->clock, c->busy, c->spin, c->idle);
 		sb_putc(b, '}');
 	}
 	sb_putc(b, ']');
+}
+
+/* The first op not done yet: all ops below it have returned (where
+ * svz_run_to_op() of that op stops); nr_ops at the end. */
+static uint32_t first_pending(struct model *m)
+{
+	struct world *w = WORLD(m);
+	uint32_t n = m->trace ? m->trace->nr_ops : 0, i = w->sched.unstarted;
+	if (w->started == NIL)
+		return 0;
+	while (i < n && (*u32_at(m, w->started + i / 32) >> (i % 32) & 1))
+		i++;
+	for (int c = 0; c < w->nr_cpus; c++)
+		if (w->cpus[c].depth > 0 && w->cpus[c].op < i)
+			i = w->cpus[c].op;
+	return i;
 }
 
 /* The whole model state for the browser.
@@ -352,11 +399,16 @@ static void json_cpus(struct model *m, struct sbuf *b)
  * JSON numbers, except config.switches.seed (a decimal string).
  * {
  *   "schema": 1, "seq": micro-steps so far, "ops_done", "inflight",
+ *   "first_pending": the first op that has not returned (every op below
+ *   it has; svz_run_to_op() of it stops here; ops_total at the end),
  *   "stopped": bool, "reports": count,
  *   "config": { "preset", "era": "sheaves"|"classic", "page_size",
  *               "switches": { "cpu_source", "order_form", "freelist_random",
  *                 "freelist_hardened", "fix1", "fix2", "deferred_freelist",
- *                 "batched_partial", "cpu_partial_free", "continue_on_error", "seed" } },
+ *                 "batched_partial", "cpu_partial_free", "continue_on_error", "seed" },
+ *               "schedule": { "kind": "serial"|"round-robin"|"random"|"timed"|
+ *                 "explicit", "seed": random only (a decimal string),
+ *                 "steps": the trace's 'steps' tokens } },
  *   "topology": { "nr_cpus", "possible", "present", "online",
  *                 "nodes": [ { "id", "mem_pages", "used_pages", "has_memory",
  *                              "cpus": [cpu...] } ] },
@@ -405,7 +457,13 @@ static void json_cpus(struct model *m, struct sbuf *b)
  *   "cpus": [ { "cpu", "node", "op": op index or null when idle, "frames":
  *       [kfn names, outermost first], "bulk": [object ids], "chain_len",
  *       "pending": object id | null, "private": [slab ids],
- *       "sheaf_stash": [sheaf ids] } ]
+ *       "sheaf_stash": [sheaf ids],
+ *       "lock_wait": null | { "lock": event lock name, "node" (-1 for the
+ *         per-CPU lock), "cache", "owner": cpu or -1 (released since the
+ *         CPU's last spin: it takes the lock at its next step) }: the lock
+ *         the CPU spins on,
+ *       timed runs only (docs/timing.md): "clock", "busy", "spin", "idle":
+ *         the CPU's simulated cycles, of which working, spinning, waiting } ]
  * }
  * Sheaves, slabs and large allocations list live records only, by id. */
 void view_snapshot_json(struct model *m, struct sbuf *b)
@@ -413,8 +471,8 @@ void view_snapshot_json(struct model *m, struct sbuf *b)
 	struct world *w = WORLD(m);
 
 	sb_printf(b, "{\"schema\":1,\"seq\":%" PRId64 ",\"ops_done\":%u,\"inflight\":%u,"
-		  "\"stopped\":%s,\"reports\":%" PRIu64 ",", w->seq, w->ops_done, w->inflight,
-		  w->stopped ? "true" : "false", w->reports);
+		  "\"first_pending\":%u,\"stopped\":%s,\"reports\":%" PRIu64 ",", w->seq, w->ops_done,
+		  w->inflight, first_pending(m), w->stopped ? "true" : "false", w->reports);
 	json_config(m, b);
 	sb_putc(b, ',');
 	json_topology(m, b);

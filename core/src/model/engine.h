@@ -147,7 +147,9 @@ struct event {
 	idx_t cache, slab, obj, sheaf;
 	int32_t node;
 	int32_t count;       /* objects moved, stat delta, page order */
+	uint32_t cycles;     /* timed runs: the step's price (timing_price()) */
 	int64_t value;       /* a resulting value (counter total, sheaf size...) */
+	uint64_t t;          /* timed runs: the CPU's clock when the step began */
 };
 
 /* events.c: the ring and the sink, for events someone reads */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/engine.h"
+#include "model/timing.h"
 #include "slubviz/slubviz.h"
 
 const char *const kfn_names[KFN__COUNT] = {
@@ -56,6 +57,11 @@ void ev_record(struct model *m, int cpu, struct event ev)
 	ev.seq = w->seq;
 	ev.cpu = (int16_t)cpu;
 	ev.op = w->cpus[cpu].op;
+	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
+		uint64_t x = timing_price(m, cpu);
+		ev.t = w->cpus[cpu].clock;
+		ev.cycles = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+	}
 	/* the API's ring is a power of two: a mask, not a 64-bit division */
 	uint32_t cap = m->ring_cap;
 	if (cap)
@@ -247,6 +253,8 @@ void event_json(const struct model *cm, const struct event *e, char *buf, size_t
 		ADD(",\"stat\":\"%s\"", stat_names[e->item]);
 	if (e->kind == EV_CHECK)
 		ADD(",\"check\":\"%s\"", check_names[e->item]);
+	if (WORLD(m)->cfg.sched.kind == SVZ_SCHED_TIMED)
+		ADD(",\"t\":%llu,\"cycles\":%u", (unsigned long long)e->t, e->cycles);
 	ADD(",\"count\":%d,\"value\":%lld,\"text\":\"%s\"}", e->count, (long long)e->value, text);
 #undef ADD
 }

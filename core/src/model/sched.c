@@ -335,6 +335,11 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
 	}
 	if (!runnable(m, cpu))
 		return 0;
+	/* a step by hand may be a timed run's first: its tables first */
+	if (w->cfg.sched.kind == SVZ_SCHED_TIMED && timing_wait(m)) {
+		stop_with(m, "out of memory");
+		return -1;
+	}
 	return step_on(m, cpu, true);
 }
 

@@ -145,11 +145,18 @@ int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int
 }
 
 /* The price of a cache line last owned by CPU `last` (-1: nobody). */
-static uint64_t line_cost(struct model *m, int cpu, int last)
+static uint64_t line_cost(const struct model *m, int cpu, int last)
 {
 	if (last < 0 || last == cpu)
 		return 0;
-	return cost(m, cpu_node(m, last) == cpu_node(m, cpu) ? COST_line_node : COST_line_remote);
+	return cost(m, cpu_node((struct model *)m, last) == cpu_node((struct model *)m, cpu) ?
+		       COST_line_node : COST_line_remote);
+}
+
+/* The CPU that last held lock lk of `node` (-1: nobody). */
+static int lock_last(const struct model *m, enum lock_kind lk, int node)
+{
+	return (int)*T((struct model *)m, lock_at(m, lk, node, LOCK_LAST)) - 1;
 }
 
 /* The object's lines come from the CPU that used it last: an object freed
@@ -171,18 +178,14 @@ void timing_use_object(struct model *m, int cpu, idx_t obj)
 	*T(m, object_lines_at(m)) += x;
 }
 
-/* The cost of taking lock lk of `node`, and its statistics: contended if
- * the CPU spun for it (since *spin_since - 1). */
-static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node)
+/* Taking lock lk of `node` at price x: its statistics, contended if the
+ * CPU spun for it (since *spin_since - 1). */
+static void lock_taken(struct model *m, int cpu, enum lock_kind lk, int node, uint64_t x)
 {
-	if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
-		return cost(m, COST_step);
-	if (lk == LK_CPU_SLAB_LOCK) /* local_lock_irqsave(): irqs off and on, no shared line */
-		return cost(m, COST_lock);
-	uint64_t *last = T(m, lock_at(m, lk, node, LOCK_LAST));
+	if (lk == LK_PCS_LOCK || lk == LK_CPU_SLAB_LOCK) /* per-CPU: not counted */
+		return;
 	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
-	uint64_t x = cost(m, COST_lock) + line_cost(m, cpu, (int)*last - 1);
-	*last = (uint64_t)cpu + 1;
+	*T(m, lock_at(m, lk, node, LOCK_LAST)) = (uint64_t)cpu + 1;
 	(*T(m, lock_at(m, lk, node, LOCK_ACQ)))++;
 	if (*spin_since) {
 		uint64_t wait = WORLD(m)->cpus[cpu].clock + x - (*spin_since - 1);
@@ -193,7 +196,54 @@ static uint64_t lock_taken(struct model *m, int cpu, enum lock_kind lk, int node
 			*max = wait;
 		*spin_since = 0;
 	}
-	return x;
+}
+
+/* The price of the step's event alone. */
+static uint64_t event_price(const struct model *m, int cpu)
+{
+	const struct world *w = WORLD(m);
+	const struct sched_state *s = &w->sched;
+	const struct cpu_rec *c = &w->cpus[cpu];
+	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
+	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
+	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
+
+	switch (s->last_kind) {
+	case EV_SPIN: {
+		/* at least up to the holder's clock: it cannot release earlier */
+		uint64_t x = cost(m, COST_spin);
+		int holder = (int)s->last_value;
+		if (holder >= 0 && holder < w->nr_cpus && w->cpus[holder].clock > c->clock + x)
+			x = w->cpus[holder].clock - c->clock;
+		return x;
+	}
+	case EV_LOCK:
+		if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
+			return cost(m, COST_step);
+		if (lk == LK_CPU_SLAB_LOCK) /* local_lock_irqsave(): irqs off and on, no shared line */
+			return cost(m, COST_lock);
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+	case EV_TRYLOCK_FAIL:
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+	case EV_CMPXCHG:
+		return cost(m, COST_cmpxchg);
+	case EV_PAGE_ALLOC:
+		return cost(m, COST_page_alloc);
+	case EV_PAGE_FREE:
+	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
+		return cost(m, COST_page_free);
+	case EV_RETURN:
+		return fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
+	default:
+		return cost(m, COST_step);
+	}
+}
+
+uint64_t timing_price(const struct model *m, int cpu)
+{
+	/* a spin moves no object; other steps carry the objects' lines they moved */
+	uint64_t owed = WORLD(m)->sched.last_kind == EV_SPIN ? 0 : WORLD(m)->cpus[cpu].owed;
+	return event_price(m, cpu) + owed;
 }
 
 void timing_charge(struct model *m, int cpu)
@@ -204,44 +254,19 @@ void timing_charge(struct model *m, int cpu)
 	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
 	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
 	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
-	uint64_t *spin_since = T(m, spin_since_at(m, cpu));
-	uint64_t x;
+	uint64_t x = event_price(m, cpu);
 
-	switch (s->last_kind) {
-	case EV_SPIN: {
-		x = cost(m, COST_spin);
-		int holder = (int)s->last_value;
-		if (holder >= 0 && holder < w->nr_cpus && w->cpus[holder].clock > c->clock + x)
-			x = w->cpus[holder].clock - c->clock;
+	if (s->last_kind == EV_SPIN) {
+		uint64_t *spin_since = T(m, spin_since_at(m, cpu));
 		if (!*spin_since)
 			*spin_since = c->clock + 1;
+		*T(m, kfn_spin_at(fn, lk)) += x;
 		c->spin += x;
 		c->clock += x;
-		*T(m, kfn_spin_at(fn, lk)) += x;
 		return;
 	}
-	case EV_LOCK:
-		x = lock_taken(m, cpu, lk, node);
-		break;
-	case EV_TRYLOCK_FAIL:
-		x = cost(m, COST_lock) + line_cost(m, cpu, (int)*T(m, lock_at(m, lk, node, LOCK_LAST)) - 1);
-		break;
-	case EV_CMPXCHG:
-		x = cost(m, COST_cmpxchg);
-		break;
-	case EV_PAGE_ALLOC:
-		x = cost(m, COST_page_alloc);
-		break;
-	case EV_PAGE_FREE:
-	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
-		x = cost(m, COST_page_free);
-		break;
-	case EV_RETURN:
-		x = fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
-		break;
-	default:
-		x = cost(m, COST_step);
-	}
+	if (s->last_kind == EV_LOCK)
+		lock_taken(m, cpu, lk, node, x);
 	*T(m, kfn_busy_at() + fn) += x;
 	x += c->owed; /* counted in the profile's object-lines line */
 	c->owed = 0;

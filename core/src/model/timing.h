@@ -27,6 +27,10 @@ void timing_charge(struct model *m, int cpu);
  * caller, or the caller frees it): the object's cache lines move to that
  * CPU from the one that used it last, paid with this step. */
 void timing_use_object(struct model *m, int cpu, idx_t obj);
+/* The price timing_charge() will charge for the step of `cpu` whose event
+ * was just emitted (sched.last_*), without charging it: the cycles of a
+ * timed run's events (ev_emit(), docs/events.md). */
+uint64_t timing_price(const struct model *m, int cpu);
 
 
 /* A timed run's throughput (allocator calls per simulated microsecond)

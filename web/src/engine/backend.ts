@@ -8,7 +8,8 @@
 // import does not touch the Engine's session, so the worker runs it beside
 // the engine requests (they interleave at the chunk reads), and a cancel
 // (the request's signal) is seen between two chunks.
-import { Engine } from './engine';
+import { Engine, LANES_MAX } from './engine';
+import { parseHand } from './hand';
 import type { Held, ImportResult, ReplyPayload, RequestBody } from './protocol';
 import { lastError, manifest, SlubvizImport, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
@@ -74,8 +75,18 @@ export class Backend {
         } else this.openRef = null;
         this.forget();
         if (req.append) text = (text.endsWith('\n') || text === '' ? text : text + '\n') + req.append;
-        return e.open(text, req.preset, req.sets, req.checkpointEvery ?? 0, p);
+        if (req.lanes !== undefined) e.lanesWindow = Math.max(0, Math.min(LANES_MAX, Math.floor(req.lanes)));
+        return e.open(text, req.preset, req.sets, req.checkpointEvery ?? 0, p, req.hand ? parseHand(req.hand) : []);
       }
+      case 'stepCpu':
+        return e.stepCpu(req.cpu, p);
+      case 'clearHand':
+        return e.clearHand(p);
+      case 'lanes':
+        e.lanesWindow = Math.max(0, Math.min(LANES_MAX, Math.floor(req.window)));
+        return e.frame();
+      case 'stepsLine':
+        return e.stepsLine();
       case 'step':
         return e.step(req.count);
       case 'stepOp':

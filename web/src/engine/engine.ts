@@ -15,8 +15,19 @@
 // steps forward (svz_step); it never replays from op 0 unless the target
 // is within the first checkpoint interval. Stepping forward from the
 // current position needs no restore.
-import type { Breakpoint, EndHandle, Frame, OpenResult, RunMeta } from './protocol';
+//
+// Steps chosen by hand (stepCpu, svz_step_cpu; hand.ts) are part of the
+// run: every replay (seeks, step back, the pre-pass) runs CPU c at the
+// steps the person chose it, and the schedule elsewhere. A step chosen at
+// seq s replaces the old future: the hand steps after s, the checkpoints
+// and pre-pass samples taken after s are dropped and the pre-pass runs on
+// from s (the "tail"). Op seeks over hand steps cannot use svz_run_to_op
+// (it would run past them): advanceToOp() steps up to each hand step and
+// stops where svz_run_to_op would (every op below the target returned:
+// the snapshot's first_pending).
+import type { Breakpoint, EndHandle, Frame, HandRefusal, HandReply, OpenResult, RunMeta } from './protocol';
 import { SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import { encodeHand, handBefore, HandMap, stepsLine, type HandStep } from './hand';
 import type { Snapshot, SvzEvent } from './types';
 
 interface Checkpoint {
@@ -28,6 +39,27 @@ interface Checkpoint {
 }
 
 export type Progress = (done: number, total: number, what: string) => void;
+
+/** The pre-pass's own state, kept so that it can run on after a step
+ * chosen by hand (the tail). */
+interface Prepass {
+  trace: string;
+  total: number;
+  bucketEnds: Set<number>;
+  /** ops to run to, ascending */
+  targets: number[];
+  sampleOps: number[];
+  /** the seq each sample was taken at, and the index in `targets` of the
+   * target it was taken at (-1: the first, at op 0) */
+  sampleSeqs: number[];
+  sampleTargets: number[];
+  samples: Record<string, number[]>;
+}
+
+/** Most events a frame's lanes window carries (LANES_MAX, the lanes view). */
+export const LANES_MAX = 2000;
+/** Hand steps further apart than this: svz_run_to_op probes instead of single steps. */
+const PROBE = 2048;
 
 const MAX_CHECKPOINTS = 256;
 /** Wasm heap bytes the checkpoints of one run may take (the module can
@@ -116,6 +148,16 @@ export function objectWhere(snap: Snapshot, obj: number): string {
   return `${slab.id}:${st}:${sheaf ? sheaf.id : '-'}:${cpu ? cpu.cpu : '-'}`;
 }
 
+/** A hand step that cannot run: CPU `cpu` has nothing it may run at `seq`. */
+export class HandStepRefused extends Error {
+  constructor(
+    readonly seq: number,
+    readonly cpu: number,
+  ) {
+    super(`step ${seq}: CPU ${cpu} has nothing it may run`);
+  }
+}
+
 export class Engine {
   private s: SlubvizSession | null = null;
   private ckpts: Checkpoint[] = [];
@@ -131,6 +173,11 @@ export class Engine {
   replayed = 0;
   /** checkpoint memory budget in bytes (CHECKPOINT_BUDGET) */
   readonly budget: number;
+  /** steps chosen by hand (hand.ts) */
+  private hand = new HandMap();
+  private pp: Prepass | null = null;
+  /** events of the frame's lanes window (0: none) */
+  lanesWindow = 0;
 
   constructor(
     readonly mod: SlubvizModule,
@@ -154,12 +201,90 @@ export class Engine {
     this.ckptBytes = 0;
     this.ckptFailed = 0;
     this.meta = null;
+    this.hand = new HandMap();
+    this.handDropped = -1;
+    this.pp = null;
   }
 
-  open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress): OpenResult {
+  /** Opens a trace and runs the pre-pass, replaying `hand` (steps chosen
+   * by hand, hand.ts); hand steps that cannot run (a CPU with nothing it
+   * may run at that step) are dropped from there on (meta.handDropped). */
+  open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress, hand: readonly HandStep[] = []): OpenResult {
     this.close();
     const s = SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
+    this.hand = new HandMap(hand);
     return this.prepass(s, trace, checkpointEvery, progress);
+  }
+
+  /** The steps chosen by hand, in their text form (hand.ts). */
+  handText(): string {
+    return encodeHand(this.hand.steps);
+  }
+
+  /** One micro-step: the CPU chosen by hand at this seq, else the
+   * schedule's. A hand step whose CPU cannot run (from a link) throws
+   * HandStepRefused. */
+  private stepOne(): number {
+    const s = this.session;
+    const seq = s.seq();
+    const cpu = this.hand.at(seq);
+    if (cpu === undefined) return s.step();
+    const r = s.stepCpu(cpu);
+    if (r === 0) throw new HandStepRefused(seq, cpu);
+    return r;
+  }
+
+  /** Every op below `op` has returned (svz_run_to_op(op) would not step). */
+  private doneBelow(op: number): boolean {
+    if (op <= 0) return true;
+    if (this.session.opsDone() < op) return false;
+    return (this.snapshot().first_pending ?? op) >= op;
+  }
+
+  /** svz_run_to_op(op) of a run with steps chosen by hand: the same stop
+   * (the first step after which every op below `op` has returned), the
+   * hand steps on the way run. Returns what svz_run_to_op does: the ops
+   * done, or -1 if the run stopped. */
+  private advanceToOp(op: number): number {
+    const s = this.session;
+    for (;;) {
+      const h = this.hand.next(s.seq());
+      if (h === undefined) return s.runToOp(op);
+      const from = s.seq();
+      if (h - from > PROBE) {
+        // far from the next hand step: try svz_run_to_op, and if it ran
+        // past the hand step, go back and take the plain steps up to it
+        // (the target was not reached before it)
+        const id = s.checkpoint();
+        if (id >= 0) {
+          const r = s.runToOp(op);
+          if (s.seq() <= h) {
+            s.checkpointDrop(id);
+            return r;
+          }
+          const ok = s.restore(id) === 0;
+          s.checkpointDrop(id);
+          if (!ok) throw new Error('out of wasm memory while replaying the steps chosen by hand');
+          this.lastSnap = null;
+          if (this.plainSteps(h - from) < h - from) return this.stoppedOr();
+          continue;
+        }
+      }
+      if (this.doneBelow(op)) return s.opsDone();
+      if (this.stepOne() !== 1) return this.stoppedOr();
+    }
+  }
+
+  /** n plain svz_step()s (no hand step among them): steps run. */
+  private plainSteps(n: number): number {
+    const s = this.session;
+    let i = 0;
+    while (i < n && s.step() === 1) i++;
+    return i;
+  }
+
+  private stoppedOr(): number {
+    return this.snapshot().stopped ? -1 : this.session.opsDone();
   }
 
   /** svz_export_v1 of the open session. */
@@ -188,42 +313,72 @@ export class Engine {
     // first checkpoint's measured bytes are the checkpoint's alone
     s.seq();
     if (!this.checkpointHere(0)) throw new Error('out of memory: no room for the first checkpoint of this trace');
-    const sampleOps: number[] = [0];
     // the stat totals alone (svz_stat_totals_json), not a snapshot: a
     // snapshot of a big state costs more than the ops between two buckets
-    let prev = s.statTotals();
+    const first = s.statTotals();
     const samples: Record<string, number[]> = {};
-    for (const k of Object.keys(prev)) samples[k] = [prev[k]];
-    let lastOp = 0;
+    for (const k of Object.keys(first)) samples[k] = [first[k]];
+    this.pp = { trace, total, bucketEnds, targets, sampleOps: [0], sampleSeqs: [0], sampleTargets: [-1], samples };
+    this.runPrepass(progress);
+    this.restoreTo(this.ckpts[0]);
+    return { meta: this.meta!, frame: this.frame(), hand: this.handText() };
+  }
+
+  /** The pre-pass from the current position (op 0, or just after a step
+   * chosen by hand) to the end of the run: checkpoints, samples,
+   * then the meta. */
+  private runPrepass(progress?: Progress): void {
+    const s = this.session;
+    const pp = this.pp!;
+    const last = pp.sampleOps.length - 1;
+    let lastOp = pp.sampleOps[last];
+    let prev: Record<string, number> = {};
+    for (const k of Object.keys(pp.samples)) prev[k] = pp.samples[k][last];
     let t0 = Date.now();
-    for (const target of targets) {
-      const r = s.runToOp(target);
+    for (let ti = pp.sampleTargets[last] + 1; ti < pp.targets.length; ti++) {
+      const target = pp.targets[ti];
+      let r: number;
+      try {
+        r = this.advanceToOp(target);
+      } catch (e) {
+        // hand steps that cannot run (a bad link): dropped from there on
+        if (!(e instanceof HandStepRefused)) throw e;
+        this.hand = new HandMap(handBefore(this.hand.steps, e.seq));
+        this.handDropped = e.seq;
+        r = s.runToOp(target);
+      }
       const done = s.opsDone();
-      if (done % this.every === 0 && done > this.ckpts[this.ckpts.length - 1].op && s.seq() > 0) this.checkpointHere(done);
-      if ((done > lastOp && (bucketEnds.has(target) || done >= total)) || r < 0) {
+      // a checkpoint bound (under an interleaving schedule other CPUs may
+      // have finished ops past the target: the checkpoint's op is the ops
+      // done, at most the first op not returned, so seekOp stays right)
+      const lastCk = this.ckpts[this.ckpts.length - 1];
+      if (target % this.every === 0 && done > lastCk.op && s.seq() > lastCk.seq) this.checkpointHere(done);
+      if ((done > lastOp && (pp.bucketEnds.has(target) || done >= pp.total)) || r < 0) {
         const now = s.statTotals();
-        sampleOps.push(done);
+        pp.sampleOps.push(done);
+        pp.sampleSeqs.push(s.seq());
+        pp.sampleTargets.push(ti);
         for (const k of Object.keys(now)) {
-          if (!samples[k]) samples[k] = new Array(sampleOps.length - 1).fill(0);
-          samples[k].push(now[k]);
+          if (!pp.samples[k]) pp.samples[k] = new Array(pp.sampleOps.length - 1).fill(0);
+          pp.samples[k].push(now[k]);
         }
         prev = now;
         lastOp = done;
       }
       if (r < 0) break;
       if (progress && Date.now() - t0 > 100) {
-        progress(done, total, 'pre-pass');
+        progress(done, pp.total, 'pre-pass');
         t0 = Date.now();
       }
     }
     const seqTotal = s.seq();
     const live = liveOwners(this.snapshot());
     this.meta = {
-      opsTotal: total,
+      opsTotal: pp.total,
       seqTotal,
-      description: describeTrace(trace),
-      sampleOps,
-      samples,
+      description: describeTrace(pp.trace),
+      sampleOps: pp.sampleOps,
+      samples: pp.samples,
       checkpoints: this.ckpts.length,
       checkpointEvery: this.every,
       checkpointBytes: this.ckptBytes,
@@ -232,9 +387,97 @@ export class Engine {
       runError: s.runError(),
       endHandles: live.handles,
       endHandlesMore: live.more,
+      handSteps: this.hand.size,
+      handDropped: this.handDropped,
     };
-    this.restoreTo(this.ckpts[0]);
-    return { meta: this.meta, frame: this.frame() };
+  }
+
+  /** seq of the first hand step a replay could not run, or -1 */
+  private handDropped = -1;
+
+  /** A step chosen by hand: CPU `cpu` runs one micro-step now (whatever
+   * the schedule would pick). It replaces the future: the hand steps
+   * from here on, the checkpoints and samples after here go, and the
+   * pre-pass runs on from the new step. `refused` says why nothing ran
+   * (the run has stopped, the CPU has nothing it may run now). */
+  stepCpu(cpu: number, progress?: Progress): HandReply {
+    const s = this.session;
+    const seq = s.seq();
+    const snap = this.lastSnap ?? this.snapshot();
+    const refuse = (why: HandRefusal): HandReply => ({ frame: this.frame(), meta: this.meta!, hand: this.handText(), refused: why });
+    if (snap.stopped) return refuse('stopped');
+    if (!Number.isInteger(cpu) || cpu < 0 || cpu >= snap.topology.nr_cpus) return refuse('no_cpu');
+    const r = s.stepCpu(cpu);
+    this.lastSnap = null;
+    if (r === 0) return refuse(snap.cpus[cpu]?.op === null ? 'waits' : 'cannot');
+    this.hand = new HandMap([...handBefore(this.hand.steps, seq), { seq, cpu }]);
+    this.handDropped = -1;
+    this.retail(seq, progress);
+    return { frame: this.frame(), meta: this.meta!, hand: this.handText(), refused: null };
+  }
+
+  /** Forget the steps chosen by hand: the schedule's run, at the same
+   * step if it is before the first hand step, else at the first. */
+  clearHand(progress?: Progress): HandReply {
+    const s = this.session;
+    const first = this.hand.next(0);
+    if (first === undefined) return { frame: this.frame(), meta: this.meta!, hand: '', refused: null };
+    const at = Math.min(s.seq(), first);
+    this.seekSeqNoFrame(at);
+    this.hand = new HandMap();
+    this.handDropped = -1;
+    // the runs part at the first hand step: what came before it stays
+    this.retail(first, progress);
+    return { frame: this.frame(), meta: this.meta!, hand: '', refused: null };
+  }
+
+  /** The run changed after step `seq` (a hand step at seq, or none from
+   * seq + 1 on): drop what the pre-pass learnt after it, run the pre-pass
+   * on from the current position, come back to seq + 1. */
+  private retail(seq: number, progress?: Progress): void {
+    const s = this.session;
+    const here = s.seq();
+    // checkpoints taken after step seq ran belong to the old future
+    while (this.ckpts.length > 1 && this.ckpts[this.ckpts.length - 1].seq > seq) {
+      const c = this.ckpts.pop()!;
+      s.checkpointDrop(c.id);
+      this.ckptBytes -= c.bytes;
+    }
+    const pp = this.pp!;
+    let keep = 1;
+    while (keep < pp.sampleSeqs.length && pp.sampleSeqs[keep] <= seq) keep++;
+    pp.sampleOps.length = keep;
+    pp.sampleSeqs.length = keep;
+    pp.sampleTargets.length = keep;
+    for (const k of Object.keys(pp.samples)) pp.samples[k].length = keep;
+    this.runPrepass(progress);
+    this.seekSeqNoFrame(here);
+  }
+
+  /** The run up to here as a `steps` line (docs/trace-format.md §3.1):
+   * the CPU of every micro-step so far. With `schedule explicit`, the
+   * trace replays this interleaving in the CLI (then goes on serially). */
+  stepsLine(): string {
+    const s = this.session;
+    const here = s.seq();
+    let cpus: number[] = [];
+    const ring = 60000;
+    if (here <= ring) cpus = this.events(0, here).map((e) => e.cpu);
+    if (cpus.length !== here) {
+      // events out of the ring, or of a timeline a restore left: replay
+      // from the start in batches
+      cpus = [];
+      this.restoreTo(this.ckpts[0]);
+      while (s.seq() < here) {
+        const from = s.seq();
+        this.stepN(Math.min(ring, here - from));
+        // the step that stops the run counts too
+        const n = s.seq() - from;
+        if (n === 0) break;
+        for (const e of this.events(from, n)) cpus.push(e.cpu);
+      }
+    }
+    return stepsLine(cpus);
   }
 
   private heapUsed(): number {
@@ -300,8 +543,22 @@ export class Engine {
     const seq = s.seq();
     const snap = this.snapshot();
     this.lastSnap = snap;
-    const recent = seq > 0 ? this.events(seq - RECENT, RECENT).filter((e) => e.seq < seq) : [];
+    const w = this.frameWindow();
+    let evs = seq > 0 ? this.events(seq - w, w).filter((e) => e.seq < seq) : [];
+    if (evs.length < Math.min(w, seq)) {
+      // a restore leaves the events before its checkpoint unreadable (an
+      // abandoned timeline's): replay the window from further back
+      this.replayWindow(seq, w);
+      this.lastSnap = snap;
+      evs = this.events(seq - w, w).filter((e) => e.seq < seq);
+    }
+    const recent = evs.slice(-RECENT);
     const last = recent.length ? recent[recent.length - 1] : null;
+    let lanes: Frame['lanes'];
+    if (this.lanesWindow > 0) {
+      lanes = evs.slice(-this.lanesWindow);
+      for (const e of lanes) if (this.hand.at(e.seq) !== undefined) e.hand = true;
+    }
     return {
       seq,
       opsDone: s.opsDone(),
@@ -313,17 +570,36 @@ export class Engine {
       event: last && last.seq === seq - 1 ? last : null,
       recent,
       hit,
+      ...(lanes ? { lanes } : {}),
     };
+  }
+
+  /** Events a frame reads: its recent ones, or the lanes window. */
+  private frameWindow(): number {
+    return Math.min(LANES_MAX, Math.max(RECENT, this.lanesWindow));
+  }
+
+  /** Back at `seq` from a checkpoint at least `w` steps before it, so the
+   * last `w` events are readable again. */
+  private replayWindow(seq: number, w: number): void {
+    let c = this.ckpts[0];
+    for (const k of this.ckpts) {
+      if (k.seq <= seq - w) c = k;
+      else break;
+    }
+    this.restoreTo(c);
+    this.replayed += seq - c.seq;
+    this.stepN(seq - c.seq);
   }
 
   /** Run up to `count` micro-steps forward. */
   stepN(count: number): number {
     const s = this.session;
     let n = 0;
-    while (n < count) {
-      const r = s.step();
-      if (r !== 1) break;
-      n++;
+    if (this.hand.next(s.seq()) === undefined) {
+      while (n < count && s.step() === 1) n++;
+    } else {
+      while (n < count && this.stepOne() === 1) n++;
     }
     this.lastSnap = null;
     return n;
@@ -340,7 +616,7 @@ export class Engine {
     const snap = this.lastSnap ?? this.snapshot();
     let target = s.opsDone() + count;
     if (snap.inflight === 0 && s.seq() === 0 && count > 0) target = count;
-    s.runToOp(Math.min(target, s.opsTotal()));
+    this.advanceToOp(Math.min(target, s.opsTotal()));
     this.lastSnap = null;
     return this.frame();
   }
@@ -350,11 +626,13 @@ export class Engine {
     const s = this.session;
     const target = Math.max(0, Math.min(seq, this.meta?.seqTotal ?? seq));
     const cur = s.seq();
-    // nearest checkpoint strictly before the target (so the event of the
-    // step target-1 is produced again and readable), or 0
+    // nearest checkpoint at least the frame's window of events before the
+    // target (so those events are produced again and readable: a restore
+    // leaves the ones before its checkpoint unreadable), or 0
+    const back = this.frameWindow();
     let c = this.ckpts[0];
     for (const k of this.ckpts) {
-      if (k.seq < target) c = k;
+      if (k.seq <= target - back) c = k;
       else break;
     }
     if (!(cur >= c.seq && cur <= target)) this.restoreTo(c);
@@ -384,7 +662,7 @@ export class Engine {
     const notPast = cur < target || (cur === target && snap.inflight === 0);
     if (!(s.seq() >= c.seq && notPast)) this.restoreTo(c);
     const before = s.seq();
-    if (target > 0) s.runToOp(target);
+    if (target > 0) this.advanceToOp(target);
     this.replayed += s.seq() - before;
     this.lastSnap = null;
     return this.frame();

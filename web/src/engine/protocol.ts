@@ -38,7 +38,27 @@ export interface RunMeta {
   endHandles: EndHandle[];
   /** live handles left out of endHandles */
   endHandlesMore: number;
+  /** steps chosen by hand in the run (engine/hand.ts) */
+  handSteps: number;
+  /** the seq of the first hand step a replay could not run (a link's
+   * steps for another trace or config: dropped from there on), or -1 */
+  handDropped: number;
 }
+
+/** What a step chosen by hand (or forgetting them) answers: the new
+ * position, the run's new meta (its future changed) and its hand steps
+ * (hand.ts text form); `refused` says why nothing ran. */
+export interface HandReply {
+  frame: Frame;
+  meta: RunMeta;
+  hand: string;
+  refused: HandRefusal | null;
+}
+
+/** Why a step chosen by hand did not run: the run has stopped, no such
+ * CPU, the CPU is idle and its next op waits (or it has none left), the
+ * CPU cannot run for another reason. */
+export type HandRefusal = 'stopped' | 'no_cpu' | 'waits' | 'cannot';
 
 export interface EndHandle {
   handle: string;
@@ -85,6 +105,9 @@ export interface Frame {
   recent: SvzEvent[];
   /** a breakpoint was hit (runUntil) */
   hit?: boolean;
+  /** the lanes view's window: the last events up to `event`, oldest
+   * first (the engine's lanesWindow; absent when 0) */
+  lanes?: SvzEvent[];
 }
 
 /** The engine worker's requests (the first, 'init', is the protocol's). */
@@ -102,12 +125,24 @@ export type RequestBody =
       preset: string;
       sets: string;
       checkpointEvery?: number;
+      /** steps chosen by hand, replayed (engine/hand.ts text form) */
+      hand?: string;
+      /** the lanes view's window (see 'lanes') */
+      lanes?: number;
     }
   | { type: 'step'; count: number }
   | { type: 'stepOp'; count: number }
   | { type: 'seek'; seq: number }
   | { type: 'seekOp'; op: number }
   | { type: 'runUntil'; bp: Breakpoint; maxSteps?: number }
+  /** step this CPU: one micro-step of `cpu`, chosen by hand (svz_step_cpu) */
+  | { type: 'stepCpu'; cpu: number }
+  /** forget the steps chosen by hand */
+  | { type: 'clearHand' }
+  /** the lanes view's window (events per frame, 0 = none); answers a frame */
+  | { type: 'lanes'; window: number }
+  /** the run so far as a `steps` line (every micro-step's CPU) */
+  | { type: 'stepsLine' }
   | { type: 'text'; what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports'; cache?: string }
   | { type: 'frame' }
   /** stream `source` through svz_import_* in chunks (progress: bytes,
@@ -141,6 +176,8 @@ export type RequestType = RequestBody['type'];
 export interface OpenResult {
   meta: RunMeta;
   frame: Frame;
+  /** the steps chosen by hand the run replays (those that could run) */
+  hand: string;
 }
 
 export type ReplyPayload = {
@@ -152,6 +189,10 @@ export type ReplyPayload = {
   seek: Frame;
   seekOp: Frame;
   runUntil: Frame;
+  stepCpu: HandReply;
+  clearHand: HandReply;
+  lanes: Frame;
+  stepsLine: string;
   text: string;
   frame: Frame;
   import: ImportResult;

@@ -25,6 +25,11 @@ export interface SvzEvent {
   count: number;
   value: number;
   text: string;
+  /** timed runs: the CPU's clock when the step began, and its price (cycles) */
+  t?: number;
+  cycles?: number;
+  /** set by the engine on lanes events: a step chosen by hand */
+  hand?: boolean;
 }
 
 export interface SnapConfig {
@@ -32,6 +37,9 @@ export interface SnapConfig {
   era: 'sheaves' | 'classic' | string;
   page_size: number;
   switches: Record<string, string | boolean>;
+  /** the run's schedule (docs/trace-format.md §3.1); seed: random only;
+   * steps: the trace's `steps` tokens */
+  schedule?: { kind: string; seed?: string; steps: number };
 }
 
 export interface SnapNode {
@@ -65,7 +73,10 @@ export interface SnapCacheNode {
 
 export interface SnapCacheCpu {
   cpu: number;
+  /** s->cpu_sheaves->lock owner, or -1 */
   lock: number;
+  /** the classic era's s->cpu_slab->lock (kmem_cache_cpu) owner, or -1 */
+  cpu_slab_lock?: number;
   main: number | null;
   spare: number | null;
   /** kfree_rcu sheaf being filled (sheaves era) */
@@ -167,6 +178,13 @@ export interface SnapCpu {
   pending: number | null;
   private: number[];
   sheaf_stash: number[];
+  /** the lock the CPU spins on (owner -1: released since its last poll) */
+  lock_wait?: { lock: string; node: number; cache: number; owner: number } | null;
+  /** timed runs: simulated cycles, of which working, spinning, waiting */
+  clock?: number;
+  busy?: number;
+  spin?: number;
+  idle?: number;
 }
 
 export interface Snapshot {
@@ -174,6 +192,8 @@ export interface Snapshot {
   seq: number;
   ops_done: number;
   inflight: number;
+  /** the first op not returned yet (every op below it has) */
+  first_pending?: number;
   stopped: boolean;
   reports: number;
   config: SnapConfig;

@@ -117,6 +117,12 @@ export const ACTIONS = [
   def('dismissNotice', 'dismiss the notice'),
   def('openLink', 'open a share link'),
   def('setCompare', 'compare with another kernel (A/B), or stop'),
+  def('setSchedule', 'change the schedule (serial, round-robin, random seed=N, timed, explicit)'),
+  def('stepCpu', 'step this CPU (one micro-step of a CPU chosen by hand)'),
+  def('clearHand', 'forget the steps chosen by hand'),
+  def('stepsLine', 'the run so far as a trace steps line'),
+  def('setLanesWindow', 'how many steps the CPU lanes show'),
+  def('dismissHandNote', 'dismiss the note about steps chosen by hand'),
 ] as const;
 
 export type ActionName = (typeof ACTIONS)[number]['name'];

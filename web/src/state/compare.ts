@@ -7,7 +7,7 @@
 // allocations and n->list_lock acquisitions per 1000 ops, which the core
 // computes for both (SnapCache.alloc_slow_share, list_lock_per_kop).
 import type { SnapCache, Snapshot } from '../engine/types';
-import { configSets, type AppState, type Store } from './store';
+import { configSets, type AppState, type Config, type Store } from './store';
 
 /** One counter of the cache on both sides (summed over CPUs). */
 export interface DiffRow {
@@ -65,7 +65,15 @@ export function relChange(a: number, b: number): string {
 /** What side B must run: A's trace (text, or the text of A's import) and
  * the compare config. */
 function sourceKey(st: AppState): string {
-  return JSON.stringify([st.scenario, st.traceRef, st.trace.length, st.trace.slice(0, 256), st.freeOps.length, st.compare && configSets(st.compare), st.compare?.preset]);
+  return JSON.stringify([st.scenario, st.traceRef, st.trace.length, st.trace.slice(0, 256), st.freeOps.length, st.compare && configSets(sideB(st)), st.compare?.preset]);
+}
+
+/** Side B's config: the compare config, under A's schedule unless it
+ * names its own (the same trace under another kernel, same interleaving
+ * rules; A's steps chosen by hand stay A's). */
+export function sideB(st: AppState): Config {
+  const c = st.compare!;
+  return c.schedule ? c : { ...c, schedule: st.config.schedule };
 }
 
 /** Keeps side B on A's trace, under the compare config, at A's op. */
@@ -93,7 +101,7 @@ export class CompareSync {
     const key = sourceKey(st);
     if (key !== this.key) {
       this.key = key;
-      const opts = { config: st.compare, seq: 0 };
+      const opts = { config: sideB(st), seq: 0 };
       if (st.traceRef) {
         const text = await this.a.engine.call({ type: 'getText', ref: st.traceRef, maxBytes: 1 << 30 });
         if (this.key !== key) return;

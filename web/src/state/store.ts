@@ -2,11 +2,12 @@
 // same action names are used by the buttons, the keyboard shortcuts
 // (keys.ts) and the test hook (window.__slubviz.act).
 import { EngineCrash, type EngineApi } from '../engine/client';
-import type { Breakpoint, EndHandle, Frame, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
+import type { Breakpoint, EndHandle, Frame, HandRefusal, ImportFail, ImportOk, ImportResult, RunMeta } from '../engine/protocol';
 import type { StoredMeta } from '../engine/storage';
 import type { Manifest, ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
 import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
+import { HandError, parseHand } from '../engine/hand';
 
 export interface ScenarioInfo {
   id: string;
@@ -21,6 +22,9 @@ export interface Config {
   seed: string;
   /** switch name -> '0' | '1' | value; missing = the preset's */
   switches: Record<string, string>;
+  /** the schedule, as svz_schedule_parse reads it ("serial", "round-robin",
+   * "random seed=5", "timed", "explicit"); '' or absent = the trace's own */
+  schedule?: string;
 }
 
 export type TextTab = 'slabinfo' | 'sysfs' | 'stats' | 'events';
@@ -111,7 +115,26 @@ export interface AppState {
   lastSeekMs: number;
   /** A/B compare: side B's config (side A is `config`), null when off */
   compare: Config | null;
+  /** the steps chosen by hand in the run (engine/hand.ts text form, '' none) */
+  hand: string;
+  /** why the last "step this CPU" did not step, or what became of a
+   * link's hand steps; null when there is nothing to say */
+  handNote: HandNote | null;
+  /** events the lanes view shows (the frame's lanes window; 0 = none) */
+  lanesWindow: number;
 }
+
+/** What to say about steps chosen by hand: a step refused (why, which
+ * CPU), a link's steps that could not run from `seq` on, or whose text
+ * was bad (why). */
+export type HandNote =
+  | { kind: 'refused'; why: HandRefusal; cpu: number }
+  | { kind: 'dropped'; seq: number }
+  | { kind: 'badLink'; why: string };
+
+/** Default window of the CPU lanes (steps). */
+export const LANES_WINDOW = 120;
+export const LANES_WINDOWS = [40, 120, 400, 1000];
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, 1000, 10000, 100000];
 
@@ -156,6 +179,9 @@ export function initialState(): AppState {
     fp: { cpu: 0, cache: '' },
     lastSeekMs: 0,
     compare: null,
+    hand: '',
+    handNote: null,
+    lanesWindow: LANES_WINDOW,
   };
 }
 
@@ -164,6 +190,7 @@ export function configSets(c: Config): string {
   const lines: string[] = [];
   for (const [k, v] of Object.entries(c.switches)) if (v !== '') lines.push(`${k}=${v}`);
   if (c.seed !== '') lines.push(`seed=${c.seed}`);
+  if (c.schedule) lines.push(`schedule=${c.schedule}`);
   return lines.join('\n');
 }
 
@@ -172,16 +199,29 @@ export function configOf(preset: string, sets: string): Config {
   return { preset, ...parseSets(sets) };
 }
 
-export function parseSets(sets: string): { seed: string; switches: Record<string, string> } {
+export function parseSets(sets: string): { seed: string; switches: Record<string, string>; schedule?: string } {
   const switches: Record<string, string> = {};
   let seed = '';
+  let schedule: string | undefined;
   for (const l of sets.split('\n')) {
+    // the schedule's value may have words ("random seed=5")
+    const sc = /^\s*schedule\s*=\s*(\S.*?)\s*$/.exec(l);
+    if (sc) {
+      schedule = normalSchedule(sc[1]);
+      continue;
+    }
     const m = /^\s*([a-z_0-9]+)\s*=\s*(\S+)\s*$/.exec(l);
     if (!m) continue;
     if (m[1] === 'seed') seed = m[2];
     else switches[m[1]] = m[2];
   }
-  return { seed, switches };
+  return schedule ? { seed, switches, schedule } : { seed, switches };
+}
+
+/** A schedule spec in one spelling: words single-spaced ("random  seed=5"
+ * -> "random seed=5"). The core checks it (svz_schedule_parse). */
+export function normalSchedule(spec: string): string {
+  return spec.trim().split(/\s+/).join(' ');
 }
 
 /** Default cache to show: the first non-kmalloc live cache, else the first live one. */
@@ -212,6 +252,7 @@ interface GoodRun {
   traceName: string | null;
   freeOps: FreeOp[];
   config: Config;
+  hand: string;
   seq: number;
 }
 
@@ -285,7 +326,7 @@ export class Store {
     const st = this.state;
     this.good = {
       scenario: st.scenario, trace: st.trace, baseTrace: st.baseTrace, traceRef: st.traceRef, traceName: st.traceName,
-      freeOps: st.freeOps, config: st.config, seq: frame.seq,
+      freeOps: st.freeOps, config: st.config, hand: st.hand, seq: frame.seq,
     };
     // the kernel text views follow each position, except while playing
     // (refreshed on pause)
@@ -312,7 +353,7 @@ export class Store {
     const where = g.traceName ?? (g.scenario ? `scenario ${g.scenario}` : 'the trace');
     const crashed = `The engine crashed (${reason}).`;
     this.set({ notice: { kind: 'crash', text: `${crashed} Restarting it and restoring ${where} at step ${g.seq}…` }, error: null });
-    const opts = { config: g.config, freeOps: g.freeOps, keepSelection: true, seq: g.seq };
+    const opts = { config: g.config, freeOps: g.freeOps, keepSelection: true, seq: g.seq, hand: g.hand };
     const done = g.traceRef
       ? this.openRef(g.traceRef, { ...opts, name: g.traceName ?? undefined })
       : this.openTrace(g.trace, { ...opts, scenario: g.scenario, baseTrace: g.baseTrace });
@@ -372,10 +413,10 @@ export class Store {
   }
 
   /** Open a bundled scenario by id (file name without .trace). */
-  async loadScenario(id: string, opts: { config?: Config; seq?: number } = {}): Promise<void> {
+  async loadScenario(id: string, opts: { config?: Config; seq?: number; hand?: string } = {}): Promise<void> {
     this.pause();
     const text = await this.env.fetchText(`scenarios/${id}.trace`);
-    await this.openTrace(text, { scenario: id, config: opts.config ?? { preset: '', seed: '', switches: {} }, seq: opts.seq });
+    await this.openTrace(text, { scenario: id, config: opts.config ?? { preset: '', seed: '', switches: {} }, seq: opts.seq, hand: opts.hand });
   }
 
   /** Open a share link (the URL hash, see url.ts): its scenario, or its
@@ -387,12 +428,24 @@ export class Store {
   openLink = async (hash: string, fallback: string | null = DEFAULT_SCENARIO): Promise<void> => {
     const share = parseShare(hash);
     const config = configOf(share.preset ?? '', share.sets ?? '');
+    // steps chosen by hand: a bad text is left out (and said so)
+    let hand: string | undefined;
+    let handNote: HandNote | null = null;
+    if (share.hand) {
+      try {
+        parseHand(share.hand);
+        hand = share.hand;
+      } catch (e) {
+        handNote = { kind: 'badLink', why: e instanceof HandError ? e.message : String(e) };
+      }
+    }
     const bad = async (why: string) => {
       this.set({ notice: { kind: 'link', text: `${why}. ${fallback === null ? 'The current run stays open' : `Opened the scenario ${fallback} instead`}.` } });
       if (fallback !== null) await this.loadScenario(fallback);
     };
     const done = async () => {
       this.set({ compare: share.compare ? configOf(share.compare.preset, share.compare.sets) : null });
+      if (handNote) this.set({ handNote });
       const c = share.cache && this.state.frame?.snapshot.caches.find((x) => x.alive && x.name === share.cache);
       if (c) this.selectCache(c.id);
     };
@@ -416,13 +469,13 @@ export class Store {
         this.linkInflate = null;
         this.set({ importing: null });
       }
-      await this.openTrace(text, { scenario: null, config, seq: share.seq });
+      await this.openTrace(text, { scenario: null, config, seq: share.seq, hand });
       return done();
     }
     const id = share.scenario ?? fallback;
     if (id === null) return bad('This link names no scenario and no trace');
     if (!this.state.scenarios.some((x) => x.id === id)) return bad(`This link names a scenario "${id}" that does not exist`);
-    await this.loadScenario(id, { config, seq: share.seq });
+    await this.loadScenario(id, { config, seq: share.seq, hand });
     return done();
   };
 
@@ -434,7 +487,7 @@ export class Store {
   /** Open a trace text (custom or a scenario's), with a config. */
   async openTrace(
     text: string,
-    opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean } = {},
+    opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean; hand?: string } = {},
   ): Promise<void> {
     await this.openSource({ text }, opts);
   }
@@ -442,14 +495,14 @@ export class Store {
   /** Open a trace the worker holds (an import, "stored:<id>"). */
   async openRef(
     ref: string,
-    opts: { name?: string; config?: Config; seq?: number; freeOps?: FreeOp[]; keepSelection?: boolean } = {},
+    opts: { name?: string; config?: Config; seq?: number; freeOps?: FreeOp[]; keepSelection?: boolean; hand?: string } = {},
   ): Promise<void> {
     await this.openSource({ ref, name: opts.name ?? this.state.traceName ?? ref }, { ...opts, scenario: null });
   }
 
   private async openSource(
     src: { text: string } | { ref: string; name: string },
-    opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean } = {},
+    opts: { scenario?: string | null; config?: Config; seq?: number; freeOps?: FreeOp[]; baseTrace?: string; keepSelection?: boolean; hand?: string } = {},
   ): Promise<void> {
     this.pause();
     const config = opts.config ?? this.state.config;
@@ -467,6 +520,8 @@ export class Store {
       freeOps,
       config,
       progress: null,
+      hand: '',
+      handNote: null,
     });
     if (this.state.importView) {
       const r = this.state.importView.result;
@@ -477,8 +532,8 @@ export class Store {
       try {
         const r = await this.engine.call(
           isRef
-            ? { type: 'open', trace: '', ref: src.ref, append: appendOps('', freeOps), preset: config.preset, sets: configSets(config) }
-            : { type: 'open', trace: src.text, preset: config.preset, sets: configSets(config) },
+            ? { type: 'open', trace: '', ref: src.ref, append: appendOps('', freeOps), preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow }
+            : { type: 'open', trace: src.text, preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow },
           (done, total, what) => this.set({ progress: { done, total, what } }),
         );
         this.set({
@@ -487,6 +542,8 @@ export class Store {
           frame: r.frame,
           progress: null,
           lastHit: null,
+          hand: r.hand,
+          handNote: r.meta.handDropped >= 0 ? { kind: 'dropped', seq: r.meta.handDropped } : null,
           ...(opts.keepSelection ? {} : { selectedSlab: null, focusCpu: null, focusNode: null, selectedCache: null }),
         });
         this.applyFrame(r.frame, 0);
@@ -502,8 +559,9 @@ export class Store {
     if (opts.seq !== undefined && opts.seq > 0) await this.seekSeq(opts.seq);
   }
 
-  /** Re-open the current trace (with its free-play ops). */
-  private async reopen(opts: { config?: Config; freeOps?: FreeOp[]; keepSelection?: boolean } = {}): Promise<void> {
+  /** Re-open the current trace (with its free-play ops); the steps chosen
+   * by hand only with `hand` (another config or more ops make another run). */
+  private async reopen(opts: { config?: Config; freeOps?: FreeOp[]; keepSelection?: boolean; hand?: string } = {}): Promise<void> {
     const s = this.state;
     const freeOps = opts.freeOps ?? s.freeOps;
     if (s.traceRef) await this.openRef(s.traceRef, { ...opts, freeOps, name: s.traceName ?? undefined });
@@ -520,8 +578,51 @@ export class Store {
   }
 
   async restart(): Promise<void> {
-    await this.reopen();
+    await this.reopen({ hand: this.state.hand || undefined });
   }
+
+  /** The schedule (svz_schedule_parse's words; '' = the trace's own): the
+   * trace runs again from the start under it. */
+  setSchedule = (schedule: string): Promise<void> => this.setConfig({ schedule: normalSchedule(schedule) });
+
+  /** Step this CPU: one micro-step of `cpu`, chosen by hand instead of the
+   * schedule's pick. It becomes part of the run (step back, seeks and
+   * share links replay it) and replaces the steps chosen after this one. */
+  stepCpu = (cpu: number): Promise<void> => {
+    this.pause();
+    return this.run(async () => {
+      const r = await this.engine.call({ type: 'stepCpu', cpu: Number(cpu) }, (done, total, what) =>
+        this.set({ progress: { done, total, what } }),
+      );
+      this.set({ meta: r.meta, hand: r.hand, handNote: r.refused ? { kind: 'refused', why: r.refused, cpu: Number(cpu) } : null });
+      return r.frame;
+    });
+  };
+
+  /** Forget the steps chosen by hand: the schedule's run again (at the
+   * same step, or at the first hand step if past it). */
+  clearHand = (): Promise<void> =>
+    this.run(async () => {
+      const r = await this.engine.call({ type: 'clearHand' }, (done, total, what) => this.set({ progress: { done, total, what } }));
+      this.set({ meta: r.meta, hand: r.hand, handNote: null });
+      return r.frame;
+    });
+
+  /** The run so far as a trace `steps` line (every micro-step's CPU). */
+  stepsLine = (): Promise<string> =>
+    this.enqueue(async () => {
+      const line = await this.engine.call({ type: 'stepsLine' });
+      // building it may have replayed: the frame is the same position's
+      return line;
+    });
+
+  /** How many of the last steps the lanes view shows (0: none). */
+  setLanesWindow = (n: number): Promise<void> => {
+    this.set({ lanesWindow: Math.max(0, Math.floor(n)) });
+    return this.run(() => this.engine.call({ type: 'lanes', window: this.state.lanesWindow }));
+  };
+
+  dismissHandNote = (): void => this.set({ handNote: null });
 
   stepForward = (): Promise<void> => this.run(() => this.engine.call({ type: 'step', count: 1 }));
 
@@ -704,6 +805,7 @@ export class Store {
     const cache = s.frame?.snapshot.caches.find((c) => c.id === s.selectedCache);
     if (cache && cache.id !== defaultCache(s.frame)) st.cache = cache.name;
     if (s.compare) st.compare = { preset: s.compare.preset, sets: configSets(s.compare) };
+    if (s.hand) st.hand = s.hand;
     return encodeShare(st);
   };
 

@@ -3,6 +3,8 @@
 //   #s=basics&preset=v7.0-rc1&sets=fix1%3D1&seq=42
 //   #t=<base64url(deflate-raw(trace))>&seq=42
 //   ...&cache=bio-256&ab=1&bpreset=v7.0-rc1&bsets=fix1%3D1   (A/B compare)
+//   ...&sets=schedule%3Drandom+seed%3D5   (the schedule is a set)
+//   ...&hand=%40510+c0x6+c1x6   (steps chosen by hand, engine/hand.ts)
 // A link is input from anyone: its trace is capped compressed
 // (LINK_MAX_COMPRESSED) and inflated (LINK_MAX_TRACE, checked while
 // inflating, so a small link cannot be a decompression bomb), and the
@@ -31,6 +33,8 @@ export interface ShareState {
   cache?: string;
   /** A/B compare: side B's preset and sets (side A is preset/sets) */
   compare?: { preset: string; sets: string };
+  /** steps chosen by hand (engine/hand.ts text form) */
+  hand?: string;
 }
 
 function b64url(bytes: Uint8Array): string {
@@ -165,6 +169,7 @@ export async function encodeShare(st: ShareState): Promise<string> {
     if (st.compare.preset) p.set('bpreset', st.compare.preset);
     if (st.compare.sets) p.set('bsets', st.compare.sets);
   }
+  if (st.hand) p.set('hand', st.hand);
   if (st.seq !== undefined) p.set('seq', String(st.seq));
   return '#' + p.toString();
 }
@@ -184,6 +189,8 @@ export function parseShare(hash: string): ShareState {
   const cache = p.get('cache');
   if (cache) st.cache = cache;
   if (p.get('ab') === '1') st.compare = { preset: p.get('bpreset') ?? '', sets: p.get('bsets') ?? '' };
+  const hand = p.get('hand');
+  if (hand) st.hand = hand;
   const seq = p.get('seq');
   if (seq !== null && /^\d+$/.test(seq)) st.seq = Number(seq);
   return st;

@@ -15,6 +15,9 @@ import { TopologyView } from './panels/Topology';
 import { useState } from 'react';
 import { gloss } from '../state/gloss';
 import { CompareView } from './Compare';
+import { LanesView } from './Lanes';
+import { SchedulePicker } from './lanes/SchedulePicker';
+import { LockView } from './LockView';
 import { ConfigPanel, RunPickers } from './Side';
 import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
@@ -144,6 +147,8 @@ const VIEWS: Record<string, () => React.JSX.Element> = {
   slab: SlabDetailView,
   callpath: CallPathView,
   counters: CountersView,
+  lanes: LanesView,
+  locks: LockView,
 };
 
 /** On a phone the lesson and the visualizer take turns (styles.css). */
@@ -184,6 +189,7 @@ function FullApp() {
         <span className="sub">{t('app.sub')}</span>
         <LessonsButton />
         <RunPickers />
+        <SchedulePicker />
         <CachePicker />
         <CompareButton />
         <Status />
@@ -200,6 +206,8 @@ function FullApp() {
         <div className="col">
           <Legend />
           <TopologyView />
+          <LanesView />
+          <LockView />
           <SheavesView />
           <BarnsView />
           <PartialListsView />

@@ -5,6 +5,8 @@
 // with the drawn glyphs, so the two cannot drift apart unnoticed.
 import type { ReactNode } from 'react';
 import { OBJECT_STATES } from '../viz/common';
+import { FN_PALETTE, LANE_GLYPHS } from '../viz/lanes';
+import { STRINGS } from './lanes/strings';
 import './reading.css';
 import { t, type MsgKey } from '../i18n';
 import { Rich } from '../i18n/Rich';
@@ -89,7 +91,29 @@ export function Legend() {
             ))}
           </ul>
         </section>
+        <LanesLegend />
       </div>
     </details>
+  );
+}
+
+/** The CPU lanes' glyphs (viz/lanes.ts draws them with LANE_GLYPHS). */
+function LanesLegend() {
+  const L = STRINGS.legend;
+  return (
+    <section aria-label={L.section}>
+      <h3>{L.section}</h3>
+      <ul>
+        <Item id="lane-seg" sw={<Sw label="lane-seg">{FN_PALETTE.slice(0, 4).map((c, i) => <rect key={c} x={1 + i * 8} y={4} width={8} height={10} fill={c} />)}</Sw>}>{L.seg}</Item>
+        <Item id="lane-spin" sw={<Sw label="lane-spin">
+          <defs><pattern id="lg-lane-spin" width={5} height={5} patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width={5} height={5} fill="#fff" /><line x1={0} y1={0} x2={0} y2={5} stroke={LANE_GLYPHS.spinHatch} strokeWidth={2} /></pattern></defs>
+          <rect x={2} y={4} width={30} height={10} fill="url(#lg-lane-spin)" /></Sw>}>{L.spin}</Item>
+        <Item id="lane-trylock" sw={<Sw label="lane-trylock"><rect x={2} y={4} width={30} height={10} fill={FN_PALETTE[1]} stroke={LANE_GLYPHS.trylock} strokeDasharray="2 1" /></Sw>}>{L.trylock}</Item>
+        <Item id="lane-hold" sw={<Sw label="lane-hold"><rect x={2} y={3} width={30} height={9} fill={FN_PALETTE[0]} /><rect x={2} y={13} width={14} height={3} fill={LANE_GLYPHS.holdBy.list_lock} /><rect x={18} y={11} width={14} height={3} fill={LANE_GLYPHS.holdBy.barn_lock} /><rect x={2} y={16} width={30} height={2} fill={LANE_GLYPHS.holdBy.cpu_sheaves_lock} /></Sw>}>{L.hold}</Item>
+        <Item id="lane-holder" sw={<Sw label="lane-holder"><path d="M17,4 L22,9 L17,14 L12,9 Z" fill={LANE_GLYPHS.holderMark} stroke="#fff" /></Sw>}>{L.holder}</Item>
+        <Item id="lane-hand" sw={<Sw label="lane-hand"><rect x={10} y={6} width={14} height={10} fill={FN_PALETTE[2]} /><path d="M14,1 L20,1 L17,5 Z" fill={LANE_GLYPHS.hand} /></Sw>}>{L.hand}</Item>
+        <Item id="lane-current" sw={<Sw label="lane-current"><rect x={8} y={4} width={18} height={10} fill={FN_PALETTE[3]} stroke={LANE_GLYPHS.current} strokeWidth={1.5} /></Sw>}>{L.current}</Item>
+      </ul>
+    </section>
   );
 }

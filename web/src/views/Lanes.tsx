@@ -1,0 +1,163 @@
+// The CPU lanes panel (viz/lanes.ts over the frame's window of events),
+// "step this CPU" (Store.stepCpu: a step chosen by hand, part of the run)
+// and the steps chosen so far. Strings: views/lanes/strings.ts.
+import { useMemo, useRef, useState } from 'react';
+import { ready } from '../state/actions';
+import { LANES_WINDOWS } from '../state/store';
+import { lanesModel, renderLanes, windowFunctions } from '../viz/lanes';
+import { useAppState, useD3, useStore, useWidth } from './hooks';
+import { STRINGS } from './lanes/strings';
+import { Panel } from './panels/Panel';
+
+const T = STRINGS;
+/** Up to this many CPUs get a button each; more get a picker. */
+const BUTTONS_MAX = 16;
+
+/** "Step this CPU": a button per CPU (or a picker), the steps chosen so
+ * far, forgetting them, the run as a steps line. */
+export function StepCpuControls() {
+  const st = useAppState();
+  const store = useStore();
+  const f = st.frame;
+  const [pick, setPick] = useState(0);
+  const [line, setLine] = useState<string | null>(null);
+  if (!f) return null;
+  const cpus = f.snapshot.topology.nr_cpus;
+  const off = !ready(st) || st.busy || f.stopped;
+  const sched = f.snapshot.config.schedule?.kind ?? 'serial';
+  return (
+    <div className="step-cpu" data-testid="step-cpu">
+      <p className="small">{T.step.intro}</p>
+      <div className="form">
+        {cpus <= BUTTONS_MAX ? (
+          [...Array(cpus).keys()].map((c) => (
+            <button
+              key={c}
+              type="button"
+              data-step-cpu={c}
+              aria-label={T.step.aria(c)}
+              aria-pressed={st.focusCpu === c ? true : undefined}
+              disabled={off}
+              onClick={() => void store.stepCpu(c)}
+            >
+              {T.step.button(c)}
+            </button>
+          ))
+        ) : (
+          <>
+            <label>
+              {T.step.pickLabel}{' '}
+              <select aria-label={T.step.pickAria} value={st.focusCpu ?? pick} onChange={(e) => setPick(Number(e.target.value))}>
+                {[...Array(cpus).keys()].map((c) => (
+                  <option key={c} value={c}>{c}</option>
+                ))}
+              </select>
+            </label>
+            <button type="button" aria-label={T.step.stepPickedAria} disabled={off} onClick={() => void store.stepCpu(st.focusCpu ?? pick)}>
+              {T.step.stepPicked}
+            </button>
+          </>
+        )}
+      </div>
+      {st.handNote && (
+        <p className="hand-note" role="status" data-testid="hand-note" data-note={st.handNote.kind}>
+          {st.handNote.kind === 'refused'
+            ? T.step.refused[st.handNote.why](st.handNote.cpu)
+            : st.handNote.kind === 'dropped'
+              ? T.step.dropped(st.handNote.seq)
+              : T.step.badLink()}
+        </p>
+      )}
+      <div className="form small">
+        <span title={T.step.recordedHelp}>{T.step.recorded}:</span>
+        <code className="hand-steps" data-testid="hand-steps">{st.hand || T.step.none}</code>
+        {st.hand && (
+          <button type="button" aria-label={T.step.clearAria} disabled={!ready(st) || st.busy} onClick={() => void store.clearHand()}>
+            {T.step.clear}
+          </button>
+        )}
+        <button
+          type="button"
+          aria-label={T.step.stepsLineAria}
+          disabled={!ready(st) || st.busy || f.seq === 0}
+          onClick={() => void store.stepsLine().then(setLine)}
+        >
+          {T.step.stepsLine}
+        </button>
+      </div>
+      {line !== null && (
+        <div className="small">
+          {/* trace syntax, the same in every language */}
+          <code className="steps-line" data-testid="steps-line">{`steps ${line}`}</code>
+          <p>{T.step.stepsLineHelp(sched)}</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function LanesView() {
+  const st = useAppState();
+  const store = useStore();
+  const f = st.frame;
+  const wrap = useRef<HTMLDivElement>(null);
+  const width = useWidth(wrap, 640);
+  const snap = f?.snapshot;
+  const events = f?.lanes;
+  const many = (snap?.topology.nr_cpus ?? 0) > BUTTONS_MAX;
+  const [busyOnly, setBusyOnly] = useState<boolean | null>(null);
+  const only = busyOnly ?? many;
+  const model = useMemo(
+    () => (snap ? lanesModel(snap, events ?? [], st.focusNode, only, st.focusCpu) : null),
+    [snap, events, st.focusNode, only, st.focusCpu],
+  );
+  const ref = useD3<SVGSVGElement>(
+    (el) =>
+      snap &&
+      model &&
+      renderLanes(el, snap, model, {
+        width: width - 4,
+        focusCpu: st.focusCpu,
+        onSelectCpu: (cpu) => store.selectCpu(store.getState().focusCpu === cpu ? null : cpu),
+        text: T.lanes,
+      }),
+    [snap, model, width, st.focusCpu],
+  );
+  const fns = useMemo(() => (model ? windowFunctions(model) : []), [model]);
+  return (
+    <Panel
+      id="lanes"
+      title={T.panel.title}
+      extra={model && <small data-testid="lanes-axis">{model.axis === 'cycles' ? T.panel.axisTimed : T.panel.axisStep}</small>}
+    >
+      <div className="form">
+        <label>
+          {T.panel.windowLabel}{' '}
+          <select aria-label={T.panel.windowAria} value={st.lanesWindow} onChange={(e) => void store.setLanesWindow(Number(e.target.value))}>
+            {LANES_WINDOWS.map((n) => (
+              <option key={n} value={n}>{n}</option>
+            ))}
+          </select>{' '}
+          {T.panel.windowUnit}
+        </label>
+        <label title={T.panel.busyOnlyTitle}>
+          <input type="checkbox" checked={only} onChange={(e) => setBusyOnly(e.target.checked)} /> {T.panel.busyOnly}
+        </label>
+      </div>
+      <StepCpuControls />
+      <div className="scroll lanes-wrap" ref={wrap} role="region" aria-label={T.panel.region}>
+        <svg ref={ref} className="lanes" role="img" aria-label={T.lanes.label} />
+      </div>
+      {model && model.segs.length === 0 && <p className="small">{T.panel.empty}</p>}
+      {fns.length > 0 && (
+        <ul className="lanes-key small" aria-label={T.panel.keyAria} data-testid="lanes-key">
+          {fns.map((x) => (
+            <li key={x.fn} data-lane-key-fn={x.fn}>
+              <i style={{ background: x.color }} aria-hidden="true" /> {x.fn}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
