@@ -1,32 +1,17 @@
 // The legend: every glyph of the visualizer with what it means, drawn with
 // the colours and strokes the renderers use (web/src/viz/*: topology.ts,
 // sheaves.ts, barns.ts, partial.ts, slab.ts; object states from
-// viz/common.ts OBJECT_STATES). e2e/legend.spec.ts compares the swatches
+// viz/common.ts OBJECT_STATES and GLYPHS, the renderers' own colours).
+// e2e/reading.spec.ts compares the swatches
 // with the drawn glyphs, so the two cannot drift apart unnoticed.
 import type { ReactNode } from 'react';
-import { OBJECT_STATES } from '../viz/common';
+import { GLYPHS, OBJECT_STATES } from '../viz/common';
 import { FN_PALETTE, LANE_GLYPHS } from '../viz/lanes';
 import { STRINGS } from './lanes/strings';
 import './reading.css';
 import { t, type MsgKey } from '../i18n';
 import { Rich } from '../i18n/Rich';
 
-/** The glyph colours of the renderers, by what they show. */
-export const GLYPHS = {
-  cpuIdle: '#fff',
-  cpuBusy: '#ffe3b0',
-  cpuStep: '#f0ad4e',
-  nodeMem: '#f7f9fc',
-  nodeNoMemStroke: '#c77',
-  sheafCap: '#fafafa',
-  sheafFill: '#5b8def',
-  noSheaf: '#eee',
-  touched: '#e67e22',
-  barnSlot: '#ccd',
-  slabInuse: '#d9534f',
-  slabFrozen: '#9b59b6',
-  freelistArrow: '#2a7a2a',
-} as const;
 
 function Sw({ children, w = 34, label }: { children: ReactNode; w?: number; label: string }) {
   return (

@@ -1,7 +1,7 @@
 // Barns (sheaves era): per node, the full and the empty sheaves against the
 // limits (MAX_FULL_SHEAVES / MAX_EMPTY_SHEAVES = 10).
 import type { SnapSheaf } from '../engine/types';
-import { anim, cacheOf, root, touched, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, cacheOf, root, touched, type VizInput, type VizOptions } from './common';
 import { t as msg } from '../i18n';
 
 export const BARN_MAX_FULL = 10;
@@ -49,7 +49,7 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
         g.append('text').attr('class', 'count').attr('y', 10).attr('font-size', 10);
         for (let i = 0; i < (k === 'full' ? BARN_MAX_FULL : BARN_MAX_EMPTY); i++)
           g.append('rect').attr('class', 'slot').attr('x', i * (SH_W + 3)).attr('y', 14).attr('width', SH_W)
-            .attr('height', SH_H).attr('fill', 'none').attr('stroke', '#ccd').attr('stroke-dasharray', '2 2');
+            .attr('height', SH_H).attr('fill', 'none').attr('stroke', GLYPHS.barnSlot).attr('stroke-dasharray', '2 2');
       }
       return e;
     })
@@ -74,7 +74,7 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
         // there as an event transition instead)
         const e = enter.append('g').attr('class', 'sheaf').attr('transform', (_x, i) => `translate(${i * (SH_W + 3)},14)`);
         e.append('rect').attr('class', 'cap').attr('width', SH_W).attr('height', SH_H).attr('fill', '#fff');
-        e.append('rect').attr('class', 'fill').attr('width', SH_W).attr('fill', '#5b8def');
+        e.append('rect').attr('class', 'fill').attr('width', SH_W).attr('fill', GLYPHS.sheafFill);
         return e;
       })
       .attr('data-sheaf-id', (x) => x.id)
@@ -82,7 +82,7 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
       .attr('data-size', (x) => x.size)
       .attr('data-touched', (x) => (x.id === t.sheaf ? 'true' : 'false'));
     anim(sh, opts.animMs).attr('transform', (_x, i) => `translate(${i * (SH_W + 3)},14)`);
-    sh.select('rect.cap').attr('stroke', (x) => (x.id === t.sheaf ? '#e67e22' : '#446')).attr('stroke-width', (x) => (x.id === t.sheaf ? 2.5 : 1));
+    sh.select('rect.cap').attr('stroke', (x) => (x.id === t.sheaf ? GLYPHS.touched : '#446')).attr('stroke-width', (x) => (x.id === t.sheaf ? 2.5 : 1));
     sh.select('rect.fill')
       .attr('y', (x) => SH_H - (SH_H * x.size) / Math.max(1, x.capacity))
       .attr('height', (x) => (SH_H * x.size) / Math.max(1, x.capacity));

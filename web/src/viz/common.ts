@@ -84,3 +84,20 @@ export function dataDump(el: Element): string[] {
   });
   return out;
 }
+
+/** The glyph colours the renderers draw with, by what they show (the legend draws the same). */
+export const GLYPHS = {
+  cpuIdle: '#fff',
+  cpuBusy: '#ffe3b0',
+  cpuStep: '#f0ad4e',
+  nodeMem: '#f7f9fc',
+  nodeNoMemStroke: '#c77',
+  sheafCap: '#fafafa',
+  sheafFill: '#5b8def',
+  noSheaf: '#eee',
+  touched: '#e67e22',
+  barnSlot: '#ccd',
+  slabInuse: '#d9534f',
+  slabFrozen: '#9b59b6',
+  freelistArrow: '#2a7a2a',
+} as const;

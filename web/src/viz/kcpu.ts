@@ -5,7 +5,7 @@
 // keeps for the whole chain) and the transaction id c->tid. Click a slab
 // for its detail.
 import type { SnapSlab } from '../engine/types';
-import { anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
 import { t as msg } from '../i18n';
 
 export interface KcpuRow {
@@ -123,7 +123,7 @@ export function renderKcpu(svg: SVGSVGElement, input: VizInput, opts: VizOptions
     });
   cs.select('rect.cap')
     .attr('fill', (d) => (d.slab ? '#fff' : '#f2f2f2'))
-    .attr('stroke', (d) => (d.slabId !== null && d.slabId === opts.selectedSlab ? '#000' : d.slabId !== null && d.slabId === t.slab ? '#e67e22' : '#667'))
+    .attr('stroke', (d) => (d.slabId !== null && d.slabId === opts.selectedSlab ? '#000' : d.slabId !== null && d.slabId === t.slab ? GLYPHS.touched : '#667'))
     .attr('stroke-width', (d) => (d.slabId !== null && (d.slabId === opts.selectedSlab || d.slabId === t.slab) ? 2.5 : 1))
     .attr('stroke-dasharray', (d) => (d.slab ? null : '3 3'));
   anim(cs.select('rect.fill'), opts.animMs).attr('width', (d) => (d.slab ? (SLAB_W * d.slab.inuse) / Math.max(1, d.slab.objects) : 0));
@@ -156,7 +156,7 @@ export function renderKcpu(svg: SVGSVGElement, input: VizInput, opts: VizOptions
   anim(fl, opts.animMs).attr('transform', (c) => `translate(${c.pos * FL_STEP},0)`);
   fl.select('rect')
     .attr('fill', objectState('p').color)
-    .attr('stroke', (c) => (c.obj === t.obj ? '#e67e22' : '#456'))
+    .attr('stroke', (c) => (c.obj === t.obj ? GLYPHS.touched : '#456'))
     .attr('stroke-width', (c) => (c.obj === t.obj ? 2.5 : 1));
   fl.select('text').text(objectState('p').label);
   fl.select('line.next')
@@ -200,7 +200,7 @@ export function renderKcpu(svg: SVGSVGElement, input: VizInput, opts: VizOptions
     });
   anim(ps, opts.animMs).attr('transform', (p) => `translate(${p.pos * PS_STEP},0)`);
   ps.select('rect.cap')
-    .attr('stroke', (p) => (p.slab.id === opts.selectedSlab ? '#000' : p.slab.id === t.slab ? '#e67e22' : '#667'))
+    .attr('stroke', (p) => (p.slab.id === opts.selectedSlab ? '#000' : p.slab.id === t.slab ? GLYPHS.touched : '#667'))
     .attr('stroke-width', (p) => (p.slab.id === opts.selectedSlab || p.slab.id === t.slab ? 2.5 : 1));
   anim(ps.select('rect.fill'), opts.animMs).attr('width', (p) => (PS_W * p.slab.inuse) / Math.max(1, p.slab.objects));
   ps.select('text').text((p) => `#${p.slab.id}`);

@@ -5,7 +5,7 @@
 // detail. With a call-site filter, slabs holding matching objects are
 // marked (data-site-matches).
 import type { SnapSlab } from '../engine/types';
-import { anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
 import { t as msg, type MsgKey } from '../i18n';
 
 export interface SlabListRow {
@@ -112,12 +112,12 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
   anim(slab, opts.animMs).attr('transform', (_x, i) => `translate(${LABEL_W + i * (SLAB_W + 3)},4)`);
   slab
     .select('rect.cap')
-    .attr('stroke', (x) => (x.id === opts.selectedSlab ? '#000' : x.id === t.slab ? '#e67e22' : '#667'))
+    .attr('stroke', (x) => (x.id === opts.selectedSlab ? '#000' : x.id === t.slab ? GLYPHS.touched : '#667'))
     .attr('stroke-width', (x) => (x.id === opts.selectedSlab || x.id === t.slab ? 2.5 : 1))
     .attr('opacity', (x) => (opts.siteFilter && siteMatchCount(x, opts.siteFilter) === 0 ? 0.35 : null));
   anim(slab.select('rect.fill'), opts.animMs)
     .attr('y', (x) => SLAB_H - (SLAB_H * x.inuse) / Math.max(1, x.objects))
     .attr('height', (x) => (SLAB_H * x.inuse) / Math.max(1, x.objects))
-    .attr('fill', (x) => (x.frozen ? '#9b59b6' : '#d9534f'));
+    .attr('fill', (x) => (x.frozen ? GLYPHS.slabFrozen : GLYPHS.slabInuse));
   slab.select('title').text((x) => `slab ${x.slab} (#${x.id}) inuse ${x.inuse}/${x.objects}${x.frozen ? ' frozen' : ''}`);
 }

@@ -2,7 +2,7 @@
 // of object cells against its capacity. With many CPUs the cells give way to
 // a fill bar (the data attributes stay).
 import type { SnapSheaf } from '../engine/types';
-import { anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, cacheOf, objectState, root, touched, type VizInput, type VizOptions } from './common';
 import { t as msg } from '../i18n';
 
 export interface SheafRow {
@@ -90,13 +90,13 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
   sheaf
     .select('rect.cap')
     .attr('width', half)
-    .attr('fill', (d) => (d.sheaf ? '#fafafa' : '#eee'))
-    .attr('stroke', (d) => (d.sheaf && d.sheaf.id === t.sheaf ? '#e67e22' : '#aab'))
+    .attr('fill', (d) => (d.sheaf ? GLYPHS.sheafCap : GLYPHS.noSheaf))
+    .attr('stroke', (d) => (d.sheaf && d.sheaf.id === t.sheaf ? GLYPHS.touched : '#aab'))
     .attr('stroke-width', (d) => (d.sheaf && d.sheaf.id === t.sheaf ? 2.5 : 1))
     .attr('stroke-dasharray', (d) => (d.sheaf ? null : '3 3'));
   anim(sheaf.select('rect.fill'), opts.animMs)
     .attr('width', (d) => (cells || !d.sheaf ? 0 : (half * d.sheaf.size) / Math.max(1, d.sheaf.capacity)))
-    .attr('fill', '#5b8def');
+    .attr('fill', GLYPHS.sheafFill);
   sheaf
     .select('text.size')
     .attr('x', half + 4)
@@ -117,6 +117,6 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
     .attr('data-object-id', (o) => o)
     .attr('data-object-state', 'sheaf')
     .attr('width', Math.max(1, cw - 1))
-    .attr('fill', (o) => (o === t.obj ? '#e67e22' : objectState('s').color));
+    .attr('fill', (o) => (o === t.obj ? GLYPHS.touched : objectState('s').color));
   anim(obj, opts.animMs).attr('x', (_o, i) => i * cw + 1);
 }

@@ -5,7 +5,7 @@
 // dims the objects of other sites. Slabs of more than CANVAS_MIN objects
 // are drawn on a canvas instead (slabCanvas.ts).
 import type { SnapOwner, SnapSlab } from '../engine/types';
-import { anim, objectState, root, siteMatches, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, objectState, root, siteMatches, type VizInput, type VizOptions } from './common';
 import { t as msg, type MsgKey } from '../i18n';
 
 const stateDesc = (ch: string) => msg(`objstate.${objectState(ch).name}` as MsgKey);
@@ -107,7 +107,7 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
   if (s.select('defs').empty()) {
     s.append('defs').append('marker').attr('id', 'fl-arrow').attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
       .attr('markerWidth', 6).attr('markerHeight', 6).attr('orient', 'auto-start-reverse')
-      .append('path').attr('d', 'M0,0 L10,5 L0,10 z').attr('fill', '#2a7a2a');
+      .append('path').attr('d', 'M0,0 L10,5 L0,10 z').attr('fill', GLYPHS.freelistArrow);
   }
   let gCells = s.select<SVGGElement>('g.cells');
   if (gCells.empty()) gCells = s.append('g').attr('class', 'cells');
@@ -136,7 +136,7 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
     .attr('data-touched', (c) => (ev?.obj === c.id ? 'true' : 'false'));
   anim(cell.select('rect'), opts.animMs)
     .attr('fill', (c) => objectState(c.state).color)
-    .attr('stroke', (c) => (ev?.obj === c.id ? '#e67e22' : '#556'))
+    .attr('stroke', (c) => (ev?.obj === c.id ? GLYPHS.touched : '#556'))
     .attr('stroke-width', (c) => (ev?.obj === c.id ? 3 : 1))
     // free objects dashed: shape differs too, not only color
     .attr('stroke-dasharray', (c) => (c.state === 'f' ? '3 2' : null));
@@ -191,7 +191,7 @@ export function renderSlab(svg: SVGSVGElement, slab: SnapSlab | null, input: Viz
     .attr('data-from', (p) => p.a + slab.obj0)
     .attr('data-to', (p) => p.b + slab.obj0)
     .attr('fill', 'none')
-    .attr('stroke', '#2a7a2a')
+    .attr('stroke', GLYPHS.freelistArrow)
     .attr('stroke-width', 1.3)
     .attr('opacity', rest)
     .attr('data-hl', null)

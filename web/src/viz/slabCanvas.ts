@@ -6,7 +6,7 @@
 // (data-slab-id, data-objects, data-inuse, data-states: one state char per
 // object, data-state-counts, data-site-matches), and canvasHit() maps a
 // pointer position to the object under it.
-import { objectState, type VizInput, type VizOptions } from './common';
+import { GLYPHS, objectState, type VizInput, type VizOptions } from './common';
 import { cellSiteMatch, objectCells, type ObjectCell } from './slab';
 import type { SnapSlab } from '../engine/types';
 
@@ -94,7 +94,7 @@ function drawCell(g: CanvasRenderingContext2D, c: ObjectCell, x: number, y: numb
   }
   if (touched) {
     g.globalAlpha = 1;
-    g.strokeStyle = '#e67e22';
+    g.strokeStyle = GLYPHS.touched;
     g.lineWidth = 2;
     g.strokeRect(x - 1, y - 1, s + 2, s + 2);
   }

@@ -1,7 +1,7 @@
 // Topology: NUMA nodes with their CPUs; memoryless nodes marked (hatched,
 // "no memory"); CPUs running an op marked busy. Click a CPU to focus it.
 import type { SnapNode } from '../engine/types';
-import { anim, root, type VizInput, type VizOptions } from './common';
+import { GLYPHS, anim, root, type VizInput, type VizOptions } from './common';
 import { t as msg } from '../i18n';
 
 const CPU_W = 22;
@@ -49,8 +49,8 @@ export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, op
   g.select('rect.node-box')
     .attr('width', L.nodeW)
     .attr('height', L.nodeH)
-    .attr('fill', (d) => (d.has_memory ? '#f7f9fc' : 'url(#hatch)'))
-    .attr('stroke', (d) => (d.has_memory ? '#8aa' : '#c77'))
+    .attr('fill', (d) => (d.has_memory ? GLYPHS.nodeMem : 'url(#hatch)'))
+    .attr('stroke', (d) => (d.has_memory ? '#8aa' : GLYPHS.nodeNoMemStroke))
     .attr('stroke-dasharray', (d) => (d.has_memory ? null : '4 3'));
   g.select('text.node-label').text((d) => `node ${d.id}${opts.focusNode === d.id ? msg('viz.focused') : ''}`);
   g.select<SVGRectElement>('rect.node-box')
@@ -92,7 +92,7 @@ export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, op
       }
     });
   anim(cpu.select('rect'), opts.animMs)
-    .attr('fill', (c) => (event?.cpu === c ? '#f0ad4e' : busy.get(c) ? '#ffe3b0' : '#fff'))
+    .attr('fill', (c) => (event?.cpu === c ? GLYPHS.cpuStep : busy.get(c) ? GLYPHS.cpuBusy : GLYPHS.cpuIdle))
     .attr('stroke', (c) => (opts.focusCpu === c ? '#000' : '#667'))
     .attr('stroke-width', (c) => (opts.focusCpu === c ? 2.5 : 1));
   cpu.select('text').text((c) => String(c));
