@@ -8,6 +8,7 @@ import type { Manifest, ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
 import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
 import { HandError, parseHand } from '../engine/hand';
+import { t } from '../i18n';
 
 export interface ScenarioInfo {
   id: string;
@@ -345,14 +346,14 @@ export class Store {
         frame: null,
         busy: false,
         progress: null,
-        error: `The engine crashed (${reason})${this.recovering ? ' again while restoring the run' : ''}. It was restarted; open a scenario or a trace to go on.`,
+        error: t(this.recovering ? 'notice.crashedAgain' : 'notice.crashedFresh', { reason }),
       });
       return;
     }
     this.recovering = true;
-    const where = g.traceName ?? (g.scenario ? `scenario ${g.scenario}` : 'the trace');
-    const crashed = `The engine crashed (${reason}).`;
-    this.set({ notice: { kind: 'crash', text: `${crashed} Restarting it and restoring ${where} at step ${g.seq}…` }, error: null });
+    const where = g.traceName ?? (g.scenario ? t('notice.scenario', { name: g.scenario }) : t('notice.theTrace'));
+    const crashed = t('notice.crashed', { reason });
+    this.set({ notice: { kind: 'crash', text: crashed + t('notice.restoring', { where, seq: g.seq }) }, error: null });
     const opts = { config: g.config, freeOps: g.freeOps, keepSelection: true, seq: g.seq, hand: g.hand };
     const done = g.traceRef
       ? this.openRef(g.traceRef, { ...opts, name: g.traceName ?? undefined })
@@ -362,8 +363,8 @@ export class Store {
         const st = this.state;
         const ok = st.status === 'ready' && st.frame?.seq === g.seq;
         const text = ok
-          ? `${crashed} It was restarted, and ${where} was restored at step ${g.seq}.`
-          : `${crashed} It was restarted, but ${where} could not be restored${st.error ? `: ${st.error}` : ''}.`;
+          ? crashed + t('notice.restored', { where, seq: g.seq })
+          : crashed + t(st.error ? 'notice.notRestoredWhy' : 'notice.notRestored', { where, error: st.error ?? '' });
         this.set({ notice: { kind: 'crash', text } });
       })
       .finally(() => (this.recovering = false));
@@ -440,7 +441,7 @@ export class Store {
       }
     }
     const bad = async (why: string) => {
-      this.set({ notice: { kind: 'link', text: `${why}. ${fallback === null ? 'The current run stays open' : `Opened the scenario ${fallback} instead`}.` } });
+      this.set({ notice: { kind: 'link', text: `${why}. ` + (fallback === null ? t('notice.runStaysOpen') : t('notice.openedInstead', { name: fallback })) } });
       if (fallback !== null) await this.loadScenario(fallback);
     };
     const done = async () => {
