@@ -3,23 +3,28 @@
 // sheaf is empty: it looks for a full sheaf in the barn"). Generated from
 // the event's fields with one template per event kind (KIND_GLOSS), one
 // phrase per location (PLACE) and one per decision (CHECK_GLOSS); the names
-// are the manifest's (event_kinds, locations, checks, locks): the message
-// keys must be typed, so the lists are written here, and a test checks
-// them against the manifest.
+// are the manifest's (event_kinds, locations, checks, locks), the phrases
+// the catalog's (i18n/), and a test checks every name has its phrase.
 import type { Snapshot, SvzEvent } from '../engine/types';
 import { format, getLang, type Lang, type MsgKey, type Vars } from '../i18n';
+import { en } from '../i18n/en';
 
-const PLACES = ['none', 'user', 'main', 'spare', 'barn_full', 'barn_empty', 'freelist', 'partial', 'private', 'bulk', 'chain', 'pages', 'sheaf',
-  'cpu_freelist', 'cpu_slab', 'cpu_partial'] as const;
-const CHECKS = ['MAIN_EMPTY', 'MAIN_FULL', 'NO_SHEAVES', 'NO_BARN', 'BARN_NO_FULL', 'BARN_NO_EMPTY', 'BARN_TOO_MANY_FULL', 'NO_BLOCKING',
-  'NO_SPINNING', 'PARTIAL_EMPTY', 'NODE_MISMATCH', 'DEFRAG_SKIP', 'NO_NODE', 'REMOTE_OBJECT', 'OUT_OF_MEMORY', 'SHORT_REFILL', 'SURPLUS',
-  'DRAIN_NEEDED', 'SWAP_SPARE', 'SHEAF_EMPTY', 'RCU_FAIL', 'CLASSIC_NO_PREFILL', 'KEEP_EMPTY', 'ISOLATED'] as const;
+/** The catalog's phrases under a prefix, by the name after it: the names
+ * are the manifest's (gloss.test.ts checks every one has its phrase), not
+ * a list typed here. */
+function keysUnder(prefix: string, fallback: string): Record<string, MsgKey> {
+  return Object.fromEntries(
+    Object.keys(en)
+      .filter((k) => k.startsWith(prefix) && k !== fallback)
+      .map((k) => [k.slice(prefix.length), k as MsgKey]),
+  );
+}
 
 /** Where a thing sits, in words (the manifest's `locations`): message keys. */
-export const PLACE: Record<string, MsgKey> = Object.fromEntries(PLACES.map((p) => [p, `place.${p}` as MsgKey]));
+export const PLACE = keysUnder('place.', 'place.somewhere');
 
-/** The decisions of `check` events (engine.h CHECKS), in words: message keys. */
-export const CHECK_GLOSS: Record<string, MsgKey> = Object.fromEntries(CHECKS.map((c) => [c, `check.${c}` as MsgKey]));
+/** The decisions of `check` events (the manifest's `checks`), in words: message keys. */
+export const CHECK_GLOSS = keysUnder('check.', 'check.other');
 
 const LOCK: Record<string, MsgKey> = {
   list_lock: 'lock.list_lock',
