@@ -35,7 +35,9 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
 /** Regions that scroll (a panel's body narrower than its table or drawing,
  * a .scroll box) must be reachable from the keyboard: they get a tab stop
  * while they overflow, and lose it when they fit again. Checked after each
- * state change (one animation frame later) and on resize. */
+ * state change (one animation frame later) and on resize; not while playing,
+ * where reading the sizes forced a layout of the whole page every frame (the
+ * pause that ends the play is a state change, checked). */
 export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
   useEffect(() => {
     let frame = 0;
@@ -53,7 +55,7 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
       }
     };
     const soon = () => {
-      if (!frame) frame = requestAnimationFrame(check);
+      if (!frame && !store.getState().playing) frame = requestAnimationFrame(check);
     };
     const unsub = store.subscribe(soon);
     window.addEventListener('resize', soon);

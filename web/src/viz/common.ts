@@ -54,6 +54,44 @@ export function objectState(ch: string): { name: string; label: string; color: s
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySel = d3.Selection<any, any, any, any>;
 
+type Value = unknown | ((this: Element, d: unknown, i: number, g: ArrayLike<Element>) => unknown);
+const valueOf = (v: Value, el: Element, d: unknown, i: number, g: ArrayLike<Element>): unknown =>
+  typeof v === 'function' ? (v as (this: Element, d: unknown, i: number, g: ArrayLike<Element>) => unknown).call(el, d, i, g) : v;
+
+/* The renderers are pure over the snapshot: every frame they set every
+ * attribute and text of every element they draw, and a step changes few of
+ * them. Setting a value an element already has still makes Chromium
+ * restyle, lay out and repaint it (most of a playing frame), so
+ * selection.attr and selection.text (the setters; transitions are apart)
+ * leave a value that is already there. */
+const proto = d3.selection.prototype as unknown as {
+  attr(this: AnySel, name: string, value?: Value): unknown;
+  text(this: AnySel, value?: Value): unknown;
+};
+const attrGet = proto.attr;
+const textGet = proto.text;
+proto.attr = function (name, value) {
+  if (arguments.length < 2) return attrGet.call(this, name);
+  const ns = d3.namespace(name);
+  return this.each(function (this: Element, d, i, g) {
+    const v = valueOf(value, this, d, i, g);
+    if (typeof ns === 'string') {
+      if (v == null) this.removeAttribute(ns);
+      else if (this.getAttribute(ns) !== String(v)) this.setAttribute(ns, String(v));
+    } else if (v == null) this.removeAttributeNS(ns.space, ns.local);
+    else if (this.getAttributeNS(ns.space, ns.local) !== String(v)) this.setAttributeNS(ns.space, ns.local, String(v));
+  });
+};
+proto.text = function (value) {
+  if (arguments.length === 0) return textGet.call(this);
+  return this.each(function (this: Element, d, i, g) {
+    const v = valueOf(value, this, d, i, g);
+    const s = v == null ? '' : String(v);
+    // an element with child elements is replaced by its text, as d3 does
+    if (this.firstElementChild !== null || this.textContent !== s) this.textContent = s;
+  });
+};
+
 /** `sel` with a transition of `ms`, or `sel` itself when ms is 0 (same attr API). */
 export function anim<S extends AnySel>(sel: S, ms: number): S {
   return (ms > 0 ? sel.transition().duration(ms) : sel) as unknown as S;

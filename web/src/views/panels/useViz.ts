@@ -15,8 +15,9 @@ export function useViz(): { input: VizInput | null; opts: VizOptions } {
   return {
     input,
     opts: {
-      // short transitions while playing, so frames keep up
-      animMs: st.playing ? Math.min(st.animMs, 60) : st.animMs,
+      // no transitions while playing: each would restyle and repaint every
+      // animation frame for a state the next step replaces anyway
+      animMs: st.playing ? 0 : st.animMs,
       cache: st.selectedCache ?? 0,
       focusCpu: st.focusCpu,
       focusNode: st.focusNode,
