@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { ready } from '../state/actions';
 import { LANES_WINDOWS } from '../state/store';
 import { lanesModel, renderLanes, windowFunctions } from '../viz/lanes';
-import { useAppState, useD3, useStore, useWidth } from './hooks';
+import { useAppState, useD3, useSelect, useStore, useWidth } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -97,7 +97,7 @@ export function StepCpuControls() {
 }
 
 export function LanesView() {
-  const st = useAppState();
+  const st = useSelect(({ frame, focusNode, focusCpu, lanesWindow }) => ({ frame, focusNode, focusCpu, lanesWindow }));
   const store = useStore();
   const f = st.frame;
   const wrap = useRef<HTMLDivElement>(null);

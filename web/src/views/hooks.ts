@@ -22,6 +22,30 @@ export function useStateOf(store: Store): AppState {
   return useSyncExternalStore(store.subscribe, store.getState);
 }
 
+/** Same values, field by field (one level). */
+function shallowEqual<T>(a: T, b: T): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a) as (keyof T)[];
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.is(a[k], b[k]));
+}
+
+/** The part of the state a view draws from: the view re-renders when that
+ * part changes (compared field by field), not on every store change (busy
+ * on and off around each step while playing, progress...). */
+export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore()): T {
+  const last = useRef<{ st: AppState; value: T } | null>(null);
+  const get = (): T => {
+    const st = store.getState();
+    const l = last.current;
+    if (l?.st === st) return l.value;
+    const value = pick(st);
+    last.current = { st, value: l && shallowEqual(l.value, value) ? l.value : value };
+    return last.current.value;
+  };
+  return useSyncExternalStore(store.subscribe, get);
+}
+
 /** An <svg> drawn by a D3 render function whenever `deps` change. */
 export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[]) {
   const ref = useRef<E>(null);

@@ -269,12 +269,21 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .text((c) => t.cpu(c));
   const st = lane.select('text.lane-status').attr('x', 50).attr('y', H / 2 + fs / 2 - 2).attr('font-size', Math.max(8, fs - 1)).attr('fill', '#555');
   st.each(function (c) {
-    // the text node first, then the full status as its title
+    // the text node first, then the full status as its title; rewritten
+    // only when they change (each lane every frame while playing)
     const el = this as SVGTextElement;
+    const short = shortStatus(snap, c, t);
+    const full = status(snap, c, t);
     const title = el.querySelector('title');
-    el.textContent = shortStatus(snap, c, t);
+    const text = el.firstChild;
+    if (title && text !== title && text?.nodeType === Node.TEXT_NODE && text.nextSibling === title && !title.nextSibling) {
+      if (text.nodeValue !== short) text.nodeValue = short;
+      if (title.textContent !== full) title.textContent = full;
+      return;
+    }
+    el.textContent = short;
     const tt = title ?? document.createElementNS('http://www.w3.org/2000/svg', 'title');
-    tt.textContent = status(snap, c, t);
+    tt.textContent = full;
     el.appendChild(tt);
   });
 

@@ -5,7 +5,7 @@ import type { SnapSlab } from '../../engine/types';
 import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
 import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
 import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
-import { useAppState, useD3, useStore } from '../hooks';
+import { useD3, useSelect, useStore } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t, type MsgKey } from '../../i18n';
@@ -74,7 +74,7 @@ function Owners({ slab, filter }: { slab: SnapSlab; filter: string }) {
 }
 
 function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) {
-  const st = useAppState();
+  const st = useSelect(({ siteFilter }) => ({ siteFilter }));
   const store = useStore();
   const sites = cacheSites(slabs, cacheId).filter((x) => x.site !== '');
   if (sites.length === 0 && !st.siteFilter) return null;
@@ -122,9 +122,9 @@ function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) 
 }
 
 export function SlabDetailView() {
-  const st = useAppState();
   const store = useStore();
   const { input, opts } = useViz();
+  const st = { siteFilter: opts.siteFilter ?? '', selectedSlab: opts.selectedSlab ?? null };
   const slab = input ? pickSlab(input, opts.cache, opts.selectedSlab) : null;
   const cache = input && slab ? cacheOf(input.snap, slab.cache) : null;
   const big = !!slab && slab.objects > CANVAS_MIN;

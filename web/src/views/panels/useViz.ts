@@ -2,11 +2,13 @@
 // view options (selection, focus, animation) of the store.
 import { useMemo } from 'react';
 import { type VizInput, type VizOptions } from '../../viz/common';
-import { useAppState, useStore } from '../hooks';
+import { useSelect, useStore } from '../hooks';
 
 export function useViz(): { input: VizInput | null; opts: VizOptions } {
-  const st = useAppState();
   const store = useStore();
+  const st = useSelect(({ frame, playing, animMs, selectedCache, focusCpu, focusNode, selectedSlab, siteFilter }) => ({
+    frame, playing, animMs, selectedCache, focusCpu, focusNode, selectedSlab, siteFilter,
+  }));
   const f = st.frame;
   // the same object until the frame changes: panels redraw (useD3 deps) on
   // a new frame, not on every store change (busy, progress...) around it
