@@ -13,9 +13,15 @@ export function useStore(): Store {
   return s;
 }
 
+/** The state as the views show it. While playing, the engine is busy with
+ * each step in turn: that is not shown (no "working…", no buttons blinking
+ * with every step), and a busy flag going on and off around each step
+ * re-renders nothing. */
 export function useAppState(): AppState {
-  return useStateOf(useStore());
+  return useSelect(shownState);
 }
+
+const shownState = (st: AppState): AppState => (st.busy && st.playing ? { ...st, busy: false } : st);
 
 /** The state of a given store (the A/B view's side B). */
 export function useStateOf(store: Store): AppState {

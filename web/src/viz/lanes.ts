@@ -211,12 +211,25 @@ function shortStatus(snap: Snapshot, cpu: number, t: LanesText): string {
   return status(snap, cpu, t);
 }
 
+/** Where an svg's glyphs on the x axis are drawn from (see renderLanes). */
+const slides = new WeakMap<SVGSVGElement, { origin: number; k: number }>();
+
 export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, opts: LanesOptions): void {
   const t = opts.text;
   const H = laneHeight(m.cpus.length);
   const width = Math.max(LABEL_W + 100, opts.width);
   const height = m.cpus.length * H + AXIS_H + 4;
   const x = d3.scaleLinear().domain([m.x0, Math.max(m.x1, m.x0 + 1)]).range([LABEL_W, width - 8]);
+  // The glyphs along x (holds, events, marks) are drawn against an origin
+  // kept while the scale's px per unit stays, and their layers slid into
+  // place by one transform: playing moves the window by a step or a few,
+  // which then rewrites four transforms, not every glyph's x (the same picture).
+  const k = (width - 8 - LABEL_W) / (Math.max(m.x1, m.x0 + 1) - m.x0);
+  let slide = slides.get(svg);
+  if (slide?.k !== k) slides.set(svg, (slide = { origin: m.x0, k }));
+  const origin = slide.origin;
+  const ux = (v: number) => (v - origin) * k;
+  const slid = `translate(${LABEL_W + (origin - m.x0) * k},0)`;
   const laneOf = new Map(m.cpus.map((c, i) => [c, i]));
   const y = (cpu: number) => (laneOf.get(cpu) ?? 0) * H;
   const s = root(svg)
@@ -241,6 +254,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
   // path that led to it
   const layer = (name: string) => s.selectAll<SVGGElement, string>(`g.layer-${name}`).data([name]).join('g').attr('class', `layer-${name}`);
   const L = { lanes: layer('lanes'), holds: layer('holds'), segs: layer('segs'), hand: layer('hand'), holders: layer('holders'), axis: layer('axis') };
+  for (const g of [L.holds, L.segs, L.hand, L.holders]) g.attr('transform', slid);
 
   // the lanes: label, status, background
   const lane = L.lanes
@@ -294,8 +308,8 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .join('rect')
     .order()
     .attr('class', 'lane-hold')
-    .attr('x', (h) => x(h.x0))
-    .attr('width', (h) => Math.max(2, x(h.x1) - x(h.x0)))
+    .attr('x', (h) => ux(h.x0))
+    .attr('width', (h) => Math.max(2, ux(h.x1) - ux(h.x0)))
     .attr('y', (h) => y(h.cpu) + H - 4 - (h.lock === 'barn_lock' ? 2 : 0))
     .attr('height', (h) => (h.lock === 'list_lock' || h.lock === 'barn_lock' ? 3 : 2))
     .attr('fill', (h) => LANE_GLYPHS.holdBy[h.lock] ?? LANE_GLYPHS.hold)
@@ -332,8 +346,8 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .attr('data-lane-current', (g) => (g.seq === m.current ? '1' : '0'))
     .attr('data-lane-x0', (g) => g.x0)
     .attr('data-lane-x1', (g) => g.x1);
-  const sx = (g: LaneSeg) => x(g.x0);
-  const sw = (g: LaneSeg) => Math.max(1, x(g.x1) - x(g.x0));
+  const sx = (g: LaneSeg) => ux(g.x0);
+  const sw = (g: LaneSeg) => Math.max(1, ux(g.x1) - ux(g.x0));
   seg.select('rect.seg-fill')
     .attr('x', sx)
     .attr('width', sw)
@@ -360,7 +374,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .order()
     .attr('class', 'lane-hand')
     .attr('d', (g) => {
-      const cx = x(g.x0) + sw(g) / 2;
+      const cx = sx(g) + sw(g) / 2;
       const top = y(g.cpu) + 1;
       return `M${cx - 3},${top} L${cx + 3},${top} L${cx},${top + 4} Z`;
     })
@@ -378,7 +392,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     })
     .order()
     .attr('d', (g) => {
-      const cx = x(g.x0) + sw(g) / 2;
+      const cx = sx(g) + sw(g) / 2;
       const cy = y(g.holder!) + H / 2 - 1;
       const r = Math.max(2.5, Math.min(5, H / 4));
       return `M${cx},${cy - r} L${cx + r},${cy} L${cx},${cy + r} L${cx - r},${cy} Z`;

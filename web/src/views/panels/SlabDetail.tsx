@@ -1,6 +1,6 @@
 // The slab detail panel: one slab's objects (SVG, or a canvas for big
 // slabs), their owners and a call-site filter (viz/slab.ts, viz/slabCanvas.ts).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SnapSlab } from '../../engine/types';
 import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
 import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
@@ -128,7 +128,13 @@ export function SlabDetailView() {
   const slab = input ? pickSlab(input, opts.cache, opts.selectedSlab) : null;
   const cache = input && slab ? cacheOf(input.snap, slab.cache) : null;
   const big = !!slab && slab.objects > CANVAS_MIN;
-  const ref = useD3<SVGSVGElement>((el) => input && renderSlab(el, big ? null : slab, input, opts), [input, slab, big, opts.animMs, opts.siteFilter]);
+  // redrawn when what it draws changes (the slab's contents, the event's
+  // object), not on every step: most steps leave the slab shown alone
+  const slabDrawn = useMemo(() => (slab && !big ? JSON.stringify(slab) : ''), [slab, big]);
+  const ref = useD3<SVGSVGElement>(
+    (el) => input && renderSlab(el, big ? null : slab, input, opts),
+    [input === null, slabDrawn, input?.event?.obj, big, opts.animMs, opts.siteFilter],
+  );
   const hardened = input?.snap.config.switches.freelist_hardened === true;
   const matches = slab && st.siteFilter ? objectCells(slab).filter((c) => c.owner && siteMatches(c.owner.site, st.siteFilter)).length : null;
   return (
