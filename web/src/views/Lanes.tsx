@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { ready } from '../state/actions';
 import { LANES_WINDOWS } from '../state/store';
 import { lanesModel, renderLanes, windowFunctions } from '../viz/lanes';
-import { useAppState, useD3, useSelect, useStore, useWidth } from './hooks';
+import { useD3, useSelect, useStore, useWidth } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -16,15 +16,18 @@ const BUTTONS_MAX = 16;
 /** "Step this CPU": a button per CPU (or a picker), the steps chosen so
  * far, forgetting them, the run as a steps line. */
 export function StepCpuControls() {
-  const st = useAppState();
+  // what it shows of the frame, not the frame: the same on most steps
+  const st = useSelect((s) => ({
+    shown: s.frame !== null, stopped: s.frame?.stopped, atStart: s.frame?.seq === 0, cpus: s.frame?.snapshot.topology.nr_cpus ?? 0,
+    sched: s.frame?.snapshot.config.schedule?.kind ?? 'serial',
+    ready: ready(s), busy: s.busy && !s.playing, focusCpu: s.focusCpu, handNote: s.handNote, hand: s.hand,
+  }));
   const store = useStore();
-  const f = st.frame;
   const [pick, setPick] = useState(0);
   const [line, setLine] = useState<string | null>(null);
-  if (!f) return null;
-  const cpus = f.snapshot.topology.nr_cpus;
-  const off = !ready(st) || st.busy || f.stopped;
-  const sched = f.snapshot.config.schedule?.kind ?? 'serial';
+  if (!st.shown) return null;
+  const { cpus, sched } = st;
+  const off = !st.ready || st.busy || st.stopped;
   return (
     <div className="step-cpu" data-testid="step-cpu">
       <p className="small">{T.step.intro}</p>
@@ -72,14 +75,14 @@ export function StepCpuControls() {
         <span title={T.step.recordedHelp}>{T.step.recorded}:</span>
         <code className="hand-steps" data-testid="hand-steps">{st.hand || T.step.none}</code>
         {st.hand && (
-          <button type="button" aria-label={T.step.clearAria} disabled={!ready(st) || st.busy} onClick={() => void store.clearHand()}>
+          <button type="button" aria-label={T.step.clearAria} disabled={!st.ready || st.busy} onClick={() => void store.clearHand()}>
             {T.step.clear}
           </button>
         )}
         <button
           type="button"
           aria-label={T.step.stepsLineAria}
-          disabled={!ready(st) || st.busy || f.seq === 0}
+          disabled={!st.ready || st.busy || st.atStart}
           onClick={() => void store.stepsLine().then(setLine)}
         >
           {T.step.stepsLine}

@@ -1,19 +1,28 @@
 // The free-play panel: ops appended to the trace (allocate, free), the
 // live handles and the trace's export.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { AppState } from '../../state/store';
 import { ActionButton } from '../ActionButton';
 import { Panel } from './Panel';
 import { exportV1 } from '../Traces';
-import { useAppState, useStore } from '../hooks';
+import { useSelect, useStore } from '../hooks';
 import { t } from '../../i18n';
 
+/** The caches free play can allocate from, one "id name" a line: the same
+ * string while steps leave them alone (the panel, with its list of up to
+ * 500 live handles, re-renders when they change, not on every step). */
+const cacheLines = (st: AppState) =>
+  (st.frame?.snapshot.caches.filter((c) => c.alive && !c.kmalloc) ?? []).map((c) => `${c.id} ${c.name}`).join('\n');
+
 export function FreePlayPanel() {
-  const st = useAppState();
+  const st = useSelect((s) => ({
+    hasFrame: s.frame !== null, caches: cacheLines(s), ncpu: s.frame?.snapshot.topology.nr_cpus ?? 1,
+    meta: s.meta, trace: s.trace, freeOps: s.freeOps, scenario: s.scenario, traceRef: s.traceRef, fp: s.fp,
+  }));
   const store = useStore();
   const [copied, setCopied] = useState('');
-  const f = st.frame;
-  const caches = f?.snapshot.caches.filter((c) => c.alive && !c.kmalloc) ?? [];
-  const ncpu = f?.snapshot.topology.nr_cpus ?? 1;
+  const caches = useMemo(() => (st.caches ? st.caches.split('\n').map((l) => ({ id: Number(l.slice(0, l.indexOf(' '))), name: l.slice(l.indexOf(' ') + 1) })) : []), [st.caches]);
+  const ncpu = st.ncpu;
   const live = store.liveHandles();
   const more = st.meta?.endHandlesMore ?? 0;
   const [handle, setHandle] = useState('');
@@ -71,7 +80,7 @@ export function FreePlayPanel() {
       </p>
       <div className="form">
         <button type="button" onClick={download}>{t('panel.downloadTrace')}</button>
-        <button type="button" onClick={() => void exportV1(store)} disabled={!f} title={t('panel.exportTitle')}>
+        <button type="button" onClick={() => void exportV1(store)} disabled={!st.hasFrame} title={t('panel.exportTitle')}>
           {t('panel.exportV1')}
         </button>
         <button
