@@ -125,4 +125,19 @@ describe('renderLanes', () => {
     renderLanes(slid, snap, lanesModel(snap, WINDOW.slice(1)), { width: 600, text: T });
     expect(dataDump(slid)).toEqual(dataDump(direct));
   });
+
+  test('a window of new steps only (playing fast) draws as it would on its own', () => {
+    const snap = snapWith(0);
+    const direct = svg();
+    renderLanes(direct, snap, lanesModel(snap, WINDOW), { width: 600, text: T });
+    const before = svg();
+    renderLanes(before, snap, lanesModel(snap, [ev(1, 1, 'spin', { lock: 'list_lock', node: 0, value: 0 }), ev(2, 0, 'return'), ev(3, 1, 'return', { hand: true })]), { width: 600, text: T });
+    renderLanes(before, snap, lanesModel(snap, WINDOW), { width: 600, text: T });
+    expect(dataDump(before)).toEqual(dataDump(direct));
+    const glyphs = (el: SVGSVGElement) =>
+      [...el.querySelectorAll('g.lane-seg')].map((g) =>
+        [...g.children].map((c) => `${c.tagName} ${c.getAttribute('fill')} ${c.getAttribute('display')} ${c.getAttribute('stroke')} ${c.textContent}`).join(' | '),
+      );
+    expect(glyphs(before)).toEqual(glyphs(direct));
+  });
 });

@@ -324,9 +324,14 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
 
   // the events
   const segs = m.segs.filter((g) => laneOf.has(g.cpu));
-  const seg = L.segs
-    .selectAll<SVGGElement, LaneSeg>('g.lane-seg')
-    .data(segs, (g) => String(g.seq))
+  // keyed by step while the window slides over steps already drawn; a
+  // window of new steps only (playing fast) takes over the drawn glyphs in
+  // order instead of removing and creating them all (every attribute is set
+  // below, so the glyphs are the same either way)
+  const drawnSegs = L.segs.selectAll<SVGGElement, LaneSeg>('g.lane-seg');
+  const wasDrawn = new Set(drawnSegs.data().map((g) => g.seq));
+  const seg = drawnSegs
+    .data(segs, segs.some((g) => wasDrawn.has(g.seq)) ? (g) => String(g.seq) : (_g, i) => String(i))
     .join((enter) => {
       const e = enter.append('g').attr('class', 'lane-seg');
       e.append('rect').attr('class', 'seg-fill');
