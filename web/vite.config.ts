@@ -103,6 +103,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
+    // every browser the app supports (es2022) has <link rel=modulepreload>
+    modulePreload: { polyfill: false },
   },
   server: { host: '127.0.0.1' },
   // the header covers the workers too (a meta tag only covers the page)

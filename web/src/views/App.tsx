@@ -14,7 +14,6 @@ import { TextViews } from './panels/TextViews';
 import { TopologyView } from './panels/Topology';
 import { lazy, Suspense, useState } from 'react';
 import { gloss } from '../state/gloss';
-import { CompareView } from './Compare';
 import { LanesView } from './Lanes';
 import { SchedulePicker } from './lanes/SchedulePicker';
 import { LockView } from './LockView';
@@ -135,6 +134,20 @@ function Alerts() {
       )}
       {st.notice && <Notice notice={st.notice} />}
     </>
+  );
+}
+
+// A/B compare (its second engine, the timeline) is a chunk loaded when
+// compare is first switched on.
+const LazyCompareView = lazy(() => import('./Compare').then((m) => ({ default: m.CompareView })));
+
+function CompareView() {
+  const on = !!useAppState().compare;
+  if (!on) return null;
+  return (
+    <Suspense fallback={<p role="status">{t('app.loading')}…</p>}>
+      <LazyCompareView />
+    </Suspense>
   );
 }
 
