@@ -11,7 +11,7 @@ import { StoreContext } from './views/hooks';
 import './styles.css';
 
 async function boot(): Promise<void> {
-  initLang(); // <html lang> and the catalogs before the first render
+  await initLang(); // <html lang> and the catalog before the first render
   const base = new URL(import.meta.env.BASE_URL, location.href);
   const store = new Store(EngineClient.create(new URL('wasm/', base).href), {
     fetchText: async (path) => {
