@@ -9,7 +9,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { Store } from '../state/store';
 import { Panel } from './panels/Panel';
-import { useStore } from './hooks';
+import { useAppState, useStore } from './hooks';
 import { t } from '../i18n';
 
 export function fmtBytes(n: number): string {
@@ -70,6 +70,23 @@ export function useWindowDrop(store: Store): boolean {
     };
   }, [store]);
   return over;
+}
+
+/** The import's format: the core's list (its manifest), "auto" detects. */
+export function FormatPicker({ value, onChange }: { value: string; onChange: (format: string) => void }) {
+  const st = useAppState();
+  return (
+    <label>
+      {t('imp.format')}{' '}
+      <select aria-label={t('imp.formatAria')} value={value} onChange={(e) => onChange(e.target.value)}>
+        {st.importFormats.map((f) => (
+          <option key={f.name} value={f.name}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 const ImportUi = lazy(() => import('./TracesBody').then((m) => ({ default: m.ImportUi })));

@@ -7,7 +7,7 @@ import type { ImportSummary } from '../engine/types';
 import { useAppState, useStore } from './hooks';
 import { t, type MsgKey } from '../i18n';
 import { Rich } from '../i18n/Rich';
-import { exportV1, fmtBytes } from './Traces';
+import { exportV1, fmtBytes, FormatPicker } from './Traces';
 
 // the import's notes (the core's names), in words: imp.note.<name>
 const NOTE_NAMES = new Set(['no_cpu', 'gfp_unknown', 'node_dropped', 'free_other_cache', 'kmalloc_size_differs', 'names_adjusted', 'ts_backwards', 'lost_events', 'realloc_in_place']);
@@ -262,16 +262,7 @@ export function ImportUi({ pageOver }: { pageOver: boolean }) {
               }}
             />
           </label>
-          <label>
-            {t('imp.format')}{' '}
-            <select aria-label={t('imp.formatAria')} value={format} onChange={(e) => setFormat(e.target.value)}>
-              {st.importFormats.map((f) => (
-                <option key={f.name} value={f.name}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FormatPicker value={format} onChange={setFormat} />
         </div>
       </div>
       <div className="form">
