@@ -83,6 +83,18 @@ function devPolicy(): Plugin {
   };
 }
 
+/** In the app, catalogs other than English load when first chosen: the
+ * i18n module's catalogs.ts (every catalog, as the tests, the workers and
+ * Node see them) becomes catalogs.lazy.ts. */
+function lazyCatalogs(): Plugin {
+  const i18n = join(WEB, 'src/i18n');
+  return {
+    name: 'slubviz-lazy-catalogs',
+    enforce: 'pre',
+    resolveId: (source, importer) => (source === './catalogs' && importer && dirname(importer) === i18n ? join(i18n, 'catalogs.lazy.ts') : null),
+  };
+}
+
 function slubvizAssets(): Plugin {
   return {
     name: 'slubviz-assets',
@@ -95,7 +107,7 @@ function slubvizAssets(): Plugin {
 export default defineConfig({
   root: WEB,
   base: './',
-  plugins: [slubvizAssets(), devPolicy()],
+  plugins: [slubvizAssets(), devPolicy(), lazyCatalogs()],
   esbuild: { jsx: 'automatic' },
   worker: { format: 'es' },
   build: {
@@ -103,6 +115,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
+    // every browser the app supports (es2022) has <link rel=modulepreload>
+    modulePreload: { polyfill: false },
   },
   server: { host: '127.0.0.1' },
   // the header covers the workers too (a meta tag only covers the page)

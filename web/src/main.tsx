@@ -11,7 +11,7 @@ import { StoreContext } from './views/hooks';
 import './styles.css';
 
 async function boot(): Promise<void> {
-  initLang(); // <html lang> and the catalogs before the first render
+  await initLang(); // <html lang> and the catalog before the first render
   const base = new URL(import.meta.env.BASE_URL, location.href);
   const store = new Store(EngineClient.create(new URL('wasm/', base).href), {
     fetchText: async (path) => {
@@ -35,6 +35,12 @@ async function boot(): Promise<void> {
   if (params.get('anim') === '0' || reduced) store.setAnim(0);
   installTestHook(store);
   installShortcuts(store);
+  void store.loadManifest();
+  const firstRun = openFirstRun(store);
+  // the page's first render is a long task: it waits until the first run
+  // is on its way to the worker (which starts meanwhile), so the two
+  // overlap instead of queueing (issue 14: cold load)
+  await untilLoading(store, FIRST_RENDER_WAIT_MS);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <StoreContext.Provider value={store}>
@@ -42,7 +48,27 @@ async function boot(): Promise<void> {
       </StoreContext.Provider>
     </StrictMode>,
   );
-  void store.loadManifest();
+  await firstRun;
+}
+
+/** The longest the first render waits for the first run to start loading. */
+const FIRST_RENDER_WAIT_MS = 250;
+
+function untilLoading(store: Store, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = store.subscribe(() => store.getState().status !== 'idle' && done());
+  });
+}
+
+/** The scenario list, then the run of the address: a lesson's, a share
+ * link's, or the default scenario. */
+async function openFirstRun(store: Store): Promise<void> {
   await store.loadScenarioList();
   void store.loadSampleList();
   void store.refreshStored();

@@ -5,16 +5,19 @@
 // the browser's (navigator.languages). Kernel identifiers, sysfs/slabinfo
 // text and the core's event text are never in a catalog: a student greps
 // mm/slub.c for them. Pure (the lesson worker imports it too); the React
-// hooks are in hooks.ts.
+// hooks are in hooks.ts. A catalog other than English may arrive later
+// (catalogs.lazy.ts in the app's build): initLang and setLang wait for it.
+import { catalogs, loadCatalog } from './catalogs';
 import { en, type MsgKey } from './en';
-import { ko } from './ko';
 
 export type { MsgKey };
 export type Lang = 'en' | 'ko';
 export const LANGS: readonly Lang[] = ['en', 'ko'];
 /** Each language in its own words (the header's switch). */
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', ko: '한국어' };
-export const CATALOGS: Record<Lang, Record<MsgKey, string>> = { en, ko };
+/** The catalogs by language (in the app's build: those loaded so far). */
+export const CATALOGS = catalogs;
+export { loadCatalog };
 export const LANG_KEY = 'slubviz.lang';
 
 export type Vars = Record<string, string | number>;
@@ -34,7 +37,7 @@ export function detectLang(langs: readonly string[]): Lang {
 
 /** One message of `lang` with its {name} placeholders filled in. */
 export function format(lang: Lang, key: MsgKey, vars?: Vars): string {
-  const s = CATALOGS[lang][key] ?? en[key];
+  const s = CATALOGS[lang]?.[key] ?? en[key];
   return vars ? s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : s;
 }
 
@@ -69,7 +72,9 @@ export function initialLang(search: string, stored: string | null, browser: read
   return detectLang(browser);
 }
 
-export function initLang(): Lang {
+/** The language at boot, its catalog loaded (main.tsx waits for it before
+ * the first render). */
+export async function initLang(): Promise<Lang> {
   let stored: string | null = null;
   try {
     stored = localStorage.getItem(LANG_KEY);
@@ -77,13 +82,23 @@ export function initLang(): Lang {
     /* storage blocked: the browser's language */
   }
   const nav = typeof navigator !== 'undefined' ? (navigator.languages?.length ? navigator.languages : [navigator.language]) : [];
-  apply(initialLang(location.search, stored, nav));
+  const lang = initialLang(location.search, stored, nav);
+  try {
+    await loadCatalog(lang);
+  } catch {
+    /* the catalog did not load: English (format falls back per message) */
+  }
+  apply(lang);
   return current;
 }
 
+let wanted: Lang = current;
+
 /** The header's switch: remembered, in <html lang>, and in the address
- * (?lang=, beside the live URL's hash) so a copied link keeps it. */
+ * (?lang=, beside the live URL's hash) so a copied link keeps it. The page
+ * switches once the language's catalog is in (at once if it is). */
 export function setLang(lang: Lang): void {
+  wanted = lang;
   try {
     localStorage.setItem(LANG_KEY, lang);
   } catch {
@@ -94,7 +109,12 @@ export function setLang(lang: Lang): void {
     q.set('lang', lang);
     history.replaceState(history.state, '', `${location.pathname}?${q.toString()}${location.hash}`);
   }
-  apply(lang);
+  if (CATALOGS[lang]) apply(lang);
+  else
+    void loadCatalog(lang).then(
+      () => wanted === lang && apply(lang),
+      () => undefined, // not loaded: the page stays in its language
+    );
 }
 
 /** Calls `f` on every language switch; returns the unsubscribe (hooks.ts). */

@@ -1,5 +1,5 @@
-// The lesson player's React views: the header button, and the lessons
-// column beside the visualizer (the list with progress, or the player: the
+// The lesson player's React views (a chunk loaded on first use, mount.ts):
+// the lessons column beside the visualizer (the list with progress, or the player: the
 // current stop / question / sandbox, the lesson's prose, its data tables).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -14,16 +14,6 @@ import type { QuestionUi } from './store';
 import './lessons.css';
 import { t, type MsgKey } from '../i18n';
 import { useLang } from '../i18n/hooks';
-
-export function LessonsButton() {
-  const l = useLessons();
-  const st = useLessonState();
-  return (
-    <button type="button" className="lessons-toggle" aria-pressed={st.open} onClick={() => (st.open ? l.close() : void l.showList())}>
-      {t('les.lessons')}
-    </button>
-  );
-}
 
 /** The lessons column; nothing while closed. */
 export function LessonColumn() {

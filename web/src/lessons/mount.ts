@@ -1,37 +1,107 @@
-// The lesson player's place in the app: one LessonStore per app Store (made
-// on first use), its worker, IndexedDB progress, the test hook, and share
-// links in the URL hash (read at boot by main.tsx and on hashchange).
+// The lesson player's place in the app: one Lessons handle per app Store,
+// made on first use. The player's code (its store, worker client, the views,
+// markdown) is a separate chunk loaded when a student first asks for a
+// lesson (issue 14: main JS); until then the handle says "closed" and a
+// stand-in test hook loads the player on its first action. Share links in
+// the URL hash are read at boot by main.tsx and on hashchange.
 import { useSyncExternalStore } from 'react';
 import type { Store } from '../state/store';
 import { useStore } from '../views/hooks';
-import { LessonClient } from './client';
-import { installLessonHook } from './hook';
-import { decodeLessonLink } from './link';
-import { defaultProgressStorage } from './progress';
-import { LessonStore, type LessonState } from './store';
+import type { LessonHook } from './hook';
+import { decodeLessonLink, type LessonLink } from './link';
+import type { LessonState, LessonStore } from './store';
 
-const stores = new WeakMap<Store, LessonStore>();
+/** What the app sees of the player before and after its code is in. */
+export interface Lessons {
+  getState(): LessonState;
+  subscribe(f: () => void): () => void;
+  /** the player, its code loaded on the first call */
+  load(): Promise<LessonStore>;
+  /** the player if its code is in */
+  loaded(): LessonStore | null;
+  openLink(link: LessonLink): Promise<void>;
+  showList(): Promise<void>;
+  close(): void;
+}
 
-/** The lesson store of an app store (browser: a worker and IndexedDB). */
-export function lessonsFor(app: Store): LessonStore {
-  let l = stores.get(app);
-  if (!l) {
-    const base = new URL(import.meta.env.BASE_URL, location.href);
-    l = new LessonStore(app, new LessonClient(new URL('wasm/', base).href), defaultProgressStorage(), {
-      fetchText: (path) => app.env.fetchText(path),
-      setHash: (hash) => {
-        if (location.hash === hash || (!hash && !location.hash)) return;
-        history.replaceState(null, '', hash || location.pathname + location.search);
-      },
-    });
-    stores.set(app, l);
-    installLessonHook(l);
-    const ls = l;
-    window.addEventListener('hashchange', () => {
-      const link = decodeLessonLink(location.hash);
-      if (link) void ls.openLink(link);
-    });
-  }
+/** The state of a player never opened (LessonStore's initial state). */
+const CLOSED: LessonState = {
+  open: false,
+  index: null,
+  sources: {},
+  error: null,
+  lessons: {},
+  prose: {},
+  translations: {},
+  progress: {},
+  current: null,
+  item: 0,
+  moving: false,
+  loadingRun: null,
+  prepared: {},
+  questions: {},
+  sandbox: { lines: [], text: '', result: null, problems: [], running: false },
+  extras: {},
+  goals: {},
+  marks: { highlight: [], focus: [] },
+  armed: null,
+};
+
+/** The views' chunk, fetched beside the store's so the column shows at once. */
+export const loadLessonViews = () => import('./LessonsView');
+
+function makeLessons(app: Store): Lessons {
+  let real: LessonStore | null = null;
+  let loading: Promise<LessonStore> | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const f of listeners) f();
+  };
+  const load = (): Promise<LessonStore> =>
+    (loading ??= Promise.all([import('./player'), loadLessonViews()]).then(([m]) => {
+      real = m.createLessonStore(app); // installs the real test hook
+      real.subscribe(notify);
+      notify();
+      return real;
+    }));
+  const lessons: Lessons = {
+    getState: () => real?.getState() ?? CLOSED,
+    subscribe: (f) => {
+      listeners.add(f);
+      return () => listeners.delete(f);
+    },
+    load,
+    loaded: () => real,
+    openLink: async (link) => (await load()).openLink(link),
+    showList: async () => (await load()).showList(),
+    close: () => real?.close(),
+  };
+  // the stand-in hook: state as the app sees it; an action loads the player
+  // (whose hook then replaces this one)
+  const hook: LessonHook = {
+    version: 1,
+    state: lessons.getState,
+    summaries: () => ({}),
+    act: async (name, ...args) => {
+      await load();
+      return window.__slubvizLessons!.act(name, ...args);
+    },
+    idle: async () => (loading ? (await loading).idle() : app.idle()),
+  };
+  window.__slubvizLessons = hook;
+  window.addEventListener('hashchange', () => {
+    const link = decodeLessonLink(location.hash);
+    if (link) void lessons.openLink(link);
+  });
+  return lessons;
+}
+
+const handles = new WeakMap<Store, Lessons>();
+
+/** The lessons handle of an app store (made once per store). */
+export function lessonsFor(app: Store): Lessons {
+  let l = handles.get(app);
+  if (!l) handles.set(app, (l = makeLessons(app)));
   return l;
 }
 
@@ -51,11 +121,14 @@ export async function openLessonLinkAtBoot(app: Store): Promise<boolean> {
   return app.getState().frame !== null;
 }
 
+/** The player, for its views (rendered only once its code is in). */
 export function useLessons(): LessonStore {
-  return lessonsFor(useStore());
+  const l = lessonsFor(useStore()).loaded();
+  if (!l) throw new Error('lesson views rendered before the player loaded');
+  return l;
 }
 
 export function useLessonState(): LessonState {
-  const l = useLessons();
+  const l = lessonsFor(useStore());
   return useSyncExternalStore(l.subscribe, l.getState);
 }

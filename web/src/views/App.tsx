@@ -12,9 +12,8 @@ import { SheavesView } from './panels/Sheaves';
 import { SlabDetailView } from './panels/SlabDetail';
 import { TextViews } from './panels/TextViews';
 import { TopologyView } from './panels/Topology';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { gloss } from '../state/gloss';
-import { CompareView } from './Compare';
 import { LanesView } from './Lanes';
 import { SchedulePicker } from './lanes/SchedulePicker';
 import { LockView } from './LockView';
@@ -24,12 +23,12 @@ import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
 import { useAppState, useScrollableRegions, useStore } from './hooks';
-import { LessonColumn, LessonsButton } from '../lessons/LessonsView';
+import { LessonsButton } from '../lessons/LessonsButton';
 import { t } from '../i18n';
 import { useLang } from '../i18n/hooks';
 import { LangSwitch } from '../i18n/LangSwitch';
 import { shortcutLabel } from './shortcuts';
-import { useLessonState } from '../lessons/mount';
+import { loadLessonViews, useLessonState } from '../lessons/mount';
 
 function CachePicker() {
   const st = useAppState();
@@ -135,6 +134,34 @@ function Alerts() {
       )}
       {st.notice && <Notice notice={st.notice} />}
     </>
+  );
+}
+
+// A/B compare (its second engine, the timeline) is a chunk loaded when
+// compare is first switched on.
+const LazyCompareView = lazy(() => import('./Compare').then((m) => ({ default: m.CompareView })));
+
+function CompareView() {
+  const on = !!useAppState().compare;
+  if (!on) return null;
+  return (
+    <Suspense fallback={<p role="status">{t('app.loading')}…</p>}>
+      <LazyCompareView />
+    </Suspense>
+  );
+}
+
+// The lessons column is in the player's chunk (lessons/mount.ts), loaded
+// with the player on first use: it is open only once that code is in.
+const LazyLessonColumn = lazy(() => loadLessonViews().then((m) => ({ default: m.LessonColumn })));
+
+function LessonColumn() {
+  const open = useLessonState().open;
+  if (!open) return null;
+  return (
+    <Suspense fallback={<p role="status">{t('les.loadingList')}</p>}>
+      <LazyLessonColumn />
+    </Suspense>
   );
 }
 
