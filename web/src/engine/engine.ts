@@ -10,8 +10,8 @@
 // rest of the pre-pass runs later in slices (prepassSlice(), which the
 // worker calls while the page is idle): the meta says how far it got
 // (prepassDone, prepassOps) and is final once it is done. A seek past the
-// pre-pass's frontier runs the pre-pass on up to its target first (with
-// progress), so it lands on the same state as after the whole pre-pass.
+// pre-pass's frontier runs forward from its last checkpoint (with
+// progress): the same state as after the whole pre-pass.
 // Checkpoints are copies of the model's arena and a big trace has a big
 // arena (a 600k-op import: ~7 MB each), so they live within a memory
 // budget (CHECKPOINT_BUDGET, measured on the wasm heap): when the next one
@@ -76,6 +76,9 @@ export const LANES_MAX = 2000;
 const PROBE = 2048;
 
 const MAX_CHECKPOINTS = 256;
+/** a long seek (past the pre-pass's frontier) reports progress between chunks of this many ops or steps */
+const SEEK_CHUNK_OPS = 20_000;
+const SEEK_CHUNK_STEPS = 100_000;
 /** Wasm heap bytes the checkpoints of one run may take (the module can
  * grow to 2 GiB; the trace, the model and the views need the rest). */
 export const CHECKPOINT_BUDGET = 256 << 20;
@@ -741,8 +744,8 @@ export class Engine {
   seekSeqNoFrame(seq: number, progress?: Progress): void {
     const s = this.session;
     this.userSeq = null;
-    // past the pre-pass's frontier: run it on to there first
-    if (!this.prepassDone && seq > this.pp!.at) this.prepassTo(() => s.seq() >= seq, progress);
+    // past the pre-pass's frontier: forward from its last checkpoint (the
+    // pre-pass goes on later from its own frontier)
     const target = Math.max(0, this.prepassDone ? Math.min(seq, this.meta?.seqTotal ?? seq) : seq);
     const cur = s.seq();
     // nearest checkpoint at least the frame's window of events before the
@@ -757,7 +760,36 @@ export class Engine {
     if (!(cur >= c.seq && cur <= target)) this.restoreTo(c);
     const n = target - s.seq();
     this.replayed += Math.max(0, n);
-    this.stepN(n);
+    this.forwardSteps(n, progress);
+  }
+
+  /** n micro-steps forward (fewer at the end of the run), in chunks with
+   * progress. */
+  private forwardSteps(n: number, progress?: Progress): void {
+    const s = this.session;
+    const end = s.seq() + n;
+    let t0 = Date.now();
+    while (s.seq() < end && this.stepN(Math.min(SEEK_CHUNK_STEPS, end - s.seq())) > 0) {
+      if (progress && Date.now() - t0 > 100) {
+        progress(s.opsDone(), s.opsTotal(), 'seek');
+        t0 = Date.now();
+      }
+    }
+  }
+
+  /** advanceToOp(target) in chunks of ops, with progress (running to an
+   * op below the target first stops no later than the target would). */
+  private forwardOps(target: number, progress?: Progress): void {
+    const s = this.session;
+    let t0 = Date.now();
+    for (;;) {
+      const next = Math.min(target, s.opsDone() + SEEK_CHUNK_OPS);
+      if (this.advanceToOp(next) < 0 || next >= target) return;
+      if (progress && Date.now() - t0 > 100) {
+        progress(s.opsDone(), s.opsTotal(), 'seek');
+        t0 = Date.now();
+      }
+    }
   }
 
   seek(seq: number, progress?: Progress): Frame {
@@ -770,7 +802,6 @@ export class Engine {
     const s = this.session;
     this.userSeq = null;
     const target = Math.max(0, Math.min(op, s.opsTotal()));
-    if (!this.prepassDone && target > this.meta!.prepassOps) this.prepassTo(() => s.opsDone() >= target, progress);
     let c = this.ckpts[0];
     for (const k of this.ckpts) {
       if (k.op < target || (target === 0 && k.op === 0)) c = k;
@@ -783,7 +814,7 @@ export class Engine {
     const notPast = cur < target || (cur === target && snap.inflight === 0);
     if (!(s.seq() >= c.seq && notPast)) this.restoreTo(c);
     const before = s.seq();
-    if (target > 0) this.advanceToOp(target);
+    if (target > 0) this.forwardOps(target, progress);
     this.replayed += s.seq() - before;
     this.lastSnap = null;
     return this.frame();
