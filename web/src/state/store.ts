@@ -60,7 +60,7 @@ export const SHARE_MAX_BYTES = 256 << 10;
 
 /** ms of pre-pass an open runs before the first screen; a longer one goes
  * on in the background (engine.ts) */
-export const OPEN_FOREGROUND_MS = 100;
+export const OPEN_FOREGROUND_MS = 40;
 
 /** The scenario the app opens by default (and instead of a bad link). */
 export const DEFAULT_SCENARIO = 'basics';
