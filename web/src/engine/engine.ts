@@ -367,13 +367,17 @@ export class Engine {
     return { meta: this.meta!, frame: this.frame(), hand: this.handText() };
   }
 
-  /** Runs the pre-pass on for about `ms`, at least to its next target (a
-   * background slice); the next request finds the session where the
-   * person left it. */
+  /** Runs the pre-pass on for about `ms` (up to 4 × `ms` to end at a kept
+   * checkpoint), at least to its next target (a background slice); the
+   * next request finds the session where the person left it. */
   prepassSlice(ms: number, progress?: Progress): void {
     if (this.prepassDone) return;
     this.userSeq ??= this.session.seq();
-    this.runPrepass(progress, (t, ran) => ran > 0 && t >= ms);
+    // stop at a kept checkpoint if one comes soon (no frontier checkpoint
+    // to copy: a big run's arena is megabytes)
+    const s = this.session;
+    const atCheckpoint = () => this.ckpts[this.ckpts.length - 1].seq === s.seq();
+    this.runPrepass(progress, (t, ran) => ran > 0 && t >= ms && (atCheckpoint() || t >= 4 * ms));
   }
 
   /** Back where the person was, after a pre-pass slice moved the session. */
