@@ -76,6 +76,10 @@ export const LANES_MAX = 2000;
 const PROBE = 2048;
 
 const MAX_CHECKPOINTS = 256;
+/** a run of at most this many ops gets its whole pre-pass before the
+ * first screen, whatever foregroundMs says (a fraction of a second: its
+ * meta is final at once) */
+export const WHOLE_PREPASS_OPS = 50_000;
 /** a long seek (past the pre-pass's frontier) reports progress between chunks of this many ops or steps */
 const SEEK_CHUNK_OPS = 20_000;
 const SEEK_CHUNK_STEPS = 100_000;
@@ -361,7 +365,7 @@ export class Engine {
     this.pp = { trace, total, bucketEnds, targets, sampleOps: [0], sampleSeqs: [0], sampleTargets: [-1], samples, next: 0, at: 0, atCkpt: null };
     // in the foreground: up to foregroundMs, and past the first checkpoint
     // after op 0 (a seek has one to start from)
-    const fg = this.foregroundMs;
+    const fg = total <= WHOLE_PREPASS_OPS ? Infinity : this.foregroundMs;
     this.runPrepass(progress, (ms) => ms >= fg && this.ckpts.length > 1);
     this.restoreTo(this.ckpts[0]);
     return { meta: this.meta!, frame: this.frame(), hand: this.handText() };

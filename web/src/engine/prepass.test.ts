@@ -3,7 +3,7 @@
 // position, step and meta is the one the whole pre-pass gives.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Backend } from './backend';
-import { Engine } from './engine';
+import { Engine, WHOLE_PREPASS_OPS } from './engine';
 import type { ImportOk, RunMeta } from './protocol';
 import { MemoryStorage } from './storage';
 import { synthFtraceBlob } from './synth';
@@ -15,7 +15,23 @@ beforeAll(async () => {
   mod = await loadModule();
 });
 
-const trace = () => scenario('partial-churn');
+/** Past WHOLE_PREPASS_OPS (so open() stops early): rounds of 250 allocs
+ * on one CPU freed on another, like web/bench/seek.ts's trace. */
+const OPS = WHOLE_PREPASS_OPS + 5000;
+const trace = () => `slubviz-trace 1
+node 0 mem=4G
+cpus 0-3 node=0
+seed 11
+cache churn-128 size=128
+repeat ${Math.ceil(OPS / 500)} r {
+  repeat 250 i {
+    c{$r%4} alloc churn-128 o{$r}_{$i}
+  }
+  repeat 250 i {
+    c{($r+1)%4} free churn-128 o{$r}_{$i}
+  }
+}
+`;
 
 /** What a position shows (the frame without its timing-free parts). */
 function shown(f: { seq: number; opsDone: number; snapshot: unknown; event: unknown; recent: unknown }): string {
