@@ -7,7 +7,7 @@ import { Engine, WHOLE_PREPASS_OPS } from './engine';
 import type { ImportOk, RunMeta } from './protocol';
 import { MemoryStorage } from './storage';
 import { synthFtraceBlob } from './synth';
-import { loadModule, scenario } from './testing';
+import { loadModule } from './testing';
 import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 
 let mod: SlubvizModule;
