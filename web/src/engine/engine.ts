@@ -381,15 +381,25 @@ export class Engine {
     // to copy: a big run's arena is megabytes)
     const s = this.session;
     const atCheckpoint = () => this.ckpts[this.ckpts.length - 1].seq === s.seq();
-    this.runPrepass(progress, (t, ran) => ran > 0 && t >= ms && (atCheckpoint() || t >= 4 * ms));
+    this.runPrepass(progress, (t, ran) => ran > 0 && t >= ms && (atCheckpoint() || t >= 4 * ms), true);
   }
 
   /** Back where the person was, after a pre-pass slice moved the session. */
   private home(): void {
-    if (this.userSeq === null) return;
+    const seq = this.leaveFrontier();
+    if (seq !== null) this.seekSeqNoFrame(seq);
+  }
+
+  /** The session is about to leave the pre-pass's frontier, where slices
+   * left it: a checkpoint there first (unless a kept one is there), so the
+   * pass goes on from it. Answers where the person was (null: slices did
+   * not move the session). */
+  private leaveFrontier(): number | null {
     const seq = this.userSeq;
+    if (seq === null) return null;
     this.userSeq = null;
-    this.seekSeqNoFrame(seq);
+    this.markFrontier();
+    return seq;
   }
 
   /** The pre-pass run on until `reached` (the session is at its frontier)
@@ -403,7 +413,7 @@ export class Engine {
   /** The pre-pass from the current position (op 0, or just after a step
    * chosen by hand) to the end of the run: checkpoints, samples,
    * then the meta. */
-  private runPrepass(progress?: Progress, stop: (ms: number, ran: number) => boolean = () => false): void {
+  private runPrepass(progress?: Progress, stop: (ms: number, ran: number) => boolean = () => false, slice = false): void {
     const s = this.session;
     const pp = this.pp!;
     this.toFrontier();
@@ -450,7 +460,9 @@ export class Engine {
     this.lastSnap = null;
     pp.at = s.seq();
     const done = this.prepassDone;
-    if (!done) this.markFrontier();
+    // a slice leaves the session at the frontier: its checkpoint waits
+    // until a request moves it (leaveFrontier)
+    if (!done && !slice) this.markFrontier();
     const live = done ? liveOwners(this.snapshot()) : { handles: [], more: 0 };
     this.meta = {
       opsTotal: pp.total,
@@ -474,11 +486,12 @@ export class Engine {
     };
   }
 
-  /** A checkpoint at the frontier, unless a kept one is there. */
+  /** A checkpoint at the frontier (the session is there), unless a kept
+   * one or an earlier mark is there. */
   private markFrontier(): void {
     const pp = this.pp!;
     const last = this.ckpts[this.ckpts.length - 1];
-    if (last.seq === pp.at) return;
+    if (last.seq === pp.at || pp.atCkpt !== null) return;
     const id = this.session.checkpoint();
     // no memory for it: the pre-pass goes on from the last kept one instead
     pp.atCkpt = id >= 0 ? id : null;
@@ -751,7 +764,7 @@ export class Engine {
   /** Position the model exactly at micro-step `seq` (0 = before anything). */
   seekSeqNoFrame(seq: number, progress?: Progress): void {
     const s = this.session;
-    this.userSeq = null;
+    this.leaveFrontier();
     // past the pre-pass's frontier: forward from its last checkpoint (the
     // pre-pass goes on later from its own frontier)
     const target = Math.max(0, this.prepassDone ? Math.min(seq, this.meta?.seqTotal ?? seq) : seq);
@@ -808,7 +821,7 @@ export class Engine {
   /** Position the model at the start of op `op` (op ops completed, none in flight). */
   seekOp(op: number, progress?: Progress): Frame {
     const s = this.session;
-    this.userSeq = null;
+    this.leaveFrontier();
     const target = Math.max(0, Math.min(op, s.opsTotal()));
     let c = this.ckpts[0];
     for (const k of this.ckpts) {
