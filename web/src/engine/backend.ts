@@ -7,15 +7,38 @@
 // export is kept, under a ref). Progress goes out after every chunk. The
 // import does not touch the Engine's session, so the worker runs it beside
 // the engine requests (they interleave at the chunk reads), and a cancel
-// (the request's signal) is seen between two chunks.
+// (the request's signal) is seen between two chunks. The import's session
+// is kept until the next open: replaying it unchanged (its v1 text, no
+// other config) adopts that session instead of parsing the text again.
+//
+// Background pre-pass ('prepass', beside the queue): slices of
+// PREPASS_SLICE_MS run while no engine request is running or came in the
+// last PREPASS_IDLE_MS (playing goes first), each after a macrotask so
+// that requests waiting in the worker's queue run first.
 import { Engine, LANES_MAX } from './engine';
 import { parseHand } from './hand';
-import type { Held, ImportResult, ReplyPayload, RequestBody } from './protocol';
-import { lastError, manifest, SlubvizImport, type SlubvizModule } from '../../../core/wasm/slubviz-api';
+import type { Held, ImportResult, ReplyPayload, RequestBody, RunMeta } from './protocol';
+import { lastError, manifest, SlubvizImport, type SlubvizModule, type SlubvizSession } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
 
 export const CHUNK = 1 << 20;
+/** ms of pre-pass a slice runs in the background */
+export const PREPASS_SLICE_MS = 30;
+/** the background pre-pass waits this long after an engine request */
+export const PREPASS_IDLE_MS = 100;
+
+/** A macrotask: messages waiting in the worker's queue run before it. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
 
 export type BackendProgress = (done: number, total: number, what: string, lines?: number) => void;
 
@@ -35,6 +58,12 @@ export class Backend {
   private openRef: string | null = null;
   private pendingRef: string | null = null;
   private importing = false;
+  /** the session of the last import (its ref), until the next open */
+  private imported: { ref: string; session: SlubvizSession } | null = null;
+  /** engine requests running (an open awaits its text) */
+  private engineBusy = 0;
+  /** when the last engine request ended */
+  private engineAt = 0;
 
   private readonly now: () => number;
   /** bytes read from the source per svz_import_feed */
@@ -52,11 +81,42 @@ export class Backend {
 
   /** Requests that may run beside the engine's (not queued behind them). */
   static concurrent(type: RequestBody['type']): boolean {
-    return type === 'import' || type === 'held' || type === 'manifest';
+    return type === 'import' || type === 'held' || type === 'manifest' || type === 'prepass';
   }
 
   async handle<T extends RequestBody>(req: T, progress?: BackendProgress, signal?: AbortSignal): Promise<ReplyPayload[T['type']]> {
-    return (await this.dispatch(req as RequestBody, progress, signal)) as ReplyPayload[T['type']];
+    const body = req as RequestBody;
+    if (body.type === 'prepass') return (await this.background(progress, signal)) as ReplyPayload[T['type']];
+    const engine = !Backend.concurrent(body.type);
+    if (engine) this.engineBusy++;
+    try {
+      return (await this.dispatch(body, progress, signal)) as ReplyPayload[T['type']];
+    } finally {
+      if (engine) {
+        this.engineBusy--;
+        this.engineAt = this.now();
+      }
+    }
+  }
+
+  /** The open run's pre-pass, in slices while the engine is idle: the
+   * final meta, or null when another trace was opened (or cancelled). */
+  private async background(progress?: BackendProgress, signal?: AbortSignal): Promise<RunMeta | null> {
+    const e = this.engine;
+    const gen = e.generation;
+    while (!(signal?.aborted ?? false) && e.generation === gen) {
+      if (e.prepassDone) return e.meta;
+      await nextTask();
+      if (e.generation !== gen || signal?.aborted) break;
+      const quiet = this.now() - this.engineAt;
+      if (this.engineBusy > 0 || quiet < PREPASS_IDLE_MS) {
+        await new Promise((r) => setTimeout(r, Math.max(1, PREPASS_IDLE_MS - quiet)));
+        continue;
+      }
+      e.prepassSlice(PREPASS_SLICE_MS);
+      if (e.meta) progress?.(e.meta.prepassOps, e.meta.opsTotal, 'pre-pass');
+    }
+    return null;
   }
 
   private async dispatch(req: RequestBody, progress?: BackendProgress, signal?: AbortSignal): Promise<unknown> {
@@ -74,8 +134,14 @@ export class Backend {
           this.openRef = req.ref;
         } else this.openRef = null;
         this.forget();
-        if (req.append) text = (text.endsWith('\n') || text === '' ? text : text + '\n') + req.append;
         if (req.lanes !== undefined) e.lanesWindow = Math.max(0, Math.min(LANES_MAX, Math.floor(req.lanes)));
+        e.foregroundMs = req.foregroundMs ?? Infinity;
+        const imported = this.imported;
+        this.imported = null;
+        if (imported && req.ref === imported.ref && !req.append && !req.preset && !req.sets && !req.hand && !req.checkpointEvery)
+          return e.adopt(imported.session, text, p);
+        imported?.session.close();
+        if (req.append) text = (text.endsWith('\n') || text === '' ? text : text + '\n') + req.append;
         return e.open(text, req.preset, req.sets, req.checkpointEvery ?? 0, p, req.hand ? parseHand(req.hand) : []);
       }
       case 'stepCpu':
@@ -92,9 +158,9 @@ export class Backend {
       case 'stepOp':
         return e.stepOp(req.count);
       case 'seek':
-        return e.seek(req.seq);
+        return e.seek(req.seq, p);
       case 'seekOp':
-        return e.seekOp(req.op);
+        return e.seekOp(req.op, p);
       case 'runUntil':
         return e.runUntil(req.bp, req.maxSteps, p);
       case 'text':
@@ -199,8 +265,9 @@ export class Backend {
         summaryText = session.importSummary();
         v1 = session.exportV1();
         ops = session.opsTotal();
-      } finally {
+      } catch (err) {
         session.close();
+        throw err;
       }
       const tExport = this.now() - t0 - tImport;
       const created = Date.now();
@@ -217,6 +284,9 @@ export class Backend {
         summaryText,
       };
       const ref = `stored:${meta.id}`;
+      // kept for a replay of it (the engine's open takes it or closes it)
+      this.imported?.session.close();
+      this.imported = { ref, session };
       this.pendingRef = ref;
       this.texts.set(ref, v1);
       this.forget();

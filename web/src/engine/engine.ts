@@ -5,6 +5,13 @@
 // Time travel: opening a trace runs it once to the end (the "pre-pass"),
 // taking a checkpoint (svz_checkpoint) every `checkpointEvery` ops and
 // sampling the summed SLUB_STATS for the timeline and sparklines.
+// With `foregroundMs` set, open() returns once that long has passed (and
+// the first checkpoints are taken), the first screen is drawn, and the
+// rest of the pre-pass runs later in slices (prepassSlice(), which the
+// worker calls while the page is idle): the meta says how far it got
+// (prepassDone, prepassOps) and is final once it is done. A seek past the
+// pre-pass's frontier runs forward from its last checkpoint (with
+// progress): the same state as after the whole pre-pass.
 // Checkpoints are copies of the model's arena and a big trace has a big
 // arena (a 600k-op import: ~7 MB each), so they live within a memory
 // budget (CHECKPOINT_BUDGET, measured on the wasm heap): when the next one
@@ -54,6 +61,13 @@ interface Prepass {
   sampleSeqs: number[];
   sampleTargets: number[];
   samples: Record<string, number[]>;
+  /** index in `targets` of the next target to run to */
+  next: number;
+  /** the step the pre-pass has reached (its frontier) */
+  at: number;
+  /** a checkpoint at the frontier when no kept one is there (a slice
+   * stopped between two checkpoints), dropped when the pre-pass goes on */
+  atCkpt: number | null;
 }
 
 /** Most events a frame's lanes window carries (LANES_MAX, the lanes view). */
@@ -62,6 +76,13 @@ export const LANES_MAX = 2000;
 const PROBE = 2048;
 
 const MAX_CHECKPOINTS = 256;
+/** a run of at most this many ops gets its whole pre-pass before the
+ * first screen, whatever foregroundMs says (a fraction of a second: its
+ * meta is final at once) */
+export const WHOLE_PREPASS_OPS = 50_000;
+/** a long seek (past the pre-pass's frontier) reports progress between chunks of this many ops or steps */
+const SEEK_CHUNK_OPS = 20_000;
+const SEEK_CHUNK_STEPS = 100_000;
 /** Wasm heap bytes the checkpoints of one run may take (the module can
  * grow to 2 GiB; the trace, the model and the views need the rest). */
 export const CHECKPOINT_BUDGET = 256 << 20;
@@ -178,6 +199,14 @@ export class Engine {
   private pp: Prepass | null = null;
   /** events of the frame's lanes window (0: none) */
   lanesWindow = 0;
+  /** ms the pre-pass may take before open() returns, the rest running in
+   * prepassSlice(); Infinity: all of it */
+  foregroundMs = Infinity;
+  /** where the person is while a pre-pass slice has moved the session
+   * away (null: the session is there) */
+  private userSeq: number | null = null;
+  /** bumped by every open and close: a pre-pass driver of an older run stops */
+  generation = 0;
 
   constructor(
     readonly mod: SlubvizModule,
@@ -204,6 +233,13 @@ export class Engine {
     this.hand = new HandMap();
     this.handDropped = -1;
     this.pp = null;
+    this.userSeq = null;
+    this.generation++;
+  }
+
+  /** The pre-pass has run to the end of the run (the meta is final). */
+  get prepassDone(): boolean {
+    return !this.pp || this.pp.next >= this.pp.targets.length;
   }
 
   /** Opens a trace and runs the pre-pass, replaying `hand` (steps chosen
@@ -214,6 +250,13 @@ export class Engine {
     const s = SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
     this.hand = new HandMap(hand);
     return this.prepass(s, trace, checkpointEvery, progress);
+  }
+
+  /** Like open(), on a session already opened from `trace` (an import's:
+   * the v1 text it exported is `trace`, so it is the same run). */
+  adopt(s: SlubvizSession, trace: string, progress?: Progress): OpenResult {
+    this.close();
+    return this.prepass(s, trace, 0, progress);
   }
 
   /** The steps chosen by hand, in their text form (hand.ts). */
@@ -289,6 +332,7 @@ export class Engine {
 
   /** svz_export_v1 of the open session. */
   exportV1(): string {
+    this.home();
     return this.session.exportV1();
   }
 
@@ -318,24 +362,67 @@ export class Engine {
     const first = s.statTotals();
     const samples: Record<string, number[]> = {};
     for (const k of Object.keys(first)) samples[k] = [first[k]];
-    this.pp = { trace, total, bucketEnds, targets, sampleOps: [0], sampleSeqs: [0], sampleTargets: [-1], samples };
-    this.runPrepass(progress);
+    this.pp = { trace, total, bucketEnds, targets, sampleOps: [0], sampleSeqs: [0], sampleTargets: [-1], samples, next: 0, at: 0, atCkpt: null };
+    // in the foreground: up to foregroundMs, and past the first checkpoint
+    // after op 0 (a seek has one to start from)
+    const fg = total <= WHOLE_PREPASS_OPS ? Infinity : this.foregroundMs;
+    this.runPrepass(progress, (ms) => ms >= fg && this.ckpts.length > 1);
     this.restoreTo(this.ckpts[0]);
     return { meta: this.meta!, frame: this.frame(), hand: this.handText() };
+  }
+
+  /** Runs the pre-pass on for about `ms` (up to 4 × `ms` to end at a kept
+   * checkpoint), at least to its next target (a background slice); the
+   * next request finds the session where the person left it. */
+  prepassSlice(ms: number, progress?: Progress): void {
+    if (this.prepassDone) return;
+    this.userSeq ??= this.session.seq();
+    // stop at a kept checkpoint if one comes soon (no frontier checkpoint
+    // to copy: a big run's arena is megabytes)
+    const s = this.session;
+    const atCheckpoint = () => this.ckpts[this.ckpts.length - 1].seq === s.seq();
+    this.runPrepass(progress, (t, ran) => ran > 0 && t >= ms && (atCheckpoint() || t >= 4 * ms), true);
+  }
+
+  /** Back where the person was, after a pre-pass slice moved the session. */
+  private home(): void {
+    const seq = this.leaveFrontier();
+    if (seq !== null) this.seekSeqNoFrame(seq);
+  }
+
+  /** The session is about to leave the pre-pass's frontier, where slices
+   * left it: a checkpoint there first (unless a kept one is there), so the
+   * pass goes on from it. Answers where the person was (null: slices did
+   * not move the session). */
+  private leaveFrontier(): number | null {
+    const seq = this.userSeq;
+    if (seq === null) return null;
+    this.userSeq = null;
+    this.markFrontier();
+    return seq;
+  }
+
+  /** The pre-pass run on until `reached` (the session is at its frontier)
+   * or the end of the run; the session is left at the frontier. */
+  private prepassTo(reached: () => boolean, progress?: Progress): void {
+    if (this.prepassDone) return;
+    this.userSeq = null;
+    this.runPrepass(progress, () => reached());
   }
 
   /** The pre-pass from the current position (op 0, or just after a step
    * chosen by hand) to the end of the run: checkpoints, samples,
    * then the meta. */
-  private runPrepass(progress?: Progress): void {
+  private runPrepass(progress?: Progress, stop: (ms: number, ran: number) => boolean = () => false, slice = false): void {
     const s = this.session;
     const pp = this.pp!;
-    const last = pp.sampleOps.length - 1;
-    let lastOp = pp.sampleOps[last];
-    let prev: Record<string, number> = {};
-    for (const k of Object.keys(pp.samples)) prev[k] = pp.samples[k][last];
-    let t0 = Date.now();
-    for (let ti = pp.sampleTargets[last] + 1; ti < pp.targets.length; ti++) {
+    this.toFrontier();
+    let lastOp = pp.sampleOps[pp.sampleOps.length - 1];
+    const start = Date.now();
+    let t0 = start;
+    for (let ran = 0; pp.next < pp.targets.length; ran++) {
+      if (stop(Date.now() - start, ran)) break;
+      const ti = pp.next++;
       const target = pp.targets[ti];
       let r: number;
       try {
@@ -362,20 +449,27 @@ export class Engine {
           if (!pp.samples[k]) pp.samples[k] = new Array(pp.sampleOps.length - 1).fill(0);
           pp.samples[k].push(now[k]);
         }
-        prev = now;
         lastOp = done;
       }
-      if (r < 0) break;
+      if (r < 0) pp.next = pp.targets.length;
       if (progress && Date.now() - t0 > 100) {
         progress(done, pp.total, 'pre-pass');
         t0 = Date.now();
       }
     }
-    const seqTotal = s.seq();
-    const live = liveOwners(this.snapshot());
+    this.lastSnap = null;
+    pp.at = s.seq();
+    const done = this.prepassDone;
+    // a slice leaves the session at the frontier: its checkpoint waits
+    // until a request moves it (leaveFrontier)
+    if (!done && !slice) this.markFrontier();
+    const live = done ? liveOwners(this.snapshot()) : { handles: [], more: 0 };
     this.meta = {
       opsTotal: pp.total,
-      seqTotal,
+      // until the pre-pass is done: the steps it has run so far
+      seqTotal: pp.at,
+      prepassDone: done,
+      prepassOps: done ? pp.total : s.opsDone(),
       description: describeTrace(pp.trace),
       sampleOps: pp.sampleOps,
       samples: pp.samples,
@@ -392,6 +486,34 @@ export class Engine {
     };
   }
 
+  /** A checkpoint at the frontier (the session is there), unless a kept
+   * one or an earlier mark is there. */
+  private markFrontier(): void {
+    const pp = this.pp!;
+    const last = this.ckpts[this.ckpts.length - 1];
+    if (last.seq === pp.at || pp.atCkpt !== null) return;
+    const id = this.session.checkpoint();
+    // no memory for it: the pre-pass goes on from the last kept one instead
+    pp.atCkpt = id >= 0 ? id : null;
+  }
+
+  /** The session at the pre-pass's frontier (a seek or a step may have
+   * moved it): its checkpoint there, else the last kept one run forward. */
+  private toFrontier(): void {
+    const s = this.session;
+    const pp = this.pp!;
+    if (pp.atCkpt !== null) {
+      if (s.seq() !== pp.at && s.restore(pp.atCkpt) !== 0) throw new Error('out of wasm memory while running the pre-pass on');
+      s.checkpointDrop(pp.atCkpt);
+      pp.atCkpt = null;
+      this.lastSnap = null;
+    }
+    if (s.seq() === pp.at) return;
+    const last = this.ckpts[this.ckpts.length - 1];
+    this.restoreTo(last);
+    this.stepN(pp.at - last.seq);
+  }
+
   /** seq of the first hand step a replay could not run, or -1 */
   private handDropped = -1;
 
@@ -401,6 +523,7 @@ export class Engine {
    * pre-pass runs on from the new step. `refused` says why nothing ran
    * (the run has stopped, the CPU has nothing it may run now). */
   stepCpu(cpu: number, progress?: Progress): HandReply {
+    this.finishPrepass(progress);
     const s = this.session;
     const seq = s.seq();
     const snap = this.lastSnap ?? this.snapshot();
@@ -419,6 +542,7 @@ export class Engine {
   /** Forget the steps chosen by hand: the schedule's run, at the same
    * step if it is before the first hand step, else at the first. */
   clearHand(progress?: Progress): HandReply {
+    this.finishPrepass(progress);
     const s = this.session;
     const first = this.hand.next(0);
     if (first === undefined) return { frame: this.frame(), meta: this.meta!, hand: '', refused: null };
@@ -450,14 +574,27 @@ export class Engine {
     pp.sampleSeqs.length = keep;
     pp.sampleTargets.length = keep;
     for (const k of Object.keys(pp.samples)) pp.samples[k].length = keep;
+    // on from here (the step just chosen), after the last sample kept
+    pp.next = pp.sampleTargets[keep - 1] + 1;
+    pp.at = s.seq();
     this.runPrepass(progress);
     this.seekSeqNoFrame(here);
+  }
+
+  /** The whole pre-pass (a change of the run needs all it learns up to
+   * here), back where the person is. */
+  private finishPrepass(progress?: Progress): void {
+    if (this.prepassDone) return;
+    const seq = this.userSeq ?? this.session.seq();
+    this.prepassTo(() => false, progress);
+    this.seekSeqNoFrame(seq);
   }
 
   /** The run up to here as a `steps` line (docs/trace-format.md §3.1):
    * the CPU of every micro-step so far. With `schedule explicit`, the
    * trace replays this interleaving in the CLI (then goes on serially). */
   stepsLine(): string {
+    this.home();
     const s = this.session;
     const here = s.seq();
     let cpus: number[] = [];
@@ -539,6 +676,7 @@ export class Engine {
   }
 
   frame(hit?: boolean): Frame {
+    this.home();
     const s = this.session;
     const seq = s.seq();
     const snap = this.snapshot();
@@ -606,12 +744,14 @@ export class Engine {
   }
 
   step(count: number): Frame {
+    this.home();
     this.stepN(count);
     return this.frame();
   }
 
   /** Finish the op in flight (or run the next one), `count` times. */
   stepOp(count: number): Frame {
+    this.home();
     const s = this.session;
     const snap = this.lastSnap ?? this.snapshot();
     let target = s.opsDone() + count;
@@ -622,9 +762,12 @@ export class Engine {
   }
 
   /** Position the model exactly at micro-step `seq` (0 = before anything). */
-  seekSeqNoFrame(seq: number): void {
+  seekSeqNoFrame(seq: number, progress?: Progress): void {
     const s = this.session;
-    const target = Math.max(0, Math.min(seq, this.meta?.seqTotal ?? seq));
+    this.leaveFrontier();
+    // past the pre-pass's frontier: forward from its last checkpoint (the
+    // pre-pass goes on later from its own frontier)
+    const target = Math.max(0, this.prepassDone ? Math.min(seq, this.meta?.seqTotal ?? seq) : seq);
     const cur = s.seq();
     // nearest checkpoint at least the frame's window of events before the
     // target (so those events are produced again and readable: a restore
@@ -638,17 +781,47 @@ export class Engine {
     if (!(cur >= c.seq && cur <= target)) this.restoreTo(c);
     const n = target - s.seq();
     this.replayed += Math.max(0, n);
-    this.stepN(n);
+    this.forwardSteps(n, progress);
   }
 
-  seek(seq: number): Frame {
-    this.seekSeqNoFrame(seq);
+  /** n micro-steps forward (fewer at the end of the run), in chunks with
+   * progress. */
+  private forwardSteps(n: number, progress?: Progress): void {
+    const s = this.session;
+    const end = s.seq() + n;
+    let t0 = Date.now();
+    while (s.seq() < end && this.stepN(Math.min(SEEK_CHUNK_STEPS, end - s.seq())) > 0) {
+      if (progress && Date.now() - t0 > 100) {
+        progress(s.opsDone(), s.opsTotal(), 'seek');
+        t0 = Date.now();
+      }
+    }
+  }
+
+  /** advanceToOp(target) in chunks of ops, with progress (running to an
+   * op below the target first stops no later than the target would). */
+  private forwardOps(target: number, progress?: Progress): void {
+    const s = this.session;
+    let t0 = Date.now();
+    for (;;) {
+      const next = Math.min(target, s.opsDone() + SEEK_CHUNK_OPS);
+      if (this.advanceToOp(next) < 0 || next >= target) return;
+      if (progress && Date.now() - t0 > 100) {
+        progress(s.opsDone(), s.opsTotal(), 'seek');
+        t0 = Date.now();
+      }
+    }
+  }
+
+  seek(seq: number, progress?: Progress): Frame {
+    this.seekSeqNoFrame(seq, progress);
     return this.frame();
   }
 
   /** Position the model at the start of op `op` (op ops completed, none in flight). */
-  seekOp(op: number): Frame {
+  seekOp(op: number, progress?: Progress): Frame {
     const s = this.session;
+    this.leaveFrontier();
     const target = Math.max(0, Math.min(op, s.opsTotal()));
     let c = this.ckpts[0];
     for (const k of this.ckpts) {
@@ -662,7 +835,7 @@ export class Engine {
     const notPast = cur < target || (cur === target && snap.inflight === 0);
     if (!(s.seq() >= c.seq && notPast)) this.restoreTo(c);
     const before = s.seq();
-    if (target > 0) this.advanceToOp(target);
+    if (target > 0) this.forwardOps(target, progress);
     this.replayed += s.seq() - before;
     this.lastSnap = null;
     return this.frame();
@@ -671,6 +844,7 @@ export class Engine {
   /** Run forward until the breakpoint's condition holds for a step; stop
    * right after that step. At most maxSteps steps. */
   runUntil(bp: Breakpoint, maxSteps = 50_000_000, progress?: Progress): Frame {
+    this.home();
     // nothing found: back where the search started (the caller says so)
     const start = this.session.seq();
     const f = this.search(bp, maxSteps, progress);
@@ -743,6 +917,7 @@ export class Engine {
   }
 
   text(what: 'slabinfo' | 'sysfs' | 'stats' | 'validate' | 'reports', cache?: string): string {
+    this.home();
     const s = this.session;
     switch (what) {
       case 'slabinfo':

@@ -17,8 +17,15 @@ export interface Breakpoint {
 
 export interface RunMeta {
   opsTotal: number;
-  /** micro-steps of the whole run */
+  /** micro-steps of the whole run (until the pre-pass is done: of the
+   * part it has run, a lower bound) */
   seqTotal: number;
+  /** the pre-pass has run to the end: the samples, checkpoints, end
+   * handles and seqTotal are final (else it goes on in the background,
+   * request 'prepass') */
+  prepassDone: boolean;
+  /** ops the pre-pass has run so far (opsTotal once done) */
+  prepassOps: number;
   description: string;
   /** op index at the end of each sample (the sparkline x axis) */
   sampleOps: number[];
@@ -129,7 +136,14 @@ export type RequestBody =
       hand?: string;
       /** the lanes view's window (see 'lanes') */
       lanes?: number;
+      /** return after this many ms of pre-pass (the first screen), the
+       * rest running in the background ('prepass'); absent: all of it */
+      foregroundMs?: number;
     }
+  /** run the open trace's pre-pass on while the engine is idle (between
+   * other requests); answers the final meta, or null when another trace
+   * was opened first. Progress: ops done. */
+  | { type: 'prepass' }
   | { type: 'step'; count: number }
   | { type: 'stepOp'; count: number }
   | { type: 'seek'; seq: number }
@@ -184,6 +198,7 @@ export type ReplyPayload = {
   init: null;
   manifest: Manifest;
   open: OpenResult;
+  prepass: RunMeta | null;
   step: Frame;
   stepOp: Frame;
   seek: Frame;

@@ -5,6 +5,11 @@
 // `reveal`, the events between) and evaluates the checks with the shared
 // predicate engine, runs sandbox attempts (check.mjs runSandbox) and fills
 // data tables and claims. Pure TypeScript over the module: no worker or DOM.
+//
+// The runner opens a run twice (resolve, then capture) and the extras open
+// every variant again: a run's parsed session is kept (RUNS_KEPT of them)
+// with a checkpoint at its start, and opening it again restores that
+// checkpoint instead of parsing the trace again.
 import { manifest, SlubvizSession, type SlubvizModule } from '../../../core/wasm/slubviz-api';
 import type { LessonReplyPayload, LessonRequestBody } from './protocol';
 import { statePicture, type StatePicture } from './goal';
@@ -54,6 +59,17 @@ export interface Extras {
   claims: { id: string; ok: boolean; message: string }[];
 }
 
+/** parsed runs kept for re-opening */
+const RUNS_KEPT = 4;
+
+interface KeptRun {
+  session: SlubvizSession;
+  /** checkpoint at step 0 */
+  start: number;
+  /** lent out (a runner has it open) */
+  lent: boolean;
+}
+
 function fmt(v: unknown): string {
   if (v === undefined) return '';
   const s = typeof v === 'string' ? v : JSON.stringify(v);
@@ -65,10 +81,54 @@ export class LessonBackend {
   private texts = new Map<string, string>();
   private prepared = new Map<string, PreparedVariant>();
   private contexts = new Map<string, PredicateContext>();
+  /** parsed runs by trace and config, least recently used first */
+  private runs = new Map<string, KeptRun>();
+  private readonly reuseRuns: boolean;
 
   /** the lesson engine checks and reads with the core's names (its manifest) */
-  constructor(readonly mod: SlubvizModule) {
+  constructor(
+    readonly mod: SlubvizModule,
+    opts: { reuseRuns?: boolean } = {},
+  ) {
     lessonVocabulary.useManifest(manifest(mod));
+    this.reuseRuns = opts.reuseRuns ?? true;
+  }
+
+  /** A session on the run `key` names: a kept one back at its start, else
+   * a fresh one from `open` (kept when a checkpoint fits). Its close()
+   * hands it back. */
+  private session(key: string, open: () => SlubvizSession): SlubvizSession {
+    const kept = this.runs.get(key);
+    if (kept && !kept.lent) {
+      this.runs.delete(key);
+      if (kept.session.restore(kept.start) === 0) return this.lend(key, kept);
+      kept.session.close();
+    }
+    const s = open();
+    if (!this.reuseRuns || kept) return s;
+    // the model is built on first use: the checkpoint is of the built one
+    s.seq();
+    const start = s.checkpoint();
+    if (start < 0) return s;
+    return this.lend(key, { session: s, start, lent: false });
+  }
+
+  private lend(key: string, run: KeptRun): SlubvizSession {
+    run.lent = true;
+    this.runs.set(key, run);
+    for (const [k, r] of this.runs) {
+      if (this.runs.size <= RUNS_KEPT) break;
+      if (r.lent) continue;
+      this.runs.delete(k);
+      r.session.close();
+    }
+    return new Proxy(run.session, {
+      get(target, prop) {
+        if (prop === 'close') return () => (run.lent = false);
+        const v = Reflect.get(target, prop) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
   }
 
   /** Sessions for the shared runner. */
@@ -132,7 +192,8 @@ export class LessonBackend {
     const cfg = runOf(lesson, variant);
     const text = 'inline' in cfg.scenario ? cfg.scenario.inline : this.readScenario(cfg.scenario.file);
     const sets = lessonFormat.setsText(cfg.sets) || null;
-    return () => SlubvizSession.open(this.mod, text, { preset: cfg.preset, sets });
+    const key = JSON.stringify([text, cfg.preset, sets]);
+    return () => this.session(key, () => SlubvizSession.open(this.mod, text, { preset: cfg.preset, sets }));
   }
 
   /** Resolve every stop and question position of one run (a variant) and

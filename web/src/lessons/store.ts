@@ -390,7 +390,12 @@ export class LessonStore {
           }
           if (this.state.current !== id) this.set({ questions: {}, sandbox: initial().sandbox });
           this.set({ current: id });
-          await this.goTo(item);
+          const going = this.goTo(item);
+          // the data tables and claims run every variant (seconds): the
+          // lesson worker works them out while the first stop is read,
+          // after that stop's positions
+          if (lesson.data?.tables?.length || lesson.claims?.length) void this.loadExtras();
+          await going;
         } catch (e) {
           this.fail(e);
         }
@@ -427,7 +432,11 @@ export class LessonStore {
       await this.track(
         (async () => {
           try {
+            // the run opens (engine worker) while its positions are resolved (lesson worker)
+            const opening = this.openRun(token, runOf(lesson, stop.variant));
+            opening.catch(() => undefined);
             const prep = await this.prepare(id, stop.variant ?? 'base');
+            await opening;
             const steps = prep.steps[stop.id];
             if (!steps) throw new Error(`stop ${stop.id}: ${prep.errors[stop.id] ?? 'position not found'}`);
             const focusSlab = stop.highlight.find((h): h is { slab: number } => 'slab' in h)?.slab ?? null;
@@ -456,7 +465,10 @@ export class LessonStore {
       await this.track(
         (async () => {
           try {
+            const opening = this.openRun(token, runOf(lesson, q.variant));
+            opening.catch(() => undefined);
             const prep = await this.prepare(id, q.variant ?? 'base');
+            await opening;
             const steps = prep.steps[q.id];
             if (!steps) throw new Error(`question ${q.id}: ${prep.errors[q.id] ?? 'position not found'}`);
             const ui = this.question(q.id);
@@ -479,6 +491,23 @@ export class LessonStore {
     }
   };
 
+  /** Open `run` in the visualizer unless it is the one shown; false when
+   * a newer move took over meanwhile. */
+  private async openRun(token: number, run: RunConfig): Promise<boolean> {
+    const text = 'inline' in run.scenario ? run.scenario.inline : await this.env.fetchText(run.scenario.file);
+    if (token !== this.moveToken) return false;
+    const config = runAppConfig(run);
+    const st = this.app.getState();
+    const same = st.status === 'ready' && !st.traceRef && st.trace === text && st.freeOps.length === 0 && configSets(st.config) === configSets(config) && st.config.preset === config.preset;
+    if (!same) {
+      const file = 'file' in run.scenario ? /^scenarios\/(.+)\.trace$/.exec(run.scenario.file) : null;
+      this.set({ loadingRun: runLabel(run) });
+      if (file) await this.app.loadScenario(file[1], { config });
+      else await this.app.openTrace(text, { scenario: null, config });
+    }
+    return token === this.moveToken;
+  }
+
   /** Move the visualizer: open the run (if it is not the one shown), seek,
    * select the cache, CPU, slab and text view. */
   private async moveTo(
@@ -490,18 +519,7 @@ export class LessonStore {
   ): Promise<void> {
     this.set({ moving: true });
     try {
-      const text = 'inline' in run.scenario ? run.scenario.inline : await this.env.fetchText(run.scenario.file);
-      if (token !== this.moveToken) return;
-      const config = runAppConfig(run);
-      const st = this.app.getState();
-      const same = st.status === 'ready' && !st.traceRef && st.trace === text && st.freeOps.length === 0 && configSets(st.config) === configSets(config) && st.config.preset === config.preset;
-      if (!same) {
-        const file = 'file' in run.scenario ? /^scenarios\/(.+)\.trace$/.exec(run.scenario.file) : null;
-        this.set({ loadingRun: runLabel(run) });
-        if (file) await this.app.loadScenario(file[1], { config });
-        else await this.app.openTrace(text, { scenario: null, config });
-        if (token !== this.moveToken) return;
-      }
+      if (!(await this.openRun(token, run))) return;
       if (this.app.getState().status !== 'ready') throw new Error(this.app.getState().error ?? 'the run did not open');
       this.shownRun = runKey(run);
       if (toEnd) await this.app.toEnd();

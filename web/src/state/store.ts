@@ -58,6 +58,10 @@ export interface ImportView {
 /** Largest imported trace text a share link carries. */
 export const SHARE_MAX_BYTES = 256 << 10;
 
+/** ms of pre-pass an open runs before the first screen; a longer one goes
+ * on in the background (engine.ts) */
+export const OPEN_FOREGROUND_MS = 40;
+
 /** The scenario the app opens by default (and instead of a bad link). */
 export const DEFAULT_SCENARIO = 'basics';
 
@@ -533,9 +537,9 @@ export class Store {
       try {
         const r = await this.engine.call(
           isRef
-            ? { type: 'open', trace: '', ref: src.ref, append: appendOps('', freeOps), preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow }
-            : { type: 'open', trace: src.text, preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow },
-          (done, total, what) => this.set({ progress: { done, total, what } }),
+            ? { type: 'open', trace: '', ref: src.ref, append: appendOps('', freeOps), preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow, foregroundMs: OPEN_FOREGROUND_MS }
+            : { type: 'open', trace: src.text, preset: config.preset, sets: configSets(config), hand: opts.hand, lanes: this.state.lanesWindow, foregroundMs: OPEN_FOREGROUND_MS },
+          this.showProgress,
         );
         this.set({
           status: 'ready',
@@ -551,6 +555,7 @@ export class Store {
         const caches = r.frame.snapshot.caches.filter((c) => c.alive && !c.kmalloc);
         if (!caches.some((c) => c.name === this.state.fp.cache))
           this.set({ fp: { cpu: Math.min(this.state.fp.cpu, r.frame.snapshot.topology.nr_cpus - 1), cache: caches[0]?.name ?? '' } });
+        if (!r.meta.prepassDone) this.prepassing = this.followPrepass(token);
       } catch (e) {
         // a newer open (the crash recovery's, among others) owns the state
         if (token !== this.opened) return;
@@ -558,6 +563,26 @@ export class Store {
       }
     });
     if (opts.seq !== undefined && opts.seq > 0) await this.seekSeq(opts.seq);
+  }
+
+  /** The background pre-pass of the run opened as `token` (beside the
+   * queue: the engine runs it while idle): its progress, then the final
+   * meta (samples, checkpoints, seqTotal). */
+  private prepassing: Promise<void> = Promise.resolve();
+
+  private async followPrepass(token: number): Promise<void> {
+    let meta: RunMeta | null = null;
+    try {
+      meta = await this.engine.call({ type: 'prepass' }, (done, total, what) => {
+        if (token === this.opened && !this.state.busy) this.showProgress(done, total, what);
+      });
+    } catch {
+      // a crash: engineCrashed() opens the run again (and follows it)
+    }
+    if (token !== this.opened) return;
+    // a hand step finishes the pre-pass itself and answers the meta first
+    if (meta && !this.state.meta?.prepassDone) this.set({ meta });
+    if (!this.state.busy) this.set({ progress: null });
   }
 
   /** Re-open the current trace (with its free-play ops); the steps chosen
@@ -640,10 +665,13 @@ export class Store {
       return this.engine.call({ type: 'seekOp', op });
     });
 
-  /** Position at the start of op `op` (op ops done). */
-  jumpToOp = (op: number): Promise<void> => this.run(() => this.engine.call({ type: 'seekOp', op }));
+  /** Position at the start of op `op` (op ops done); past the pre-pass's
+   * frontier it runs the pre-pass on to there first (progress). */
+  jumpToOp = (op: number): Promise<void> => this.run(() => this.engine.call({ type: 'seekOp', op }, this.showProgress));
 
-  seekSeq = (seq: number): Promise<void> => this.run(() => this.engine.call({ type: 'seek', seq }));
+  seekSeq = (seq: number): Promise<void> => this.run(() => this.engine.call({ type: 'seek', seq }, this.showProgress));
+
+  private showProgress = (done: number, total: number, what: string): void => this.set({ progress: { done, total, what } });
 
   toStart = (): Promise<void> => this.jumpToOp(0);
   toEnd = (): Promise<void> => this.jumpToOp(this.state.meta?.opsTotal ?? 0);
@@ -755,6 +783,8 @@ export class Store {
   }
 
   freeAlloc = async (): Promise<string> => {
+    // the handles live at the end come with the final meta
+    await this.prepassing;
     const { cpu, cache } = this.state.fp;
     let handle: string;
     if (this.state.traceRef) {
@@ -772,6 +802,7 @@ export class Store {
    * repeat blocks, imports, kmalloc'ed ones); by default the last one free
    * play allocated, else the last live one. */
   freeFree = async (handle?: string): Promise<void> => {
+    await this.prepassing;
     const live = this.liveHandles();
     const { cpu } = this.state.fp;
     let h: EndHandle | undefined;

@@ -1,0 +1,209 @@
+// The pre-pass in the background (engine.ts foregroundMs, prepassSlice;
+// backend.ts 'prepass'): whatever the background pass has reached, every
+// position, step and meta is the one the whole pre-pass gives.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { Backend } from './backend';
+import { Engine, WHOLE_PREPASS_OPS } from './engine';
+import type { ImportOk, RunMeta } from './protocol';
+import { MemoryStorage } from './storage';
+import { synthFtraceBlob } from './synth';
+import { loadModule } from './testing';
+import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
+
+let mod: SlubvizModule;
+beforeAll(async () => {
+  mod = await loadModule();
+});
+
+/** Past WHOLE_PREPASS_OPS (so open() stops early): rounds of 250 allocs
+ * on one CPU freed on another, like web/bench/seek.ts's trace. */
+const OPS = WHOLE_PREPASS_OPS + 5000;
+const trace = () => `slubviz-trace 1
+node 0 mem=4G
+cpus 0-3 node=0
+seed 11
+cache churn-128 size=128
+repeat ${Math.ceil(OPS / 500)} r {
+  repeat 250 i {
+    c{$r%4} alloc churn-128 o{$r}_{$i}
+  }
+  repeat 250 i {
+    c{($r+1)%4} free churn-128 o{$r}_{$i}
+  }
+}
+`;
+
+/** What a position shows (the frame without its timing-free parts). */
+function shown(f: { seq: number; opsDone: number; snapshot: unknown; event: unknown; recent: unknown }): string {
+  return JSON.stringify([f.seq, f.opsDone, f.snapshot, f.event, f.recent]);
+}
+
+/** An engine whose open() ran only to its first checkpoint after op 0. */
+function lazy(budget?: number): Engine {
+  const e = new Engine(mod, budget === undefined ? {} : { budget });
+  e.foregroundMs = 0;
+  return e;
+}
+
+/** The meta but the checkpoints' bytes: measured on the wasm heap, they
+ * move with the allocator's state by a few bytes. */
+function same(m: RunMeta): Omit<RunMeta, 'checkpointBytes'> {
+  const { checkpointBytes, ...rest } = m;
+  expect(checkpointBytes).toBeLessThanOrEqual(m.checkpointBudget);
+  return rest;
+}
+
+function finish(e: Engine): RunMeta {
+  while (!e.prepassDone) e.prepassSlice(0);
+  return e.meta!;
+}
+
+describe('pre-pass in the background', () => {
+  test('open returns before the end; slices reach the same meta as the whole pre-pass', () => {
+    const full = new Engine(mod);
+    const want = full.open(trace(), '', '').meta;
+    full.close();
+    const e = lazy();
+    const first = e.open(trace(), '', '');
+    expect(first.meta.prepassDone).toBe(false);
+    expect(first.meta.prepassOps).toBeLessThan(want.opsTotal);
+    expect(first.meta.seqTotal).toBeLessThan(want.seqTotal);
+    expect(first.meta.checkpoints).toBe(2);
+    expect(first.frame.seq).toBe(0);
+    expect(want.prepassDone).toBe(true);
+    expect(want.prepassOps).toBe(want.opsTotal);
+    expect(same(finish(e))).toEqual(same(want));
+    e.close();
+  });
+
+  test('a seek past the frontier lands on the same frame as after the whole pre-pass; the pass goes on from its frontier', () => {
+    const full = new Engine(mod);
+    const meta = full.open(trace(), '', '').meta;
+    const seqs = [Math.floor(meta.seqTotal * 0.8), 7, Math.floor(meta.seqTotal / 2), meta.seqTotal + 5];
+    const ops = [Math.floor(meta.opsTotal * 0.9), 3, meta.opsTotal];
+    const want = [...seqs.map((s) => shown(full.seek(s))), ...ops.map((o) => shown(full.seekOp(o)))];
+    full.close();
+
+    const e = lazy();
+    e.open(trace(), '', '');
+    const got: string[] = [];
+    for (const s of seqs) {
+      got.push(shown(e.seek(s)));
+      e.prepassSlice(0);
+    }
+    for (const o of ops) got.push(shown(e.seekOp(o)));
+    expect(got).toEqual(want);
+    // the pass goes on from its own frontier; then the same seeks again
+    expect(e.prepassDone).toBe(false);
+    finish(e);
+    expect([...seqs.map((x) => shown(e.seek(x))), ...ops.map((o) => shown(e.seekOp(o)))]).toEqual(want);
+    e.close();
+  });
+
+  test('slices between steps: each request finds the session where the person left it', () => {
+    const full = new Engine(mod);
+    full.open(trace(), '', '');
+    const want = [shown(full.seek(40)), shown(full.step(3)), shown(full.stepOp(2)), full.text('slabinfo'), shown(full.frame())];
+    full.close();
+
+    const e = lazy();
+    e.open(trace(), '', '');
+    const got: string[] = [];
+    got.push(shown(e.seek(40)));
+    e.prepassSlice(0);
+    got.push(shown(e.step(3)));
+    e.prepassSlice(0);
+    e.prepassSlice(0);
+    got.push(shown(e.stepOp(2)));
+    e.prepassSlice(0);
+    got.push(e.text('slabinfo'));
+    e.prepassSlice(0);
+    got.push(shown(e.frame()));
+    expect(got).toEqual(want);
+    e.close();
+  });
+
+  test('a step chosen by hand before the pass is done: the same run, meta and frame', () => {
+    const full = new Engine(mod);
+    full.open(trace(), '', '');
+    full.seek(25);
+    const a = full.stepCpu(1);
+    full.close();
+
+    const e = lazy();
+    e.open(trace(), '', '');
+    e.seek(25);
+    e.prepassSlice(0);
+    const b = e.stepCpu(1);
+    expect(b.refused).toBe(a.refused);
+    expect(same(b.meta)).toEqual(same(a.meta));
+    expect(shown(b.frame)).toBe(shown(a.frame));
+    e.close();
+  });
+
+  test('the memory budget: the background pass degrades to fewer checkpoints, never over the budget; seeks still land right', () => {
+    const full = new Engine(mod);
+    const a = full.open(trace(), '', '', 1).meta;
+    const ops = [a.opsTotal, Math.floor(a.opsTotal / 2), 2, a.opsTotal - 3];
+    const want = ops.map((op) => shown(full.seekOp(op)));
+    full.close();
+
+    const per = a.checkpointBytes / a.checkpoints;
+    const e = lazy(Math.floor(per * 4.5));
+    e.open(trace(), '', '', 1);
+    const b = finish(e);
+    expect(b.checkpointBytes).toBeLessThanOrEqual(b.checkpointBudget);
+    expect(b.checkpoints).toBeLessThan(a.checkpoints);
+    expect(b.checkpoints).toBeGreaterThanOrEqual(2);
+    expect(b.checkpointEvery).toBeGreaterThan(a.checkpointEvery);
+    expect(b.seqTotal).toBe(a.seqTotal);
+    expect(b.samples).toEqual(a.samples);
+    expect(ops.map((op) => shown(e.seekOp(op)))).toEqual(want);
+    e.close();
+  });
+
+  test("the worker's 'prepass' request runs the rest between requests and answers the final meta", async () => {
+    const full = new Engine(mod);
+    const want = full.open(trace(), '', '').meta;
+    full.close();
+    const b = new Backend(mod, new MemoryStorage());
+    const r = await b.handle({ type: 'open', trace: trace(), preset: '', sets: '', foregroundMs: 0 });
+    expect(r.meta.prepassDone).toBe(false);
+    const progress: number[] = [];
+    const bg = b.handle({ type: 'prepass' }, (done) => progress.push(done));
+    // a request meanwhile is answered from where the person is
+    const f = await b.handle({ type: 'step', count: 5 });
+    expect(f.seq).toBe(5);
+    const final = await bg;
+    expect(final && same(final)).toEqual(same(want));
+    expect(progress.length).toBeGreaterThan(0);
+    expect((await b.handle({ type: 'frame' })).seq).toBe(5);
+    // another open ends an older background pass (null)
+    await b.handle({ type: 'open', trace: trace(), preset: '', sets: '', foregroundMs: 0 });
+    const old = b.handle({ type: 'prepass' });
+    await b.handle({ type: 'open', trace: trace(), preset: '', sets: '' });
+    expect(await old).toBeNull();
+  });
+});
+
+describe('replaying an import adopts its session', () => {
+  test('the same run as parsing its v1 text again', async () => {
+    const b = new Backend(mod, new MemoryStorage());
+    const r = (await b.handle({ type: 'import', source: synthFtraceBlob(3000), name: 'synth.txt', format: '', store: false })) as ImportOk;
+    expect(r.ok).toBe(true);
+    const text = await b.handle({ type: 'getText', ref: r.ref, maxBytes: 1 << 30 });
+    expect(text).not.toBeNull();
+    const adopted = await b.handle({ type: 'open', trace: '', ref: r.ref, preset: '', sets: '' });
+    const late = [shown(await b.handle({ type: 'seekOp', op: Math.floor(r.meta.ops / 2) })), shown(await b.handle({ type: 'seek', seq: 9 }))];
+
+    const e = new Engine(mod);
+    const parsed = e.open(text!, '', '');
+    expect(same(adopted.meta)).toEqual(same(parsed.meta));
+    expect(shown(adopted.frame)).toBe(shown(parsed.frame));
+    expect(late).toEqual([shown(e.seekOp(Math.floor(r.meta.ops / 2))), shown(e.seek(9))]);
+    e.close();
+    // opened again (another config, or twice): parsed from the text
+    const again = await b.handle({ type: 'open', trace: '', ref: r.ref, preset: '', sets: '' });
+    expect(same(again.meta)).toEqual(same(parsed.meta));
+  });
+});
