@@ -169,6 +169,21 @@ static inline void ev_emit(struct model *m, int cpu, struct event ev)
 	if (m->events_on)
 		ev_record(m, cpu, ev);
 }
+/* A serial run of whole ops (m->fuse_steps) need not go back to the
+ * scheduler between steps: make the boundary run_cpu() would make (count
+ * the step, a new step's event count) and let the code run on, saving a
+ * return and a dispatch per step. Only when run_cpu() would go on at once:
+ * the run has not stopped and the arena has its headroom (arena_reserve()
+ * would neither check nor move anything). true if the step was fused. */
+static inline bool step_fused(struct model *m)
+{
+	struct world *w = WORLD(m);
+	if (!m->fuse_steps || w->stopped || !w->room)
+		return false;
+	w->seq++;
+	w->step_events = 0;
+	return true;
+}
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
 void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -200,7 +215,9 @@ extern const co_func co_table[CO__COUNT];
 #define CO_BEGIN switch (f->pc) { case 0:;
 #define CO_END } f->pc = 0xffff; return CO_DONE
 #define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
-#define CO_YIELD_AT(n) do { f->pc = (n); return CO_YIELD; case (n):; } while (0)
+/* The end of a micro-step: pause, unless step_fused() made the boundary
+ * here. pc is stored either way, so frames hold the same bytes. */
+#define CO_YIELD_AT(n) do { f->pc = (n); if (!step_fused(m)) return CO_YIELD; case (n):; } while (0)
 /* Record one event and pause: the end of a micro-step. */
 #define EV(...) do { ev_emit(m, cpu, EVT(__VA_ARGS__)); CO_YIELD_AT(__COUNTER__ + 1); } while (0)
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is

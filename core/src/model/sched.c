@@ -125,16 +125,24 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
+	/* whole ops: steps end inside the coroutines where they can
+	 * (step_fused()); this loop makes the boundaries they leave to it */
+	m->fuse_steps = whole_op;
+	int r = 1;
 	for (;;) {
-		if (arena_reserve(m))
-			return -1;
+		if (arena_reserve(m)) {
+			r = -1;
+			break;
+		}
 		WORLD(m)->step_events = 0;
 		int ended = run_step(m, cpu);
 		struct world *w = WORLD(m);
 		w->seq++;
 		if (!whole_op || ended || w->stopped)
-			return 1;
+			break;
 	}
+	m->fuse_steps = false;
+	return r;
 }
 
 /* ---- which op waits for which ------------------------------------------- */
