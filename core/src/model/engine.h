@@ -209,6 +209,9 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+/* Pop `cpu`'s top frame, which returned, and hand its result to the
+ * caller below it (f->ret); the caller's frame (coroutine.c). */
+struct frame *co_pop(struct model *m, int cpu);
 /* Every coroutine by enum co_fn (coroutine.c). */
 extern const co_func co_table[CO__COUNT];
 
@@ -223,10 +226,12 @@ extern const co_func co_table[CO__COUNT];
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is
  * statements on `callee` (use ';' between them, not ','). The callee
  * starts at once, in this C call: it pauses (CO_YIELD, this frame resumes
- * at (n) later) or returns (CO_DONE: the scheduler pops it and resumes
- * this frame at (n)) without a trip through the scheduler's loop. */
+ * at (n) later, the scheduler pops it when it returns) or returns (CO_DONE:
+ * popped here, and this frame runs on at (n), as the scheduler would
+ * resume it) without a trip through the scheduler's loop. */
 #define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
-	setup; f->pc = (n); return co_table[FN](m, cpu, callee); case (n):; } while (0)
+	setup; f->pc = (n); if (co_table[FN](m, cpu, callee) == CO_YIELD) return CO_YIELD; \
+	f = co_pop(m, cpu); case (n):; } while (0)
 #define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
 /* A coroutine's frame is in the arena: the arena rule (types.h) applies to
  * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,

@@ -99,14 +99,13 @@ static ARENA_MOVES int run_step(struct model *m, int cpu)
 		/* CO_DONE: pop; hand the result to the caller or end the op.
 		 * The coroutine may have moved the arena: fetch everything again. */
 		struct world *w = WORLD(m);
-		struct cpu_rec *c = &w->cpus[cpu];
-		f = co_self(m, cpu);
-		int result = f->result;
-		c->depth--;
-		if (c->depth > 0) {
-			co_self(m, cpu)->ret = result;
+		if (w->cpus[cpu].depth > 1) {
+			co_pop(m, cpu);
 			continue;
 		}
+		f = co_self(m, cpu);
+		int result = f->result;
+		w->cpus[cpu].depth = 0;
 		if (w->step_events == 0) /* root frames leave the object they return in x */
 			ev_emit(m, cpu, (struct event){ .kind = EV_RETURN, .fn = f->k_fn,
 				.cache = f->cache, .slab = NIL, .obj = f->x, .sheaf = NIL, .node = -1,
