@@ -169,6 +169,21 @@ static inline void ev_emit(struct model *m, int cpu, struct event ev)
 	if (m->events_on)
 		ev_record(m, cpu, ev);
 }
+/* A serial run of whole ops (m->fuse_steps) need not go back to the
+ * scheduler between steps: make the boundary run_cpu() would make (count
+ * the step, a new step's event count) and let the code run on, saving a
+ * return and a dispatch per step. Only when run_cpu() would go on at once:
+ * the run has not stopped and the arena has its headroom (arena_reserve()
+ * would neither check nor move anything). true if the step was fused. */
+static inline bool step_fused(struct model *m)
+{
+	struct world *w = WORLD(m);
+	if (!m->fuse_steps || w->stopped || !w->room)
+		return false;
+	w->seq++;
+	w->step_events = 0;
+	return true;
+}
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
 void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -194,22 +209,29 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+/* Pop `cpu`'s top frame, which returned, and hand its result to the
+ * caller below it (f->ret); the caller's frame (coroutine.c). */
+struct frame *co_pop(struct model *m, int cpu);
 /* Every coroutine by enum co_fn (coroutine.c). */
 extern const co_func co_table[CO__COUNT];
 
 #define CO_BEGIN switch (f->pc) { case 0:;
 #define CO_END } f->pc = 0xffff; return CO_DONE
 #define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
-#define CO_YIELD_AT(n) do { f->pc = (n); return CO_YIELD; case (n):; } while (0)
+/* The end of a micro-step: pause, unless step_fused() made the boundary
+ * here. pc is stored either way, so frames hold the same bytes. */
+#define CO_YIELD_AT(n) do { f->pc = (n); if (!step_fused(m)) return CO_YIELD; case (n):; } while (0)
 /* Record one event and pause: the end of a micro-step. */
 #define EV(...) do { ev_emit(m, cpu, EVT(__VA_ARGS__)); CO_YIELD_AT(__COUNTER__ + 1); } while (0)
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is
  * statements on `callee` (use ';' between them, not ','). The callee
  * starts at once, in this C call: it pauses (CO_YIELD, this frame resumes
- * at (n) later) or returns (CO_DONE: the scheduler pops it and resumes
- * this frame at (n)) without a trip through the scheduler's loop. */
+ * at (n) later, the scheduler pops it when it returns) or returns (CO_DONE:
+ * popped here, and this frame runs on at (n), as the scheduler would
+ * resume it) without a trip through the scheduler's loop. */
 #define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
-	setup; f->pc = (n); return co_table[FN](m, cpu, callee); case (n):; } while (0)
+	setup; f->pc = (n); if (co_table[FN](m, cpu, callee) == CO_YIELD) return CO_YIELD; \
+	f = co_pop(m, cpu); case (n):; } while (0)
 #define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
 /* A coroutine's frame is in the arena: the arena rule (types.h) applies to
  * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,

@@ -99,14 +99,13 @@ static ARENA_MOVES int run_step(struct model *m, int cpu)
 		/* CO_DONE: pop; hand the result to the caller or end the op.
 		 * The coroutine may have moved the arena: fetch everything again. */
 		struct world *w = WORLD(m);
-		struct cpu_rec *c = &w->cpus[cpu];
-		f = co_self(m, cpu);
-		int result = f->result;
-		c->depth--;
-		if (c->depth > 0) {
-			co_self(m, cpu)->ret = result;
+		if (w->cpus[cpu].depth > 1) {
+			co_pop(m, cpu);
 			continue;
 		}
+		f = co_self(m, cpu);
+		int result = f->result;
+		w->cpus[cpu].depth = 0;
 		if (w->step_events == 0) /* root frames leave the object they return in x */
 			ev_emit(m, cpu, (struct event){ .kind = EV_RETURN, .fn = f->k_fn,
 				.cache = f->cache, .slab = NIL, .obj = f->x, .sheaf = NIL, .node = -1,
@@ -125,16 +124,24 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
+	/* whole ops: steps end inside the coroutines where they can
+	 * (step_fused()); this loop makes the boundaries they leave to it */
+	m->fuse_steps = whole_op;
+	int r = 1;
 	for (;;) {
-		if (arena_reserve(m))
-			return -1;
+		if (arena_reserve(m)) {
+			r = -1;
+			break;
+		}
 		WORLD(m)->step_events = 0;
 		int ended = run_step(m, cpu);
 		struct world *w = WORLD(m);
 		w->seq++;
 		if (!whole_op || ended || w->stopped)
-			return 1;
+			break;
 	}
+	m->fuse_steps = false;
+	return r;
 }
 
 /* ---- which op waits for which ------------------------------------------- */

@@ -373,6 +373,9 @@ struct model {
 	size_t cap;
 	const struct svz_trace *trace;
 	bool events_on;
+	/* sched.c run_cpu(): a serial run of whole ops, where EV() makes the
+	 * step boundary itself and runs on (step_fused(), engine.h) */
+	bool fuse_steps;
 	/* event ring, retained for the API; sink for streaming */
 	struct event *ring;
 	uint32_t ring_cap;
