@@ -8,7 +8,7 @@
 
 #include <slubviz/slubviz.h>
 
-/* Bytes allocated on the wasm heap (dlmalloc's mallinfo). The page's engine
+/* Bytes allocated on the wasm heap (emmalloc's mallinfo). The page's engine
  * (web/src/engine/engine.ts) measures what each checkpoint costs with it, to
  * keep the checkpoints within their memory budget. */
 size_t svz_heap_used(void);

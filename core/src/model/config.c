@@ -155,6 +155,26 @@ static int parse_u64(const char *v, bool allow_hex, uint64_t *out)
 	return 0;
 }
 
+/* kernel=MAJOR.MINOR (2.0 to 99.99) as MAJOR*100+MINOR. parse_u64 on each
+ * half, not sscanf: scanf drags long-double float parsing into the wasm
+ * module (~20 KB). */
+static int parse_kernel(const char *v, uint16_t *out)
+{
+	const char *dot = strchr(v, '.');
+	char major_text[24];
+	uint64_t major, minor;
+
+	if (!dot || (size_t)(dot - v) >= sizeof major_text)
+		return -1;
+	memcpy(major_text, v, (size_t)(dot - v));
+	major_text[dot - v] = '\0';
+	if (parse_u64(major_text, false, &major) || parse_u64(dot + 1, false, &minor) ||
+	    major < 2 || major > 99 || minor > 99)
+		return -1;
+	*out = (uint16_t)(major * 100 + minor);
+	return 0;
+}
+
 /* One row of switches.def; bool rows carry their field's offset. */
 static const struct switch_row {
 	const char *name, *alias, *choices, *what;
@@ -252,16 +272,14 @@ int svz_config_set(struct svz_config *cfg, const char *key, const char *value,
 		return apply_preset_row(cfg, idx, err, errlen);
 	}
 	if (strcmp(key, "kernel") == 0) {
-		unsigned major, minor;
-		char end;
+		uint16_t kernel;
 
-		if (sscanf(value, "%u.%u%c", &major, &minor, &end) != 2 || major < 2 || major > 99 ||
-		    minor > 99) {
+		if (parse_kernel(value, &kernel)) {
 			seterr(err, errlen, "expected kernel=MAJOR.MINOR like 6.19, got '%s'",
 			       shown(value, sv, sizeof sv));
 			return -1;
 		}
-		cfg->sw.kernel = (uint16_t)(major * 100 + minor);
+		cfg->sw.kernel = kernel;
 		return 0;
 	}
 	if (strcmp(key, "era") == 0) {
