@@ -8,6 +8,7 @@ import { useSyncExternalStore } from 'react';
 import type { Store } from '../state/store';
 import { useStore } from '../views/hooks';
 import type { LessonHook } from './hook';
+import { initialLessonState } from './initial';
 import { decodeLessonLink, type LessonLink } from './link';
 import type { LessonState, LessonStore } from './store';
 
@@ -24,28 +25,8 @@ export interface Lessons {
   close(): void;
 }
 
-/** The state of a player never opened (LessonStore's initial state). */
-const CLOSED: LessonState = {
-  open: false,
-  index: null,
-  sources: {},
-  error: null,
-  lessons: {},
-  prose: {},
-  translations: {},
-  progress: {},
-  current: null,
-  item: 0,
-  moving: false,
-  loadingRun: null,
-  prepared: {},
-  questions: {},
-  sandbox: { lines: [], text: '', result: null, problems: [], running: false },
-  extras: {},
-  goals: {},
-  marks: { highlight: [], focus: [] },
-  armed: null,
-};
+/** The state of a player never opened. */
+const CLOSED: LessonState = initialLessonState();
 
 /** The views' chunk, fetched beside the store's so the column shows at once. */
 export const loadLessonViews = () => import('./LessonsView');

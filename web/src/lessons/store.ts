@@ -18,6 +18,7 @@ import { encodeLessonLink, type LessonLink } from './link';
 import { emptyProgress, summarizeProgress, type LessonProgress, type ProgressStorage, type ProgressSummary } from './progress';
 import type { LessonApi } from './protocol';
 import type { StatePicture } from './goal';
+import { initialLessonState as initial } from './initial';
 
 export interface QuestionUi {
   /** choice picked / element clicked last */
@@ -83,29 +84,6 @@ export interface LessonEnv {
   setHash?(hash: string): void;
 }
 
-function initial(): LessonState {
-  return {
-    open: false,
-    index: null,
-    sources: {},
-    error: null,
-    lessons: {},
-    prose: {},
-    translations: {},
-    progress: {},
-    current: null,
-    item: 0,
-    moving: false,
-    loadingRun: null,
-    prepared: {},
-    questions: {},
-    sandbox: { lines: [], text: '', result: null, problems: [], running: false },
-    extras: {},
-    goals: {},
-    marks: { highlight: [], focus: [] },
-    armed: null,
-  };
-}
 
 const NO_Q: QuestionUi = { picked: null, result: null, choices: null, shown: false, revealed: false, candidates: null };
 
