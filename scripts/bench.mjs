@@ -242,7 +242,8 @@ if (w.seek) {
 if (w.import) {
   const i = w.import;
   out(`browser import of ${i.lines} lines: ${(i.import_ms / 1000).toFixed(2)} s (${Math.round(i.lines_per_s)} lines/s), longest frame gap ${Math.round(i.max_frame_gap_ms)} ms; ` +
-    `replay-ready ${i.replay_ops} ops in ${Math.round(i.replay_ready_ms)} ms (${i.replay_checkpoints} checkpoints), seek to the middle ${Math.round(i.seek_middle_ms)} ms`);
+    `replay-ready ${i.replay_ops} ops in ${Math.round(i.replay_ready_ms)} ms (${i.replay_checkpoints} checkpoints), seek to the middle ${Math.round(i.seek_middle_ms)} ms; ` +
+    `the background pre-pass done after ${(i.prepass_done_ms / 1000).toFixed(2)} s (${i.prepass_checkpoints} checkpoints), then a seek to a third ${Math.round(i.seek_third_ms)} ms`);
 }
 const shown = (f) => (f.value === null ? 'not run' : f.unit === 'x' ? `${f.value.toFixed(2)}x` : `${f.value.toFixed(f.value < 100 ? 1 : 0)} ${f.unit}`);
 out('\nissue 14 targets:');
