@@ -3,14 +3,15 @@
 // runs in the worker, streamed in chunks, with a progress bar; its
 // diagnostics summary is shown before the replay; the trace can be exported
 // as native v1; uploaded traces are kept in IndexedDB (listed, deletable).
-// The panel's content is TracesBody.tsx, loaded on first use: when the
-// panel comes into view or is pointed at or focused, else once the browser
-// is idle after boot; drops anywhere on the page work from the start.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+// The panel's content is TracesBody.tsx, in the main chunk: loaded on first
+// use it made the drawn page depend on when the chunk arrived (a share link
+// or a restarted engine drew the panel with or without its drop zone).
+import { useEffect, useState } from 'react';
 import type { Store } from '../state/store';
 import { Panel } from './panels/Panel';
 import { useAppState, useStore } from './hooks';
 import { t } from '../i18n';
+import { ImportUi } from './TracesBody';
 
 export function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -89,45 +90,12 @@ export function FormatPicker({ value, onChange }: { value: string; onChange: (fo
   );
 }
 
-const ImportUi = lazy(() => import('./TracesBody').then((m) => ({ default: m.ImportUi })));
-
-/** True once the element is used: seen, pointed at, focused, or the
- * browser idle after boot. */
-function useFirstUse(ref: { readonly current: HTMLElement | null }): boolean {
-  const [used, setUsed] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (used || !el) return;
-    const use = () => setUsed(true);
-    const seen = typeof IntersectionObserver === 'function' ? new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && use()) : null;
-    seen?.observe(el);
-    el.addEventListener('pointerenter', use);
-    el.addEventListener('focusin', use);
-    const idle = window.requestIdleCallback ? window.requestIdleCallback(use, { timeout: 2000 }) : window.setTimeout(use, 500);
-    return () => {
-      seen?.disconnect();
-      el.removeEventListener('pointerenter', use);
-      el.removeEventListener('focusin', use);
-      if (window.cancelIdleCallback) window.cancelIdleCallback(idle);
-      else window.clearTimeout(idle);
-    };
-  }, [ref, used]);
-  return used;
-}
-
 export function TracesPanel() {
   const store = useStore();
   const pageOver = useWindowDrop(store);
-  const ref = useRef<HTMLDivElement>(null);
-  const used = useFirstUse(ref);
-  const fallback = (
-    <p role="status" className="small">
-      {t('app.loading')}…
-    </p>
-  );
   return (
     <Panel id="traces" title={t('imp.panel')}>
-      <div ref={ref}>{used ? <Suspense fallback={fallback}><ImportUi pageOver={pageOver} /></Suspense> : fallback}</div>
+      <ImportUi pageOver={pageOver} />
     </Panel>
   );
 }
