@@ -7,6 +7,7 @@ import { installTestHook } from './testHook';
 import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
+import { loadImportSummary } from './views/TracesBody';
 import { StoreContext } from './views/hooks';
 import './styles.css';
 
@@ -29,6 +30,7 @@ async function boot(): Promise<void> {
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (h) => window.clearTimeout(h as number),
     now: () => performance.now(),
+    importResultCode: loadImportSummary,
   });
   const params = new URLSearchParams(location.search);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;

@@ -244,6 +244,10 @@ export interface Env {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(h: unknown): void;
   now(): number;
+  /** the code that draws an import's result (views/TracesBody.tsx): the
+   * result is shown only once it is in, so the page drawn does not depend
+   * on when it arrived; loaded from the import's start */
+  importResultCode?(): Promise<void>;
 }
 
 type Listener = () => void;
@@ -866,12 +870,19 @@ export class Store {
     }
   }
 
+  /** The result's view code (env.importResultCode); a failed load shows
+   * the result anyway (the view loads it again). */
+  private resultCode(): Promise<void> {
+    return this.env.importResultCode?.().catch(() => undefined) ?? Promise.resolve();
+  }
+
   /** Import a file (any supported format) in the worker, streamed in
    * chunks; the summary is shown (importView) and the trace stored. It is
    * not opened: replayImport() does that. */
   importFile = async (source: Blob, name = 'trace', format = ''): Promise<ImportResult> => {
     if (this.state.importing) throw new Error('an import is already running');
     this.set({ importing: { name, done: 0, total: source.size, lines: 0, what: 'import', updates: 0 }, importView: null });
+    const code = this.resultCode();
     let r: ImportResult;
     const abort = (this.importAbort = new AbortController());
     try {
@@ -885,6 +896,7 @@ export class Store {
     } finally {
       if (this.importAbort === abort) this.importAbort = null;
     }
+    await code;
     this.set({ importing: null, importView: { result: r, open: false } });
     if (r.ok) await this.refreshStored();
     return r;
@@ -932,6 +944,7 @@ export class Store {
       return;
     }
     const ok: ImportOk = { ok: true, ref: r.ref, meta: r.meta, stored: true, storeError: '', ms: { import: 0, export: 0, store: 0 } };
+    await this.resultCode();
     this.set({ importView: { result: ok, open: false } });
     await this.openRef(r.ref, { name: r.meta.name, config: { preset: '', seed: '', switches: {} } });
   };

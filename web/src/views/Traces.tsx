@@ -3,9 +3,10 @@
 // runs in the worker, streamed in chunks, with a progress bar; its
 // diagnostics summary is shown before the replay; the trace can be exported
 // as native v1; uploaded traces are kept in IndexedDB (listed, deletable).
-// The panel's content is TracesBody.tsx, in the main chunk: loaded on first
-// use it made the drawn page depend on when the chunk arrived (a share link
-// or a restarted engine drew the panel with or without its drop zone).
+// The panel's content is TracesBody.tsx, in the main chunk: all it draws
+// before an import is there from the start (loaded on first use, a share
+// link or a restarted engine drew the panel with or without its drop
+// zone); only the import's result is a chunk (ImportSummary.tsx).
 import { useEffect, useState } from 'react';
 import type { Store } from '../state/store';
 import { Panel } from './panels/Panel';
