@@ -214,6 +214,9 @@ export function Transitions() {
   const lastBatch = useRef(0);
   const before = useRef<{ fl: Flight; rect: DOMRect; ms: number; label: string }[]>([]);
   const kept = useRef<Map<string, DOMRect>>(new Map());
+  // playing fast: the rects a batch starts from were kept after the last redraw
+  const armed = useRef(false);
+  const fast = st.playing && st.speed > STEP_FLIGHT_MAX_SPEED;
 
   // before the panels redraw: where the moving things are drawn now
   useLayoutEffect(() => {
@@ -221,7 +224,7 @@ export function Transitions() {
     const p = prev.current;
     prev.current = f ? { seq: f.seq, snap: f.snapshot } : null;
     if (!f || !p || !st.animMs || f.seq <= p.seq) return;
-    const one = f.seq === p.seq + 1 && (!st.playing || st.speed <= STEP_FLIGHT_MAX_SPEED);
+    const one = f.seq === p.seq + 1 && !fast;
     let flights: Flight[];
     let ms: number;
     let tag = '';
@@ -231,7 +234,8 @@ export function Transitions() {
     } else {
       // a batch (playing fast, or several steps in one frame): a summary
       const now = performance.now();
-      if (now - lastBatch.current < BATCH_EVERY_MS) return;
+      if (fast ? !armed.current : now - lastBatch.current < BATCH_EVERY_MS) return;
+      armed.current = false;
       lastBatch.current = now;
       const b = batchFlights(p.snap, f.snapshot);
       flights = b.flights;
@@ -255,7 +259,11 @@ export function Transitions() {
       fly(rect, to, label, ms, COLORS[fl.kind]);
     }
     before.current = [];
-    kept.current = st.animMs ? reactRects() : new Map();
+    // reading the rects forces a layout: playing fast, only the redraw
+    // before a batch keeps them (that batch flies from this frame)
+    const due = !fast || performance.now() - lastBatch.current >= BATCH_EVERY_MS;
+    armed.current = fast && due;
+    kept.current = st.animMs && due ? reactRects() : new Map();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [f]);
 
