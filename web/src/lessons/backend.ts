@@ -199,10 +199,15 @@ export class LessonBackend {
   /** Resolve every stop and question position of one run (a variant) and
    * capture the questions' windows; cached per lesson and variant. */
   prepare(lessonId: string, variant = 'base'): PreparedVariant {
-    const key = `${lessonId}:${variant}`;
-    const hit = this.prepared.get(key);
+    const hit = this.prepared.get(`${lessonId}:${variant}`);
     if (hit) return hit;
     const lesson = this.lesson(lessonId);
+    const probes = this.positionProbes(lesson, variant);
+    return this.keepPrepared(lesson, variant, probes.length ? runner.runProbes(this.opener(lesson, variant), probes) : null);
+  }
+
+  /** The probes of a variant's stops and questions (ids "stop:ID", "q:ID"). */
+  private positionProbes(lesson: Lesson, variant: string): Probe[] {
     const mine = (v: string | undefined) => (v ?? 'base') === variant;
     const probes: Probe[] = [];
     for (const s of lesson.stops.filter((x) => mine(x.variant))) {
@@ -225,15 +230,23 @@ export class LessonBackend {
       const need = { ...merged, snapshot: merged.snapshot || q.kind === 'click', before: true };
       probes.push({ id: `q:${q.id}`, at: q.reveal, from: q.at, need, events: need.events });
     }
+    return probes;
+  }
+
+  /** The prepared variant from the run of its position probes (and maybe
+   * others: only "stop:" and "q:" results are read), kept. */
+  private keepPrepared(lesson: Lesson, variant: string, run: ReturnType<typeof runner.runProbes> | null): PreparedVariant {
+    const lessonId = lesson.id;
     const out: PreparedVariant = { lessonId, variant, steps: {}, errors: {}, watch: {}, opsTotal: 0, stepsTotal: 0, runError: '' };
-    if (probes.length) {
-      const { results, info } = runner.runProbes(this.opener(lesson, variant), probes);
+    if (run) {
+      const { results, info } = run;
       if (info) {
         out.opsTotal = info.opsTotal;
         out.stepsTotal = info.stepsTotal;
         out.runError = info.runError;
       }
       for (const [pid, r] of results) {
+        if (!/^(stop|q):/.test(pid)) continue;
         const id = pid.replace(/^(stop|q):/, '');
         if (!r.steps || r.error) {
           out.errors[id] = r.error ?? 'not resolved';
@@ -247,7 +260,7 @@ export class LessonBackend {
         }
       }
     }
-    this.prepared.set(key, out);
+    this.prepared.set(`${lessonId}:${variant}`, out);
     return out;
   }
 
@@ -375,9 +388,14 @@ export class LessonBackend {
       });
     }
     for (const [variant, list] of byVariant) {
+      // a variant's stops and questions are resolved in the same runs (a
+      // later switch to it finds them prepared instead of running it again)
+      const positions = this.prepared.has(`${lessonId}:${variant}`) ? [] : this.positionProbes(lesson, variant);
       let results: Map<string, ProbeResult>;
       try {
-        results = runner.runProbes(this.opener(lesson, variant), list.map((x) => x.probe)).results;
+        const run = runner.runProbes(this.opener(lesson, variant), [...positions, ...list.map((x) => x.probe)]);
+        if (positions.length) this.keepPrepared(lesson, variant, run);
+        results = run.results;
       } catch (e) {
         for (const { probe } of list) if (probe.id.startsWith('claim:')) claims.push({ id: probe.id.split(':')[1], ok: false, message: String(e) });
         continue;
