@@ -312,7 +312,9 @@ export class Store {
   private async run(fn: () => Promise<Frame>): Promise<void> {
     await this.enqueue(async () => {
       if (!this.state.frame) return;
-      this.set({ busy: true });
+      // playing, busy is not shown (views/hooks.ts): set on and off around
+      // every step it only woke every subscriber twice a frame
+      if (!this.state.playing) this.set({ busy: true });
       const t0 = this.env.now();
       try {
         const frame = await fn();
@@ -321,7 +323,7 @@ export class Store {
         // a crash: engineCrashed() restores the run and says so
         if (!(e instanceof EngineCrash)) this.set({ error: String(e instanceof Error ? e.message : e), playing: false });
       } finally {
-        this.set({ busy: false, progress: null });
+        if (this.state.busy || this.state.progress) this.set({ busy: false, progress: null });
       }
     });
   }
