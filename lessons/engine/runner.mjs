@@ -55,6 +55,12 @@ function mergeNeeds(a, b) {
 }
 const NO_NEEDS = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [] };
 
+/** `have` reads at least what `want` reads. */
+function covers(have, want) {
+  for (const k of ['snapshot', 'stats', 'pageAlloc', 'slabinfo', 'profile', 'run']) if (want[k] && !have[k]) return false;
+  return (want.sysfs || []).every((c) => (have.sysfs || []).includes(c));
+}
+
 function posKey(p) {
   return JSON.stringify(p);
 }
@@ -65,9 +71,11 @@ function posKey(p) {
  * `session` must be freshly opened; it is left at the end of the run.
  * Returns { steps: Map(posKey -> steps), opsTotal, stepsTotal, runError,
  * opEnds: Map(steps -> op) }. Throws PositionError for a position that
- * does not exist.
+ * does not exist. `atPosition(key, steps)`, if given, is called where the
+ * session stands at a resolved position (an op's start or end), so that
+ * its state can be read there.
  */
-export function resolvePositions(session, positions) {
+export function resolvePositions(session, positions, atPosition = null) {
   const opsTotal = session.opsTotal();
   const out = new Map();
   const opEnds = new Map(); // steps -> N for positions that end op N
@@ -82,6 +90,7 @@ export function resolvePositions(session, positions) {
     const key = posKey(p);
     if (p.op === -1) {
       out.set(key, 0);
+      if (atPosition && session.seq() === 0) atPosition(key, 0);
       continue;
     }
     if (p.op >= opsTotal) throw new PositionError(`${describePosition(p)}: the trace has ${opsTotal} ops (0..${opsTotal - 1})`);
@@ -120,6 +129,7 @@ export function resolvePositions(session, positions) {
       const steps = ev ? ev[ev.length - 1].seq + 1 : session.seq();
       out.set(key, steps);
       opEnds.set(steps, p.op);
+      if (atPosition && session.seq() === steps) atPosition(key, steps);
     }
   }
   session.runAll();
@@ -142,8 +152,9 @@ export function resolvePositions(session, positions) {
  * and yields the predicate context { after, before, events } with `after`
  * the state at `at`, `before` the state at `from` (default: the start) and
  * `events` the micro-steps between them (only if probe.events).
- * `open()` returns a fresh session on the configuration; it is called twice
- * (resolve, then capture). Returns { results: Map(id -> {ctx, steps} |
+ * `open()` returns a fresh session on the configuration; it is called once
+ * (resolve and capture), or twice when some state or window could not be
+ * read while resolving (a position inside an op, an event window). Returns { results: Map(id -> {ctx, steps} |
  * {error}), info: {opsTotal, stepsTotal, runError} }.
  */
 export function runProbes(open, probes) {
@@ -153,10 +164,27 @@ export function runProbes(open, probes) {
     positions.push(pr.at);
     if (pr.from) positions.push(pr.from);
   }
+  // what each position's probes read there: captured in the resolving run
+  // where it stands at the position, so that a second run is needed only
+  // for the rest (positions inside an op, event windows)
+  const needAt = new Map(); // posKey -> need
+  const addNeed = (pos, need) => needAt.set(posKey(pos), mergeNeeds(needAt.get(posKey(pos)) ?? NO_NEEDS, { ...NO_NEEDS, ...need }));
+  for (const pr of probes) {
+    addNeed(pr.at, pr.need);
+    if (pr.need.before || pr.from) addNeed(pr.from ?? { op: -1 }, pr.need);
+  }
+  const early = new Map(); // steps -> { need, state }
+  const atPosition = (key, steps) => {
+    const need = needAt.get(key);
+    const e = early.get(steps);
+    if (!need || (e && covers(e.need, need))) return;
+    const all = e ? mergeNeeds(e.need, need) : need;
+    early.set(steps, { need: all, state: captureState(s1, all) });
+  };
   let res;
   const s1 = open();
   try {
-    res = resolvePositions(s1, positions.concat([{ op: -1 }]));
+    res = resolvePositions(s1, positions.concat([{ op: -1 }]), atPosition);
   } catch (e) {
     // resolve one by one so that one bad position fails only its probes
     s1.close();
@@ -211,9 +239,13 @@ export function runProbes(open, probes) {
     wanted.get(at).add(from);
   }
 
-  const s2 = open();
+  for (const [steps, p] of points) {
+    const e = early.get(steps);
+    if (e && !wanted.has(steps) && covers(e.need, p.need)) p.state = e.state;
+  }
+  const order = [...points.keys()].filter((steps) => points.get(steps).state === null).sort((a, b) => a - b);
+  const s2 = order.length ? open() : null;
   try {
-    const order = [...points.keys()].sort((a, b) => a - b);
     for (const steps of order) {
       if (steps > 0) {
         const op = res.opEnds.get(steps);
@@ -226,7 +258,7 @@ export function runProbes(open, probes) {
       for (const from of wanted.get(steps) || []) windows.set(`${from}:${steps}`, windowEvents(s2, from, steps));
     }
   } finally {
-    s2.close();
+    s2?.close();
   }
   for (const { pr, at, from } of plan) {
     const ctx = { after: points.get(at).state, before: points.get(from)?.state ?? null };

@@ -316,6 +316,7 @@ type FormatModule = {
 };
 
 type RunnerModule = {
+  captureState(session: RunnerSession, need: Partial<Needs>): CapturedState;
   runProbes(open: () => RunnerSession, probes: Probe[]): { results: Map<string, ProbeResult>; info: { opsTotal: number; stepsTotal: number; runError: string } | null };
 };
 
