@@ -938,6 +938,7 @@ export class Store {
 
   /** Open a stored trace: its summary is shown and it is replayed. */
   openStored = async (id: string): Promise<void> => {
+    const code = this.resultCode();
     let r: { ref: string; meta: StoredMeta };
     try {
       r = await this.engine.call({ type: 'storedOpen', storedId: id });
@@ -946,7 +947,7 @@ export class Store {
       return;
     }
     const ok: ImportOk = { ok: true, ref: r.ref, meta: r.meta, stored: true, storeError: '', ms: { import: 0, export: 0, store: 0 } };
-    await this.resultCode();
+    await code;
     this.set({ importView: { result: ok, open: false } });
     await this.openRef(r.ref, { name: r.meta.name, config: { preset: '', seed: '', switches: {} } });
   };
