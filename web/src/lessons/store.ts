@@ -480,8 +480,9 @@ export class LessonStore {
     if (!same) {
       const file = 'file' in run.scenario ? /^scenarios\/(.+)\.trace$/.exec(run.scenario.file) : null;
       this.set({ loadingRun: runLabel(run) });
-      if (file) await this.app.loadScenario(file[1], { config });
-      else await this.app.openTrace(text, { scenario: null, config });
+      // a bundled scenario's text is in hand: opened as that scenario
+      // without fetching it again (app.loadScenario)
+      await this.app.openTrace(text, { scenario: file ? file[1] : null, config });
     }
     return token === this.moveToken;
   }
