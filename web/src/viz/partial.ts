@@ -5,6 +5,7 @@
 // detail. With a call-site filter, slabs holding matching objects are
 // marked (data-site-matches).
 import type { SnapSlab } from '../engine/types';
+import { ownerSites } from '../engine/wire';
 import { GLYPHS, anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
 import { t as msg, type MsgKey } from '../i18n';
 
@@ -45,7 +46,9 @@ const ROW_LABELS: Record<string, MsgKey> = {
 
 /** Objects of a slab whose call site matches the filter. */
 export function siteMatchCount(slab: SnapSlab, filter: string | undefined): number {
-  return (slab.owners ?? []).filter((o) => siteMatches(o.site, filter)).length;
+  let n = 0;
+  for (const [site, count] of ownerSites(slab)) if (siteMatches(site, filter)) n += count;
+  return n;
 }
 
 const SLAB_W = 14;
