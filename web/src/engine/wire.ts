@@ -15,9 +15,11 @@ import type { SnapOwner, SnapSlab, Snapshot } from './types';
 interface PackedOwners {
   obj: Uint32Array;
   handles: string | string[];
-  /** the distinct call sites, and each owner's index among them */
+  /** the distinct call sites, each owner's index among them, and how
+   * many owners each has */
   sites: string[];
   site: Uint32Array;
+  counts: Uint32Array;
 }
 
 const PACKED = '__ownersPacked';
@@ -28,16 +30,21 @@ function pack(owners: SnapOwner[]): PackedOwners {
   const site = new Uint32Array(owners.length);
   const handles: string[] = [];
   const siteIndex = new Map<string, number>();
+  const counts: number[] = [];
   let newline = false;
   owners.forEach((o, i) => {
     obj[i] = o.obj;
     handles.push(o.handle);
     newline ||= o.handle.includes('\n');
     let s = siteIndex.get(o.site);
-    if (s === undefined) siteIndex.set(o.site, (s = siteIndex.size));
+    if (s === undefined) {
+      siteIndex.set(o.site, (s = siteIndex.size));
+      counts.push(0);
+    }
     site[i] = s;
+    counts[s]++;
   });
-  return { obj, handles: newline ? handles : handles.join('\n'), sites: [...siteIndex.keys()], site };
+  return { obj, handles: newline ? handles : handles.join('\n'), sites: [...siteIndex.keys()], site, counts: Uint32Array.from(counts) };
 }
 
 function unpack(p: PackedOwners): SnapOwner[] {
@@ -53,11 +60,8 @@ const packedOf = new WeakMap<SnapSlab, PackedOwners>();
 export function ownerSites(slab: SnapSlab): Map<string, number> {
   const counts = new Map<string, number>();
   const p = packedOf.get(slab);
-  if (p) {
-    const n = new Array<number>(p.sites.length).fill(0);
-    for (const s of p.site) n[s]++;
-    p.sites.forEach((site, i) => counts.set(site, n[i]));
-  } else for (const o of slab.owners ?? []) counts.set(o.site, (counts.get(o.site) ?? 0) + 1);
+  if (p) p.sites.forEach((site, i) => counts.set(site, p.counts[i]));
+  else for (const o of slab.owners ?? []) counts.set(o.site, (counts.get(o.site) ?? 0) + 1);
   return counts;
 }
 
