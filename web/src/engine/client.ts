@@ -3,10 +3,12 @@
 // trace texts (imports it holds) are handed to its successor ('held', then
 // 'adopt'); onCrash listeners (the store) then restore the last good
 // position. After MAX_RESTARTS crashes without a good reply in between it
-// gives up (every call fails).
+// gives up (every call fails). Frames arrive with their snapshots' owners
+// packed (wire.ts) and are unpacked here.
 import { RpcClient, type AskOld, type WorkerLike } from '../rpc/client';
 import type { Api, ProgressFn } from '../rpc/protocol';
 import type { Held, ReplyPayload, RequestBody } from './protocol';
+import { unpackFrames } from './wire';
 
 export { EngineCrash } from '../rpc/protocol';
 export type { ProgressFn, WorkerLike };
@@ -41,7 +43,7 @@ async function handOverHeld(old: AskOld<RequestBody, ReplyPayload> | null): Prom
 export class EngineClient extends RpcClient<RequestBody, ReplyPayload> implements EngineApi {
   /** `spawn` starts a worker; `wasmBase` is the URL of the folder holding slubviz_core.{mjs,wasm}. */
   constructor(spawn: () => WorkerLike, wasmBase: string) {
-    super(spawn, wasmBase, { name: 'engine', eager: true, maxRestarts: MAX_RESTARTS, successor: handOverHeld });
+    super(spawn, wasmBase, { name: 'engine', eager: true, maxRestarts: MAX_RESTARTS, successor: handOverHeld, decode: unpackFrames });
   }
 
   static create(wasmBase: string): EngineClient {

@@ -37,6 +37,8 @@ export interface ClientOptions<B extends Body, P extends Payloads<B>> {
   /** the requests a successor gets before any call; `old` asks the crashed
    * worker (null when it died and cannot answer) */
   successor?(old: AskOld<B, P> | null): Promise<B[]>;
+  /** a result as the worker's `encode` sent it, made what the call answers */
+  decode?(result: unknown): unknown;
 }
 
 interface Pending {
@@ -103,7 +105,7 @@ export class RpcClient<B extends Body, P extends Payloads<B>> implements Api<B, 
       this.lastMs = r.ms;
       // a worker that starts (init) but crashes on its first real work is no better
       if (p.type !== 'init') this.crashesInARow = 0;
-      p.resolve(r.result);
+      p.resolve(this.opts.decode ? this.opts.decode(r.result) : r.result);
     } else if (r.trap) {
       p.reject(new EngineCrash(r.message));
       this.crash(w, r.message, true);

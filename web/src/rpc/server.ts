@@ -22,6 +22,8 @@ export interface ServeOptions<B extends Body> {
   concurrent?(type: B['type']): boolean;
   /** requests still answered after a trap */
   afterTrap?(type: B['type']): boolean;
+  /** a result as it crosses to the page (the client's `decode` undoes it) */
+  encode?(result: unknown): unknown;
 }
 
 /** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
@@ -62,7 +64,7 @@ export function serve<B extends Body>(
     const t0 = performance.now();
     try {
       const result = await handle(req, signal);
-      post({ id: req.id, type: 'ok', result, ms: performance.now() - t0 });
+      post({ id: req.id, type: 'ok', result: opts.encode ? opts.encode(result) : result, ms: performance.now() - t0 });
     } catch (err) {
       const trapped = isTrap(err);
       // a trap names its kind ("RuntimeError: unreachable")

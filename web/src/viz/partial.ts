@@ -5,6 +5,7 @@
 // detail. With a call-site filter, slabs holding matching objects are
 // marked (data-site-matches).
 import type { SnapSlab } from '../engine/types';
+import { ownerSites } from '../engine/wire';
 import { GLYPHS, anim, cacheOf, root, siteMatches, touched, type VizInput, type VizOptions } from './common';
 import { t as msg, type MsgKey } from '../i18n';
 
@@ -45,7 +46,9 @@ const ROW_LABELS: Record<string, MsgKey> = {
 
 /** Objects of a slab whose call site matches the filter. */
 export function siteMatchCount(slab: SnapSlab, filter: string | undefined): number {
-  return (slab.owners ?? []).filter((o) => siteMatches(o.site, filter)).length;
+  let n = 0;
+  for (const [site, count] of ownerSites(slab)) if (siteMatches(site, filter)) n += count;
+  return n;
 }
 
 const SLAB_W = 14;
@@ -53,7 +56,14 @@ const SLAB_H = 30;
 const ROW_H = 52;
 const LABEL_W = 140;
 
+/** The options of each drawing's last render, which its slabs' listeners
+ * (bound once, when a slab enters: binding them again on every frame
+ * costs more than the rest of a slab's update) call. */
+const lastOpts = new WeakMap<SVGSVGElement, VizOptions>();
+
 export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: VizOptions): void {
+  lastOpts.set(svg, opts);
+  const select = (id: number) => lastOpts.get(svg)?.onSelectSlab?.(id);
   const rows = slabListRows(input, opts.cache);
   const t = touched(input.event);
   const perRow = Math.max(...rows.map((r) => r.slabs.length), 10);
@@ -91,6 +101,13 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
       e.append('rect').attr('class', 'cap').attr('width', SLAB_W).attr('height', SLAB_H).attr('fill', '#fff');
       e.append('rect').attr('class', 'fill').attr('width', SLAB_W);
       e.append('title');
+      e.on('click', (_e, x) => select(x.id)).on('keydown', (ev: KeyboardEvent, x) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          ev.stopPropagation();
+          select(x.id);
+        }
+      });
       return e;
     })
     .attr('data-slab-id', (x) => x.id)
@@ -100,15 +117,7 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-frozen', (x) => (x.frozen ? 'true' : 'false'))
     .attr('data-selected', (x) => (x.id === opts.selectedSlab ? 'true' : 'false'))
     .attr('data-site-matches', (x) => (opts.siteFilter ? siteMatchCount(x, opts.siteFilter) : null))
-    .attr('aria-label', (x) => `slab ${x.slab}, ${x.inuse} of ${x.objects} in use`)
-    .on('click', (_e, x) => opts.onSelectSlab?.(x.id))
-    .on('keydown', (e: KeyboardEvent, x) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        e.stopPropagation();
-        opts.onSelectSlab?.(x.id);
-      }
-    });
+    .attr('aria-label', (x) => `slab ${x.slab}, ${x.inuse} of ${x.objects} in use`);
   anim(slab, opts.animMs).attr('transform', (_x, i) => `translate(${LABEL_W + i * (SLAB_W + 3)},4)`);
   slab
     .select('rect.cap')

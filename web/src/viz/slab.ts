@@ -5,6 +5,7 @@
 // dims the objects of other sites. Slabs of more than CANVAS_MIN objects
 // are drawn on a canvas instead (slabCanvas.ts).
 import type { SnapOwner, SnapSlab } from '../engine/types';
+import { ownerSites } from '../engine/wire';
 import { GLYPHS, anim, objectState, root, siteMatches, type VizInput, type VizOptions } from './common';
 import { t as msg, type MsgKey } from '../i18n';
 
@@ -43,7 +44,7 @@ export function cellSiteMatch(c: ObjectCell, filter: string | undefined): 'true'
 /** Call sites of a cache's live objects, most objects first. */
 export function cacheSites(slabs: SnapSlab[], cacheId: number): { site: string; count: number }[] {
   const n = new Map<string, number>();
-  for (const s of slabs) if (s.cache === cacheId) for (const o of s.owners ?? []) n.set(o.site, (n.get(o.site) ?? 0) + 1);
+  for (const s of slabs) if (s.cache === cacheId) for (const [site, count] of ownerSites(s)) n.set(site, (n.get(site) ?? 0) + count);
   return [...n].map(([site, count]) => ({ site, count })).sort((a, b) => b.count - a.count || (a.site < b.site ? -1 : 1));
 }
 
