@@ -152,11 +152,18 @@ struct event {
 	uint64_t t;          /* timed runs: the CPU's clock when the step began */
 };
 
-/* events.c: the ring and the sink, for events someone reads */
-void ev_record(struct model *m, int cpu, struct event ev);
+/* events.c: the ring and the sink, for events someone reads. Out of line
+ * and given the fields an EV() site sets as scalars (the byte-sized ones
+ * packed: what = kind | fn << 8 | lock << 16 | item << 24, where = from |
+ * to << 8), so each of the ~270 sites is one call with constants and
+ * frame fields, not an event built on the stack (issue 14: most of the
+ * wasm module's size). */
+__attribute__((noinline)) void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where,
+					 idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node,
+					 int32_t count, int64_t value);
 /* Every micro-step's one event. Inline: with events off only the step's
  * last_* fields (the explicit and timed schedules read them) are written,
- * and the compiler drops building the rest of the struct. */
+ * and the compiler never builds the struct. */
 static inline void ev_emit(struct model *m, int cpu, struct event ev)
 {
 	struct world *w = WORLD(m);
@@ -167,7 +174,9 @@ static inline void ev_emit(struct model *m, int cpu, struct event ev)
 	w->sched.last_node = (int16_t)ev.node;
 	w->sched.last_value = ev.value;
 	if (m->events_on)
-		ev_record(m, cpu, ev);
+		ev_record(m, cpu, ev.kind | (uint32_t)ev.fn << 8 | (uint32_t)ev.lock << 16 | (uint32_t)ev.item << 24,
+			  ev.from | (uint32_t)ev.to << 8, ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node,
+			  ev.count, ev.value);
 }
 /* A serial run of whole ops (m->fuse_steps) need not go back to the
  * scheduler between steps: make the boundary run_cpu() would make (count

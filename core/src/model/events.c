@@ -51,12 +51,15 @@ static const char *lock_name(const struct event *e)
 	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];
 }
 
-void ev_record(struct model *m, int cpu, struct event ev)
+void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
+	       idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
 	struct world *w = WORLD(m);
-	ev.seq = w->seq;
-	ev.cpu = (int16_t)cpu;
-	ev.op = w->cpus[cpu].op;
+	struct event ev = { .seq = w->seq, .op = w->cpus[cpu].op, .cpu = (int16_t)cpu,
+		.kind = (uint8_t)what, .fn = (uint8_t)(what >> 8), .lock = (uint8_t)(what >> 16),
+		.item = (uint8_t)(what >> 24), .from = (uint8_t)where, .to = (uint8_t)(where >> 8),
+		.cache = cache, .slab = slab, .obj = obj, .sheaf = sheaf, .node = node,
+		.count = count, .value = value };
 	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
 		uint64_t x = timing_price(m, cpu);
 		ev.t = w->cpus[cpu].clock;
