@@ -31,7 +31,11 @@ set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(slubviz_core PRIVATE -flto -O2)
   set(SVZ_WASM_COLD_SOURCES ${SVZ_CORE_SOURCES})
-  list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX "/core/src/model/")
+  # ... but the model's files that run per step (the rest of the model,
+  # configuration, slab geometry, gfp parsing, counter sums and the
+  # validator, is cold too)
+  list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX
+       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|events|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing)[.]c$")
   set_source_files_properties(${SVZ_WASM_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS -Oz)
   # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
   set(SVZ_WASM_LINK_OPT -O2 -flto)
