@@ -217,7 +217,8 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #undef CO_FN
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
-struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+/* Out of line: LTO would inline it at every CALL() (17 KB of wasm). */
+__attribute__((noinline)) struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 /* Pop `cpu`'s top frame, which returned, and hand its result to the
  * caller below it (f->ret); the caller's frame (coroutine.c). */
 struct frame *co_pop(struct model *m, int cpu);
