@@ -152,14 +152,16 @@ struct event {
 	uint64_t t;          /* timed runs: the CPU's clock when the step began */
 };
 
-/* Code that runs at the end of every step, behind EV(): inline natively,
- * for speed; in wasm out of line (one copy per file), so each of the ~270
- * EV() sites stays small (issue 14: most of the module's size). */
+/* Code behind every EV() and CALL() site: inline natively, for speed; in
+ * wasm out of line (a static function: one copy per file), so each of the
+ * ~270 EV() and ~230 CALL() sites stays small (issue 14: most of the
+ * module's size). */
 #ifdef __wasm__
-#define STEP_END_FN __attribute__((noinline, unused)) static
+#define WASM_NOINLINE __attribute__((noinline))
 #else
-#define STEP_END_FN static inline
+#define WASM_NOINLINE
 #endif
+#define STEP_END_FN WASM_NOINLINE __attribute__((unused)) static inline
 
 uint64_t timing_price(const struct model *m, int cpu); /* timing.h */
 /* The ring and the sink, for events someone reads. Given the fields an
@@ -246,7 +248,7 @@ STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t
 }
 /* The common end first, inline: a fused step with events off (the
  * step's event count ends at 0 either way). */
-static inline bool ev_step_end(struct model *m, int cpu, struct event ev)
+__attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev)
 {
 	if (__builtin_expect(!m->events_on && may_fuse(m), 1)) {
 		struct world *w = WORLD(m);
@@ -282,8 +284,7 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #undef CO_FN
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
-/* Out of line: LTO would inline it at every CALL() (17 KB of wasm). */
-__attribute__((noinline)) struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 /* `cpu`'s frame at `depth` (P_FRAME: FRAME_DEPTH per CPU). */
 static inline idx_t frame_idx(int cpu, int depth)
 {
