@@ -18,20 +18,26 @@ set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 # Link-time optimisation for both targets (compile flags come from
 # CMAKE_BUILD_TYPE like the native build). Release builds compile the core
 # to LLVM bitcode (-flto) and optimise it whole when linking (issue
-# 14): the per-step helpers (co_self, co_push, ev_emit, arena_reserve) are
-# in other files than their callers.
+# 14): the per-step helpers (co_self, arena_reserve) are in other files
+# than their callers.
 # (CMake's own IPO check says no under this Emscripten, hence the flags.)
 #
 # Size (issue 14: the browser downloads slubviz_core.wasm): the model
 # (core/src/model, every micro-step) is compiled for speed, -O2; the rest
 # (trace parser, importers, views, API: run once per load, import or
-# frame) for size, -Oz, which LTO keeps per function (391 KB; 443 KB all -O2). The
-# model is most of the code: at -Os the module is 277 KB but the engine
-# runs about twice as slow under Node; linking at -Os instead gives 385 KB.
+# frame) for size, -Oz, which LTO keeps per function. The model is most
+# of the code; in wasm its EV() sites keep only the common end of a step
+# inline and its CALL() sites call co_push() (engine.h: WASM_NOINLINE):
+# 314 KB (424 KB with all of it inline, 443 KB all -O2). At -Os the model
+# runs about twice as slow under Node.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(slubviz_core PRIVATE -flto -O2)
   set(SVZ_WASM_COLD_SOURCES ${SVZ_CORE_SOURCES})
-  list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX "/core/src/model/")
+  # ... but the model's files that run per step (the rest of the model,
+  # configuration, slab geometry, gfp parsing, counter sums and the
+  # validator, is cold too)
+  list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX
+       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|events|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing)[.]c$")
   set_source_files_properties(${SVZ_WASM_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS -Oz)
   # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
   set(SVZ_WASM_LINK_OPT -O2 -flto)

@@ -18,23 +18,9 @@ const co_func co_table[CO__COUNT] = {
 #undef CO_FN
 };
 
-static idx_t frame_idx(int cpu, int depth)
-{
-	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
-}
-
 struct frame *co_self(struct model *m, int cpu)
 {
 	return frame_r(m, frame_idx(cpu, WORLD(m)->cpus[cpu].depth - 1));
-}
-
-struct frame *co_pop(struct model *m, int cpu)
-{
-	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	struct frame *top = frame_r(m, frame_idx(cpu, --c->depth));
-	struct frame *caller = top - 1;
-	caller->ret = top->result;
-	return caller;
 }
 
 struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn)

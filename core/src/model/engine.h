@@ -152,37 +152,113 @@ struct event {
 	uint64_t t;          /* timed runs: the CPU's clock when the step began */
 };
 
-/* events.c: the ring and the sink, for events someone reads */
-void ev_record(struct model *m, int cpu, struct event ev);
-/* Every micro-step's one event. Inline: with events off only the step's
- * last_* fields (the explicit and timed schedules read them) are written,
- * and the compiler drops building the rest of the struct. */
-static inline void ev_emit(struct model *m, int cpu, struct event ev)
+/* Code behind every EV() and CALL() site: inline natively, for speed; in
+ * wasm out of line (a static function: one copy per file), so each of the
+ * ~270 EV() and ~230 CALL() sites stays small (issue 14: most of the
+ * module's size). */
+#ifdef __wasm__
+#define WASM_NOINLINE __attribute__((noinline))
+#else
+#define WASM_NOINLINE
+#endif
+#define STEP_END_FN WASM_NOINLINE __attribute__((unused)) static inline
+
+uint64_t timing_price(const struct model *m, int cpu); /* timing.h */
+/* The ring and the sink, for events someone reads. Given the fields an
+ * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
+ * << 8 | lock << 16 | item << 24, where = from | to << 8), not an event
+ * built on the stack. */
+STEP_END_FN void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
+			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+{
+	struct world *w = WORLD(m);
+	uint64_t seq = (uint64_t)w->seq;
+	uint32_t cap = m->ring_cap;
+	/* built in its ring slot, not copied there; the API's ring is a power
+	 * of two: a mask, not a 64-bit division */
+	struct event own, *ev = &own;
+	if (cap)
+		ev = &m->ring[(cap & (cap - 1)) == 0 ? seq & (cap - 1) : seq % cap];
+	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op, .cpu = (int16_t)cpu,
+		.kind = (uint8_t)what, .fn = (uint8_t)(what >> 8), .lock = (uint8_t)(what >> 16),
+		.item = (uint8_t)(what >> 24), .from = (uint8_t)where, .to = (uint8_t)(where >> 8),
+		.cache = cache, .slab = slab, .obj = obj, .sheaf = sheaf, .node = node,
+		.count = count, .value = value };
+	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
+		uint64_t x = timing_price(m, cpu);
+		ev->t = w->cpus[cpu].clock;
+		ev->cycles = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+	}
+	if (m->sink)
+		m->sink(m->sink_ctx, m, ev);
+}
+/* The step's last event, what the explicit and timed schedules read. */
+static inline void note_last(struct world *w, uint32_t what, int32_t node, int64_t value)
+{
+	w->sched.last_kind = (uint8_t)what;
+	w->sched.last_fn = (uint8_t)(what >> 8);
+	w->sched.last_lock = (uint8_t)(what >> 16);
+	w->sched.last_node = (int16_t)node;
+	w->sched.last_value = value;
+}
+/* Every micro-step's one event: with events off only the step's last_*
+ * fields are written. The fields an EV() site sets, packed as ev_record()
+ * takes them. */
+static inline void ev_note(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
+			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
 	struct world *w = WORLD(m);
 	w->step_events++;
-	w->sched.last_kind = ev.kind;
-	w->sched.last_fn = ev.fn;
-	w->sched.last_lock = ev.lock;
-	w->sched.last_node = (int16_t)ev.node;
-	w->sched.last_value = ev.value;
+	note_last(w, what, node, value);
 	if (m->events_on)
-		ev_record(m, cpu, ev);
+		ev_record(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+}
+#define EV_WHAT(ev) ((ev).kind | (uint32_t)(ev).fn << 8 | (uint32_t)(ev).lock << 16 | (uint32_t)(ev).item << 24)
+#define EV_WHERE(ev) ((ev).from | (uint32_t)(ev).to << 8)
+static inline void ev_emit(struct model *m, int cpu, struct event ev)
+{
+	ev_note(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node,
+		ev.count, ev.value);
 }
 /* A serial run of whole ops (m->fuse_steps) need not go back to the
  * scheduler between steps: make the boundary run_cpu() would make (count
  * the step, a new step's event count) and let the code run on, saving a
  * return and a dispatch per step. Only when run_cpu() would go on at once:
  * the run has not stopped and the arena has its headroom (arena_reserve()
- * would neither check nor move anything). true if the step was fused. */
-static inline bool step_fused(struct model *m)
+ * would neither check nor move anything). */
+static inline bool may_fuse(struct model *m)
 {
 	struct world *w = WORLD(m);
-	if (!m->fuse_steps || w->stopped || !w->room)
+	return m->fuse_steps && !w->stopped && w->room;
+}
+/* The end of an EV() step, after its resume point is stored (either way,
+ * so frames hold the same bytes): its event (ev_note()) and, if
+ * may_fuse(), the step boundary. true if the step was fused (the code runs
+ * on). */
+STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
+		   idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+{
+	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+	if (!may_fuse(m))
 		return false;
+	struct world *w = WORLD(m);
 	w->seq++;
 	w->step_events = 0;
 	return true;
+}
+/* The common end first, inline: a fused step with events off (the
+ * step's event count ends at 0 either way). */
+__attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev)
+{
+	if (__builtin_expect(!m->events_on && may_fuse(m), 1)) {
+		struct world *w = WORLD(m);
+		note_last(w, EV_WHAT(ev), ev.node, ev.value);
+		w->seq++;
+		w->step_events = 0;
+		return true;
+	}
+	return step_end_slow(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj,
+			     ev.sheaf, ev.node, ev.count, ev.value);
 }
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
@@ -208,21 +284,33 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #undef CO_FN
 
 /* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
-struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+/* `cpu`'s frame at `depth` (P_FRAME: FRAME_DEPTH per CPU). */
+static inline idx_t frame_idx(int cpu, int depth)
+{
+	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
+}
 /* Pop `cpu`'s top frame, which returned, and hand its result to the
- * caller below it (f->ret); the caller's frame (coroutine.c). */
-struct frame *co_pop(struct model *m, int cpu);
+ * caller below it (f->ret); the caller's frame. Inline: every CALL() that
+ * returns at once pops. */
+static inline struct frame *co_pop(struct model *m, int cpu)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	struct frame *top = frame_r(m, frame_idx(cpu, --c->depth));
+	struct frame *caller = top - 1;
+	caller->ret = top->result;
+	return caller;
+}
 /* Every coroutine by enum co_fn (coroutine.c). */
 extern const co_func co_table[CO__COUNT];
 
 #define CO_BEGIN switch (f->pc) { case 0:;
 #define CO_END } f->pc = 0xffff; return CO_DONE
 #define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
-/* The end of a micro-step: pause, unless step_fused() made the boundary
- * here. pc is stored either way, so frames hold the same bytes. */
-#define CO_YIELD_AT(n) do { f->pc = (n); if (!step_fused(m)) return CO_YIELD; case (n):; } while (0)
 /* Record one event and pause: the end of a micro-step. */
-#define EV(...) do { ev_emit(m, cpu, EVT(__VA_ARGS__)); CO_YIELD_AT(__COUNTER__ + 1); } while (0)
+#define EV(...) EV_AT(__COUNTER__ + 1, __VA_ARGS__)
+#define EV_AT(n, ...) do { f->pc = (n); if (!ev_step_end(m, cpu, EVT(__VA_ARGS__))) return CO_YIELD; \
+	__attribute__((fallthrough)); case (n):; } while (0)
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is
  * statements on `callee` (use ';' between them, not ','). The callee
  * starts at once, in this C call: it pauses (CO_YIELD, this frame resumes

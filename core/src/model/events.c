@@ -51,25 +51,6 @@ static const char *lock_name(const struct event *e)
 	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];
 }
 
-void ev_record(struct model *m, int cpu, struct event ev)
-{
-	struct world *w = WORLD(m);
-	ev.seq = w->seq;
-	ev.cpu = (int16_t)cpu;
-	ev.op = w->cpus[cpu].op;
-	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
-		uint64_t x = timing_price(m, cpu);
-		ev.t = w->cpus[cpu].clock;
-		ev.cycles = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
-	}
-	/* the API's ring is a power of two: a mask, not a 64-bit division */
-	uint32_t cap = m->ring_cap;
-	if (cap)
-		m->ring[(cap & (cap - 1)) == 0 ? (uint64_t)ev.seq & (cap - 1) : (uint64_t)ev.seq % cap] = ev;
-	if (m->sink)
-		m->sink(m->sink_ctx, m, &ev);
-}
-
 void model_report(struct model *m, const char *fmt, ...)
 {
 	char buf[1024];
