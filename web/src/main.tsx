@@ -35,7 +35,16 @@ async function boot(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
   if (params.get('anim') === '0' || reduced) store.setAnim(0);
-  installTestHook(store);
+  // the hook appears once the test-only log generator is in (a chunk of
+  // its own, out of the main one); tests wait for the hook, so nothing
+  // they read depends on when that chunk arrives
+  void import('./engine/synth').then(
+    (m) => installTestHook(store, m.synthFtraceBlob),
+    () =>
+      installTestHook(store, () => {
+        throw new Error('engine/synth.ts did not load');
+      }),
+  );
   installShortcuts(store);
   void store.loadManifest();
   const firstRun = openFirstRun(store);

@@ -5,7 +5,6 @@ import { act, type ActionName } from './state/actions';
 import type { AppState, Store } from './state/store';
 import { dataDump } from './viz/common';
 import { flightLog } from './views/Transitions';
-import { synthFtraceBlob } from './engine/synth';
 
 export interface StateSummary {
   status: AppState['status'];
@@ -131,7 +130,9 @@ export function summarize(st: AppState, restarts = 0): StateSummary {
   };
 }
 
-export function installTestHook(store: Store): void {
+/** `synthFtraceBlob` comes from engine/synth.ts, which main.tsx loads
+ * apart from the main chunk (tests and the bench only). */
+export function installTestHook(store: Store, synthFtraceBlob: (lines: number) => Blob): void {
   window.__slubviz = {
     version: 1,
     state: () => summarize(store.getState(), store.engine.restarts ?? 0),
