@@ -13,7 +13,7 @@ import {
   clickCandidates, describePosition, isStepsLine, missingHighlight, questionsAfterStops, runConfig, sandboxLines, sandboxTrace,
   checkSandboxLines, setsText, textSpoilers,
 } from './lesson-format.mjs';
-import { explain, requirements } from './predicates.mjs';
+import { STATE_NEEDS, explain, requirements } from './predicates.mjs';
 import { runProbes } from './runner.mjs';
 import { checkTranslation } from './translation.mjs';
 
@@ -32,16 +32,10 @@ function need(pred) {
 /** What a list of requirements() asks for together (the player merges a
  * question's choices with it too). */
 export function mergeReq(list) {
-  const r = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [], events: false, before: false };
+  const flags = [...STATE_NEEDS, 'events', 'before'];
+  const r = { ...Object.fromEntries(flags.map((k) => [k, false])), sysfs: [] };
   for (const x of list) {
-    r.snapshot ||= x.snapshot;
-    r.profile ||= x.profile;
-    r.run ||= x.run;
-    r.stats ||= x.stats;
-    r.pageAlloc ||= x.pageAlloc;
-    r.slabinfo ||= x.slabinfo;
-    r.events ||= x.events;
-    r.before ||= x.before;
+    for (const k of flags) r[k] ||= x[k];
     for (const c of x.sysfs) if (!r.sysfs.includes(c)) r.sysfs.push(c);
   }
   return r;

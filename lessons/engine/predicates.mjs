@@ -630,11 +630,15 @@ export function explain(p, ctx) {
 
 // ---- static checks ---------------------------------------------------------------
 
+/** The parts of the state a lesson position can capture (runner.mjs
+ * captureState), as flags of requirements(); sysfs is a list of caches. */
+export const STATE_NEEDS = ['snapshot', 'stats', 'pageAlloc', 'slabinfo', 'profile', 'run'];
+
 /** What a predicate reads: { snapshot, stats (counters: from the snapshot),
  * pageAlloc (the stats text's page_alloc block), slabinfo, sysfs: [caches],
  * events, before, target }. The player and the checker fetch exactly this. */
 export function requirements(p, acc = null) {
-  const r = acc || { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, sysfs: [], events: false, before: false, target: false, caches: [], profile: false, run: false };
+  const r = acc || { ...Object.fromEntries(STATE_NEEDS.map((k) => [k, false])), sysfs: [], events: false, before: false, target: false, caches: [] };
   const visit = (q) => {
     if (q === null || typeof q !== 'object') {
       if (q === '$target') r.target = true;

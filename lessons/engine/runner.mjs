@@ -6,7 +6,7 @@
 // sysfs, runError, reports, profileJson, close.
 
 import { describePosition } from './lesson-format.mjs';
-import { matchEvent, parseEvents } from './predicates.mjs';
+import { STATE_NEEDS, matchEvent, parseEvents } from './predicates.mjs';
 import { vocabulary } from './vocabulary.mjs';
 
 export class PositionError extends Error {}
@@ -42,22 +42,16 @@ export function windowEvents(session, from, to) {
   return evs;
 }
 
+const NO_NEEDS = { ...Object.fromEntries(STATE_NEEDS.map((k) => [k, false])), sysfs: [] };
+
 function mergeNeeds(a, b) {
-  return {
-    snapshot: a.snapshot || b.snapshot,
-    stats: a.stats || b.stats,
-    pageAlloc: a.pageAlloc || b.pageAlloc,
-    slabinfo: a.slabinfo || b.slabinfo,
-    profile: a.profile || b.profile,
-    run: a.run || b.run,
-    sysfs: [...new Set([...(a.sysfs || []), ...(b.sysfs || [])])],
-  };
+  const out = Object.fromEntries(STATE_NEEDS.map((k) => [k, a[k] || b[k]]));
+  return { ...out, sysfs: [...new Set([...(a.sysfs || []), ...(b.sysfs || [])])] };
 }
-const NO_NEEDS = { snapshot: false, stats: false, pageAlloc: false, slabinfo: false, profile: false, run: false, sysfs: [] };
 
 /** `have` reads at least what `want` reads. */
 function covers(have, want) {
-  for (const k of ['snapshot', 'stats', 'pageAlloc', 'slabinfo', 'profile', 'run']) if (want[k] && !have[k]) return false;
+  for (const k of STATE_NEEDS) if (want[k] && !have[k]) return false;
   return (want.sysfs || []).every((c) => (have.sysfs || []).includes(c));
 }
 
