@@ -77,12 +77,15 @@ function bundleSizes() {
   };
 }
 
-// Before the app's scripts: note the first animation frame at which the app
-// is ready with a frame (the hook is installed at boot).
+// Before the app's scripts: note the first animation frame at which the
+// page shows it is ready with a frame drawn, read from the DOM as a user
+// would see it (the status line and the step line's seq), not from the
+// test hook, which waits for a test-only chunk.
 const READY_PROBE = () => {
   const tick = () => {
-    const h = window.__slubviz;
-    if (h && h.state().status === 'ready' && h.snapshot()) window.__svzReadyAt = performance.now();
+    const ready = document.querySelector('[data-status="ready"]');
+    const seq = Number(document.querySelector('[data-testid="step-line"]')?.getAttribute('data-seq') ?? -1);
+    if (ready && seq >= 0) window.__svzReadyAt = performance.now();
     else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
