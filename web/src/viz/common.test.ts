@@ -40,6 +40,14 @@ describe('attr and text set only what changed', () => {
     expect([...svg.querySelectorAll('rect')].map((n) => [n.getAttribute('width'), n.hasAttribute('data-x')])).toEqual([['10', false], ['30', false]]);
     expect(await mutations(svg, () => d3.select(svg).select('text').text('bye'))).toEqual(['text']);
     expect(svg.querySelector('text')!.textContent).toBe('bye');
+    // a lone text node is rewritten in place, not replaced
+    const node = svg.querySelector('text')!.firstChild;
+    d3.select(svg).select('text').text('hi');
+    expect(svg.querySelector('text')!.firstChild).toBe(node);
+    expect(node!.nodeValue).toBe('hi');
+    d3.select(svg).select('text').text('');
+    expect(svg.querySelector('text')!.childNodes).toHaveLength(0);
+    d3.select(svg).select('text').text('bye');
     // an element with child elements gets its text in their place, as d3 does
     const t = d3.select(svg).select('text');
     t.append('tspan').text('x');

@@ -87,8 +87,12 @@ proto.text = function (value) {
   return this.each(function (this: Element, d, i, g) {
     const v = valueOf(value, this, d, i, g);
     const s = v == null ? '' : String(v);
-    // an element with child elements is replaced by its text, as d3 does
-    if (this.firstElementChild !== null || this.textContent !== s) this.textContent = s;
+    // an element with child elements is replaced by its text, as d3 does;
+    // a lone text node is rewritten in place (no node made and dropped)
+    const only = this.firstChild;
+    if (only !== null && only.nodeType === 3 && only.nextSibling === null && s !== '') {
+      if (only.nodeValue !== s) only.nodeValue = s;
+    } else if (this.firstElementChild !== null || this.textContent !== s) this.textContent = s;
   });
 };
 
