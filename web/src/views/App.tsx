@@ -22,7 +22,7 @@ import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
-import { useAppState, useScrollableRegions, useStore } from './hooks';
+import { useAppState, useScrollableRegions, useSelect, useStore } from './hooks';
 import { LessonsButton } from '../lessons/LessonsButton';
 import { t } from '../i18n';
 import { useLang } from '../i18n/hooks';
@@ -85,15 +85,15 @@ function StepLine() {
 
 /** A/B compare on and off (side B starts on another preset). */
 function CompareButton() {
-  const st = useAppState();
+  const st = useSelect(({ compare, config, frame, presets }) => ({ compare, config, presets, shown: !!frame, framePreset: frame?.snapshot.config.preset }));
   const store = useStore();
   const on = !!st.compare;
-  const mine = st.config.preset || st.frame?.snapshot.config.preset;
+  const mine = st.config.preset || st.framePreset;
   return (
     <button
       type="button"
       aria-pressed={on}
-      disabled={!st.frame}
+      disabled={!st.shown}
       onClick={() => store.setCompare(on ? null : { preset: st.presets.find((p) => p.name !== mine)?.name ?? '' })}
     >
       {t('app.compare')}
@@ -102,7 +102,9 @@ function CompareButton() {
 }
 
 function Status() {
-  const st = useAppState();
+  const st = useSelect(({ status, progress, traceName, importing, frame }) => ({
+    status, progress, traceName, importing, shown: !!frame, preset: frame?.snapshot.config.preset, era: frame?.snapshot.config.era,
+  }));
   return (
     <>
       <span className="status" role="status" data-status={st.status}>
@@ -110,8 +112,8 @@ function Status() {
           ? `${t('app.loading')}${st.progress ? ` ${Math.round((100 * st.progress.done) / Math.max(1, st.progress.total))}%` : '…'}`
           : st.status === 'error'
             ? t('app.error')
-            : st.frame
-              ? `${st.traceName ? `${st.traceName} · ` : ''}${st.frame.snapshot.config.preset} · ${t('app.era', { era: st.frame.snapshot.config.era })}`
+            : st.shown
+              ? `${st.traceName ? `${st.traceName} · ` : ''}${st.preset} · ${t('app.era', { era: st.era ?? '' })}`
               : ''}
       </span>
       {st.importing && (
@@ -124,7 +126,7 @@ function Status() {
 }
 
 function Alerts() {
-  const st = useAppState();
+  const st = useSelect(({ error, notice }) => ({ error, notice }));
   return (
     <>
       {st.error && (
@@ -142,7 +144,7 @@ function Alerts() {
 const LazyCompareView = lazy(() => import('./Compare').then((m) => ({ default: m.CompareView })));
 
 function CompareView() {
-  const on = !!useAppState().compare;
+  const on = useSelect((st) => !!st.compare);
   if (!on) return null;
   return (
     <Suspense fallback={<p role="status">{t('app.loading')}…</p>}>

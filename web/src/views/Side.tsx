@@ -3,14 +3,16 @@
 // st.switches).
 import { useState } from 'react';
 import { Panel } from './panels/Panel';
-import { useAppState, useStore } from './hooks';
+import { useSelect, useStore } from './hooks';
 import { t } from '../i18n';
 import { useT } from '../i18n/hooks';
 
 /** The header's pickers: the scenario and the kernel preset. */
 export function RunPickers() {
   useT();
-  const st = useAppState();
+  const st = useSelect(({ scenario, scenarios, traceName, config, presets, frame }) => ({
+    scenario, scenarios, traceName, config, presets, framePreset: frame?.snapshot.config.preset,
+  }));
   const store = useStore();
   return (
     <>
@@ -33,7 +35,7 @@ export function RunPickers() {
       <label>
         {t('side.preset')}
         <select aria-label={t('side.presetAria')} value={st.config.preset} onChange={(e) => void store.setConfig({ preset: e.target.value })}>
-          <option value="">{t('side.tracesOwn', { preset: st.frame?.snapshot.config.preset ?? '?' })}</option>
+          <option value="">{t('side.tracesOwn', { preset: st.framePreset ?? '?' })}</option>
           {st.presets.map((p) => (
             <option key={p.name} value={p.name} title={p.description}>{p.name}</option>
           ))}
@@ -45,11 +47,21 @@ export function RunPickers() {
 
 export function ConfigPanel() {
   useT();
-  const st = useAppState();
+  // what the panel shows of the frame (the run's switches), not the frame:
+  // the same on every step
+  const st = useSelect(({ config, switches, meta, frame }) => {
+    const snapSw = frame?.snapshot.config.switches ?? {};
+    const bools = switches.filter((s) => s.kind === 'bool');
+    return {
+      config, switches, meta, era: frame?.snapshot.config.era,
+      seedHint: String(snapSw.seed ?? ''),
+      /** '1' / '0' per bool switch, in order: on in the config, else in the run */
+      on: bools.map(({ name: k }) => ((config.switches[k] !== undefined ? config.switches[k] === '1' : snapSw[k] === true) ? '1' : '0')).join(''),
+    };
+  });
   const store = useStore();
   const [seed, setSeed] = useState(st.config.seed);
   const [custom, setCustom] = useState('');
-  const snapSw = st.frame?.snapshot.config.switches ?? {};
   return (
     <Panel id="config" title={t('side.config')}>
       <div className="form">
@@ -61,14 +73,14 @@ export function ConfigPanel() {
         >
           <label>
             {t('side.seed')}
-            <input aria-label={t('side.seedAria')} size={8} value={seed} placeholder={String(snapSw.seed ?? '')} onChange={(e) => setSeed(e.target.value)} />
+            <input aria-label={t('side.seedAria')} size={8} value={seed} placeholder={st.seedHint} onChange={(e) => setSeed(e.target.value)} />
           </label>
           <button type="submit">{t('side.setSeed')}</button>
         </form>
         <fieldset>
-          <legend>{t('side.switches', { era: st.frame?.snapshot.config.era ?? '?' })}</legend>
-          {st.switches.filter((s) => s.kind === 'bool').map(({ name: k, what }) => {
-            const on = st.config.switches[k] !== undefined ? st.config.switches[k] === '1' : snapSw[k] === true;
+          <legend>{t('side.switches', { era: st.era ?? '?' })}</legend>
+          {st.switches.filter((s) => s.kind === 'bool').map(({ name: k, what }, i) => {
+            const on = st.on[i] === '1';
             return (
               <label key={k} className="sw" title={what}>
                 <input type="checkbox" checked={on} onChange={(e) => void store.setConfig({ switches: { [k]: e.target.checked ? '1' : '0' } })} /> {k}

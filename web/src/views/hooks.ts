@@ -21,7 +21,8 @@ export function useAppState(): AppState {
   return useSelect(shownState);
 }
 
-const shownState = (st: AppState): AppState => (st.busy && st.playing ? { ...st, busy: false } : st);
+/** The state as shown (busy hidden while playing); for selectors too. */
+export const shownState = (st: AppState): AppState => (st.busy && st.playing ? { ...st, busy: false } : st);
 
 /** The state of a given store (the A/B view's side B). */
 export function useStateOf(store: Store): AppState {

@@ -40,6 +40,14 @@ describe('attr and text set only what changed', () => {
     expect([...svg.querySelectorAll('rect')].map((n) => [n.getAttribute('width'), n.hasAttribute('data-x')])).toEqual([['10', false], ['30', false]]);
     expect(await mutations(svg, () => d3.select(svg).select('text').text('bye'))).toEqual(['text']);
     expect(svg.querySelector('text')!.textContent).toBe('bye');
+    // a lone text node is rewritten in place, not replaced
+    const node = svg.querySelector('text')!.firstChild;
+    d3.select(svg).select('text').text('hi');
+    expect(svg.querySelector('text')!.firstChild).toBe(node);
+    expect(node!.nodeValue).toBe('hi');
+    d3.select(svg).select('text').text('');
+    expect(svg.querySelector('text')!.childNodes).toHaveLength(0);
+    d3.select(svg).select('text').text('bye');
     // an element with child elements gets its text in their place, as d3 does
     const t = d3.select(svg).select('text');
     t.append('tspan').text('x');
@@ -61,5 +69,37 @@ describe('attr and text set only what changed', () => {
     expect(drawn.length).toBeGreaterThan(input.snap.topology.nodes.length);
     expect(await mutations(svg, () => renderTopology(svg, input, opts))).toEqual([]);
     expect(dataDump(svg)).toEqual(drawn);
+  });
+
+  test('listeners: one browser listener per element and type, calling the function bound last with the current datum', () => {
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    document.body.appendChild(svg);
+    const added: string[] = [];
+    const rects = d3.select(svg).selectAll<SVGRectElement, number>('rect').data([1, 2]).join('rect');
+    const nodes = rects.nodes();
+    for (const n of nodes) {
+      const add = n.addEventListener.bind(n);
+      n.addEventListener = (type: string, ...rest: [EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]) => {
+        added.push(type);
+        add(type, ...rest);
+      };
+    }
+    const seen: string[] = [];
+    for (const tag of ['a', 'b', 'c']) rects.on('click', (_e, d) => seen.push(`${tag}${String(d)}`));
+    expect(added).toEqual(['click', 'click']);
+    rects.data([5, 6]);
+    nodes[1].dispatchEvent(new Event('click'));
+    expect(seen).toEqual(['c6']);
+    // null unbinds; binding again works
+    rects.on('click', null);
+    nodes[1].dispatchEvent(new Event('click'));
+    expect(seen).toEqual(['c6']);
+    rects.on('click', (_e, d) => seen.push(`d${String(d)}`));
+    nodes[0].dispatchEvent(new Event('click'));
+    expect(seen).toEqual(['c6', 'd5']);
+    // named listeners keep d3's own handling
+    rects.on('click.extra', () => seen.push('extra'));
+    nodes[0].dispatchEvent(new Event('click'));
+    expect(seen).toEqual(['c6', 'd5', 'd5', 'extra']);
   });
 });

@@ -75,11 +75,15 @@ proto.attr = function (name, value) {
   const ns = d3.namespace(name);
   return this.each(function (this: Element, d, i, g) {
     const v = valueOf(value, this, d, i, g);
+    if (v == null) {
+      if (typeof ns === 'string') this.removeAttribute(ns);
+      else this.removeAttributeNS(ns.space, ns.local);
+      return;
+    }
+    const s = String(v);
     if (typeof ns === 'string') {
-      if (v == null) this.removeAttribute(ns);
-      else if (this.getAttribute(ns) !== String(v)) this.setAttribute(ns, String(v));
-    } else if (v == null) this.removeAttributeNS(ns.space, ns.local);
-    else if (this.getAttributeNS(ns.space, ns.local) !== String(v)) this.setAttributeNS(ns.space, ns.local, String(v));
+      if (this.getAttribute(ns) !== s) this.setAttribute(ns, s);
+    } else if (this.getAttributeNS(ns.space, ns.local) !== s) this.setAttributeNS(ns.space, ns.local, s);
   });
 };
 proto.text = function (value) {
@@ -87,8 +91,42 @@ proto.text = function (value) {
   return this.each(function (this: Element, d, i, g) {
     const v = valueOf(value, this, d, i, g);
     const s = v == null ? '' : String(v);
-    // an element with child elements is replaced by its text, as d3 does
-    if (this.firstElementChild !== null || this.textContent !== s) this.textContent = s;
+    // an element with child elements is replaced by its text, as d3 does;
+    // a lone text node is rewritten in place (no node made and dropped)
+    const only = this.firstChild;
+    if (only !== null && only.nodeType === 3 && only.nextSibling === null && s !== '') {
+      if (only.nodeValue !== s) only.nodeValue = s;
+    } else if (this.firstElementChild !== null || this.textContent !== s) this.textContent = s;
+  });
+};
+
+/* The renderers bind their listeners (click, keydown, focus...) on every
+ * element every frame, and d3 then removes and adds each browser listener
+ * again. A plain event type ('click', no '.name', no options) gets one
+ * browser listener per element, bound once, that calls the function given
+ * last; null unbinds it as d3 does. */
+type Listener = (this: Element, event: Event, d: unknown) => void;
+const onProto = d3.selection.prototype as unknown as { on(this: AnySel, ...args: unknown[]): unknown };
+const onOrig = onProto.on;
+const listeners = new WeakMap<Element, Map<string, Listener>>();
+function dispatch(this: Element, event: Event, d: unknown): void {
+  listeners.get(this)?.get(event.type)?.call(this, event, d);
+}
+onProto.on = function (...args: unknown[]) {
+  const [type, listener] = args;
+  if (args.length !== 2 || typeof type !== 'string' || !/^[a-z]+$/.test(type)) return onOrig.apply(this, args);
+  if (listener === null) {
+    this.each(function (this: Element) {
+      listeners.get(this)?.delete(type);
+    });
+    return onOrig.apply(this, args);
+  }
+  if (typeof listener !== 'function') return onOrig.apply(this, args);
+  return this.each(function (this: Element) {
+    let mine = listeners.get(this);
+    if (!mine) listeners.set(this, (mine = new Map()));
+    if (!mine.has(type)) onOrig.call(d3.select(this), type, dispatch);
+    mine.set(type, listener as Listener);
   });
 };
 

@@ -140,4 +140,25 @@ describe('renderLanes', () => {
       );
     expect(glyphs(before)).toEqual(glyphs(direct));
   });
+
+  test('glyphs taken over by other steps (spins where there were none and back) draw as the last window alone', () => {
+    const snap = snapWith(0);
+    // each window all new steps, the spins at other places each time
+    const spinAt = (seq0: number, spins: number[]) =>
+      [0, 1, 2, 3].map((i) => (spins.includes(i) ? ev(seq0 + i, i % 2, 'spin', { lock: 'list_lock', node: 0, value: 0 }) : ev(seq0 + i, i % 2, 'return')));
+    const last = spinAt(300, [0, 3]);
+    const direct = svg();
+    renderLanes(direct, snap, lanesModel(snap, last), { width: 600, text: T });
+    const played = svg();
+    for (const w of [spinAt(100, [1, 2]), spinAt(200, []), spinAt(250, [0, 1, 2, 3]), last]) renderLanes(played, snap, lanesModel(snap, w), { width: 600, text: T });
+    expect(dataDump(played)).toEqual(dataDump(direct));
+    // every element, its attributes (x apart: the layer's slide origin
+    // depends on the windows before, lanes.ts) and text, in order
+    const segs = (el: SVGSVGElement) =>
+      [...el.querySelectorAll('g.layer-segs *')].map((n) =>
+        [n.tagName, ...[...n.attributes].filter((a) => a.name !== 'x').map((a) => `${a.name}=${a.value}`).sort(), n.children.length ? '' : n.textContent].join(' '),
+      );
+    expect(segs(played)).toEqual(segs(direct));
+    expect(direct.querySelectorAll('rect.seg-spin')).toHaveLength(2);
+  });
 });

@@ -220,17 +220,23 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
   const width = Math.max(LABEL_W + 100, opts.width);
   const height = m.cpus.length * H + AXIS_H + 4;
   const x = d3.scaleLinear().domain([m.x0, Math.max(m.x1, m.x0 + 1)]).range([LABEL_W, width - 8]);
+  const laneOf = new Map(m.cpus.map((c, i) => [c, i]));
+  const segs = m.segs.filter((g) => laneOf.has(g.cpu));
+  const wasDrawn = new Set(d3.select(svg).selectAll<SVGGElement, LaneSeg>('g.layer-segs > g.lane-seg').data().map((g) => g.seq));
+  // a window of new steps only (playing fast): see the events below
+  const fresh = !segs.some((g) => wasDrawn.has(g.seq));
   // The glyphs along x (holds, events, marks) are drawn against an origin
   // kept while the scale's px per unit stays, and their layers slid into
   // place by one transform: playing moves the window by a step or a few,
-  // which then rewrites four transforms, not every glyph's x (the same picture).
+  // which then rewrites four transforms, not every glyph's x (the same
+  // picture). A window of new steps starts from its own origin: the glyphs
+  // it takes over in order then mostly keep their x.
   const k = (width - 8 - LABEL_W) / (Math.max(m.x1, m.x0 + 1) - m.x0);
   let slide = slides.get(svg);
-  if (slide?.k !== k) slides.set(svg, (slide = { origin: m.x0, k }));
+  if (slide?.k !== k || fresh) slides.set(svg, (slide = { origin: m.x0, k }));
   const origin = slide.origin;
   const ux = (v: number) => (v - origin) * k;
   const slid = `translate(${LABEL_W + (origin - m.x0) * k},0)`;
-  const laneOf = new Map(m.cpus.map((c, i) => [c, i]));
   const y = (cpu: number) => (laneOf.get(cpu) ?? 0) * H;
   const s = root(svg)
     .attr('viewBox', `0 0 ${width} ${height}`)
@@ -323,19 +329,15 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .text((h) => t.holds(h.cpu, h.lock, h.node));
 
   // the events
-  const segs = m.segs.filter((g) => laneOf.has(g.cpu));
   // keyed by step while the window slides over steps already drawn; a
   // window of new steps only (playing fast) takes over the drawn glyphs in
   // order instead of removing and creating them all (every attribute is set
   // below, so the glyphs are the same either way)
-  const drawnSegs = L.segs.selectAll<SVGGElement, LaneSeg>('g.lane-seg');
-  const wasDrawn = new Set(drawnSegs.data().map((g) => g.seq));
-  const seg = drawnSegs
-    .data(segs, segs.some((g) => wasDrawn.has(g.seq)) ? (g) => String(g.seq) : (_g, i) => String(i))
+  const seg = L.segs.selectAll<SVGGElement, LaneSeg>('g.lane-seg')
+    .data(segs, fresh ? (_g, i) => String(i) : (g) => String(g.seq))
     .join((enter) => {
       const e = enter.append('g').attr('class', 'lane-seg');
       e.append('rect').attr('class', 'seg-fill');
-      e.append('rect').attr('class', 'seg-spin');
       e.append('title');
       return e;
     })
@@ -362,14 +364,17 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .attr('stroke', (g) => (g.seq === m.current ? LANE_GLYPHS.current : g.trylock ? LANE_GLYPHS.trylock : 'none'))
     .attr('stroke-width', (g) => (g.seq === m.current ? 1.5 : 1))
     .attr('stroke-dasharray', (g) => (g.trylock ? '2 1' : null));
-  seg.select('rect.seg-spin')
+  // the hatch over a spin: spins only (a glyph per event was most of the
+  // elements the page restyled while playing), between fill and title
+  seg.selectAll<SVGRectElement, LaneSeg>('rect.seg-spin')
+    .data((g) => (g.spin ? [g] : []))
+    .join((enter) => enter.insert('rect', 'title').attr('class', 'seg-spin'))
     .attr('x', sx)
     .attr('width', sw)
     .attr('y', (g) => y(g.cpu) + 2)
     .attr('height', H - 7)
     .attr('fill', 'url(#lane-spin)')
-    .attr('opacity', 0.6)
-    .attr('display', (g) => (g.spin ? null : 'none'));
+    .attr('opacity', 0.6);
   seg.select('title').text((g) => (g.hand ? `${g.text} (${t.hand})` : g.text));
 
   // steps chosen by hand: a notch above the segment
