@@ -2,6 +2,7 @@
 // slabs), their owners and a call-site filter (viz/slab.ts, viz/slabCanvas.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SnapSlab } from '../../engine/types';
+import { slabKey } from '../../engine/wire';
 import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
 import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
 import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
@@ -129,8 +130,9 @@ export function SlabDetailView() {
   const cache = input && slab ? cacheOf(input.snap, slab.cache) : null;
   const big = !!slab && slab.objects > CANVAS_MIN;
   // redrawn when what it draws changes (the slab's contents, the event's
-  // object), not on every step: most steps leave the slab shown alone
-  const slabDrawn = useMemo(() => (slab && !big ? JSON.stringify(slab) : ''), [slab, big]);
+  // object), not on every step: most steps leave the slab shown alone. Its
+  // owners compare by their token (wire.ts), never built just for this.
+  const slabDrawn = useMemo(() => (slab && !big ? slabKey(slab) : ''), [slab, big]);
   const ref = useD3<SVGSVGElement>(
     (el) => input && renderSlab(el, big ? null : slab, input, opts),
     [input === null, slabDrawn, input?.event?.obj, big, opts.animMs, opts.siteFilter],
