@@ -23,6 +23,7 @@ export interface SlubvizModule {
   _svz_restore(h: number, id: number): number;
   _svz_checkpoint_drop(h: number, id: number): void;
   _svz_snapshot_json(h: number): number;
+  _svz_snapshot_lean_json(h: number): number;
   _svz_events_json(h: number, from: bigint, max: number): number;
   _svz_events_text(h: number, from: bigint, max: number): number;
   _svz_slabinfo(h: number): number;
@@ -142,6 +143,10 @@ export class SlubvizSession {
   checkpointDrop(id: number): void;
   snapshotJson(): string;
   snapshot(): unknown;
+  /** snapshot() again, with the owners arrays of slabs whose owners did not
+   * change since the last call shared with the earlier snapshots (never
+   * change them) */
+  snapshotShared(): unknown;
   eventsJson(fromSeq: number, max: number): string;
   eventsText(fromSeq: number, max: number): string;
   slabinfo(): string;

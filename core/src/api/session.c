@@ -62,6 +62,7 @@ struct session {
 	char *import_text, *import_json; /* import report (svz_open_any, imports) */
 	bool aliases_noted;    /* the report names the caches merged under this preset */
 	char *export_v1;       /* last svz_export_v1() */
+	struct owners_memo owners_sent; /* what svz_session_snapshot_lean_json() sent */
 };
 
 static struct session **table;
@@ -121,6 +122,7 @@ static void session_free(struct session *s)
 	free(s->import_text);
 	free(s->import_json);
 	free(s->export_v1);
+	owners_memo_free(&s->owners_sent);
 	svz_trace_free(&s->trace);
 	free(s);
 }
@@ -589,6 +591,17 @@ const char *svz_snapshot_json(int h)
 		return "";
 	out_reset(s);
 	view_snapshot_json(&s->m, &s->out);
+	return out_text(s);
+}
+
+const char *svz_session_snapshot_lean_json(int h)
+{
+	struct session *s = get(h);
+	if (!s)
+		return "";
+	out_reset(s);
+	if (!view_snapshot_lean_json(&s->m, &s->out, &s->owners_sent))
+		return "";
 	return out_text(s);
 }
 

@@ -254,7 +254,58 @@ static void json_sheaf(struct model *m, struct sbuf *b, idx_t sh, bool *first)
 	sb_puts(b, "]}");
 }
 
-static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool *first_in_list)
+/* The owner of allocated object oi (a handle holds it): its handle and call
+ * site, as the trace's indices. */
+static bool obj_owner(struct model *m, idx_t oi, uint32_t *holder, uint32_t *site)
+{
+	struct obj_rec *or = obj_r(m, oi);
+	if (!m->trace || or->state != OBJ_USER || or->holder >= m->trace->nr_handles)
+		return false;
+	*holder = or->holder;
+	*site = or->site;
+	return true;
+}
+
+/* Whether slab si's owners are the ones last sent for its id; if not, they
+ * are recorded as sent, under a new version. One walk: the owners agree up
+ * to k, and from the first difference on are written over the old ones. */
+static bool owners_unchanged(struct model *m, idx_t si, bool objs_ok, struct owners_memo *memo)
+{
+	struct slab_rec *s = slab_r(m, si);
+	struct owners_sent *sent = &memo->slab[si];
+	bool same = sent->ver != 0;
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; objs_ok && i < s->objects; i++) {
+		uint32_t t[3] = { s->obj0 + i };
+		if (!obj_owner(m, t[0], &t[1], &t[2]))
+			continue;
+		if (same && k < sent->n && !memcmp(&sent->own[3 * k], t, sizeof t)) {
+			k++;
+			continue;
+		}
+		same = false;
+		if (k == sent->cap) {
+			uint32_t cap = sent->cap ? 2 * sent->cap : 16;
+			uint32_t *own = realloc(sent->own, sizeof *own * 3 * cap);
+			if (!own) {
+				sent->ver = 0; /* not recorded: sent in full next time */
+				return false;
+			}
+			sent->own = own;
+			sent->cap = cap;
+		}
+		memcpy(&sent->own[3 * k++], t, sizeof t);
+	}
+	if (same && k == sent->n)
+		return true;
+	sent->n = k;
+	sent->ver = ++memo->last_ver;
+	return false;
+}
+
+static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool *first_in_list,
+		      struct owners_memo *memo)
 {
 	bool comma = !*first_in_list;
 
@@ -300,18 +351,27 @@ static void json_slab(struct model *m, struct sbuf *b, idx_t si, bool *first_in_
 		}
 		sb_putc(b, '}');
 	}
+	sb_putc(b, ']');
+	if (memo) {
+		bool same = owners_unchanged(m, si, objs_ok, memo);
+		sb_printf(b, ",\"owners_v\":%u", memo->slab[si].ver);
+		if (same) {
+			sb_putc(b, '}');
+			return;
+		}
+	}
 	/* who holds each allocated object: the trace's handle and call site */
-	sb_puts(b, "],\"owners\":[");
+	sb_puts(b, ",\"owners\":[");
 	first = true;
 	for (uint32_t i = 0; objs_ok && i < s->objects; i++) {
 		idx_t oi = s->obj0 + i;
-		struct obj_rec *or = obj_r(m, oi);
-		if (!m->trace || or->state != OBJ_USER || or->holder >= m->trace->nr_handles)
+		uint32_t holder, site;
+		if (!obj_owner(m, oi, &holder, &site))
 			continue;
 		sb_printf(b, "%s{\"obj\":%u,\"handle\":", first ? "" : ",", oi);
-		sb_json_str(b, m->trace->handle_names[or->holder]);
+		sb_json_str(b, m->trace->handle_names[holder]);
 		sb_puts(b, ",\"site\":");
-		sb_json_str(b, or->site && or->site < m->trace->nr_sites ? m->trace->sites[or->site] : "");
+		sb_json_str(b, site && site < m->trace->nr_sites ? m->trace->sites[site] : "");
 		sb_putc(b, '}');
 		first = false;
 	}
@@ -466,7 +526,7 @@ static uint32_t first_pending(struct model *m)
  *         the CPU's simulated cycles, of which working, spinning, waiting } ]
  * }
  * Sheaves, slabs and large allocations list live records only, by id. */
-void view_snapshot_json(struct model *m, struct sbuf *b)
+static void snapshot_json(struct model *m, struct sbuf *b, struct owners_memo *memo)
 {
 	struct world *w = WORLD(m);
 
@@ -494,7 +554,9 @@ void view_snapshot_json(struct model *m, struct sbuf *b)
 	first = true;
 	for (idx_t s = 0; s < pool_len(m, P_SLAB); s++)
 		if (slab_r(m, s)->alive)
-			json_slab(m, b, s, &first);
+			json_slab(m, b, s, &first, memo);
+		else if (memo)
+			memo->slab[s].ver = 0; /* a freed slab's id comes back with all its owners */
 
 	sb_puts(b, "],\"large\":[");
 	first = true;
@@ -509,4 +571,35 @@ void view_snapshot_json(struct model *m, struct sbuf *b)
 	sb_puts(b, "],");
 	json_cpus(m, b);
 	sb_puts(b, "}\n");
+}
+
+void view_snapshot_json(struct model *m, struct sbuf *b)
+{
+	snapshot_json(m, b, NULL);
+}
+
+bool view_snapshot_lean_json(struct model *m, struct sbuf *b, struct owners_memo *memo)
+{
+	uint32_t n = pool_len(m, P_SLAB);
+	if (memo->len < n) {
+		struct owners_sent *grown = realloc(memo->slab, sizeof *grown * n);
+		if (!grown)
+			return false;
+		memset(grown + memo->len, 0, sizeof *grown * (n - memo->len));
+		memo->slab = grown;
+		memo->len = n;
+	}
+	/* ids past the pool (a restore shrank it) come back as other slabs */
+	for (uint32_t s = n; s < memo->len; s++)
+		memo->slab[s].ver = 0;
+	snapshot_json(m, b, memo);
+	return true;
+}
+
+void owners_memo_free(struct owners_memo *memo)
+{
+	for (uint32_t i = 0; i < memo->len; i++)
+		free(memo->slab[i].own);
+	free(memo->slab);
+	memset(memo, 0, sizeof *memo);
 }

@@ -29,6 +29,24 @@ void view_stats(struct model *m, struct sbuf *b);
 /* {"slabs_allocated":N,...,"<stat>":N...}: totals over caches and CPUs */
 void view_stat_totals_json(struct model *m, struct sbuf *b);
 void view_snapshot_json(struct model *m, struct sbuf *b);
+/* The owners of each slab id as last sent by view_snapshot_lean_json():
+ * (obj, holder, site) per owner, and their version (0: nothing sent). */
+struct owners_sent {
+	uint32_t ver, n, cap;
+	uint32_t *own;
+};
+struct owners_memo {
+	uint32_t len;                /* slab ids covered */
+	struct owners_sent *slab;
+	uint32_t last_ver;
+};
+/* The snapshot with each slab's "owners_v", the version of its owners, and
+ * its "owners" only when they differ from the ones last sent for that slab
+ * id (then recorded in memo). The same text as view_snapshot_json() with
+ * "owners_v" taken out and the owners of the version put back. False if
+ * memory ran out (nothing written). */
+bool view_snapshot_lean_json(struct model *m, struct sbuf *b, struct owners_memo *memo);
+void owners_memo_free(struct owners_memo *memo);
 /* The timed schedule's profile (view_profile.c): timing_report()'s text,
  * and the same figures as JSON schema 1 ({"timed":false} for other runs). */
 void view_profile_text(struct model *m, struct sbuf *b);

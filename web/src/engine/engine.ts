@@ -666,8 +666,11 @@ export class Engine {
     this.lastSnap = null;
   }
 
+  /** The session's snapshot; slabs whose owners did not change since the
+   * last one share its owners arrays (SlubvizSession.snapshotShared), which
+   * the packed frames reuse (wire.ts). */
   snapshot(): Snapshot {
-    return JSON.parse(this.session.snapshotJson()) as Snapshot;
+    return this.session.snapshotShared() as Snapshot;
   }
 
   events(from: number, max: number): SvzEvent[] {

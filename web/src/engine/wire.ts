@@ -8,6 +8,12 @@
 // property, built from the packed form the first time it is read, so
 // every reader sees the same snapshot. ownerSites() counts a slab's call
 // sites from the packed form without building its owners.
+//
+// A slab whose owners did not change shares its owners array with the
+// engine's earlier snapshots (Engine.snapshot()), so the worker packs an
+// array once and sends the same packed form, with the same token, every
+// frame; ownersKey() is that token on the page, what a view compares
+// instead of the owners.
 import type { SnapOwner, SnapSlab, Snapshot } from './types';
 
 /** A slab's owners as they cross: `handles` joined by '\n' (trace tokens
@@ -20,10 +26,24 @@ interface PackedOwners {
   sites: string[];
   site: Uint32Array;
   counts: Uint32Array;
+  /** the same for the same owners array; a worker's first token is random,
+   * so a restarted worker's tokens are not an earlier one's */
+  token: number;
 }
 
 const PACKED = '__ownersPacked';
 type WireSlab = Omit<SnapSlab, 'owners'> & { [PACKED]?: PackedOwners };
+
+let lastToken = Math.floor(Math.random() * 2 ** 48);
+/** Worker side: the packed form of each owners array (shared by the
+ * snapshots whose slab did not change). */
+const packedArray = new WeakMap<SnapOwner[], PackedOwners>();
+
+function packOnce(owners: SnapOwner[]): PackedOwners {
+  let p = packedArray.get(owners);
+  if (!p) packedArray.set(owners, (p = pack(owners)));
+  return p;
+}
 
 function pack(owners: SnapOwner[]): PackedOwners {
   const obj = new Uint32Array(owners.length);
@@ -44,7 +64,8 @@ function pack(owners: SnapOwner[]): PackedOwners {
     site[i] = s;
     counts[s]++;
   });
-  return { obj, handles: newline ? handles : handles.join('\n'), sites: [...siteIndex.keys()], site, counts: Uint32Array.from(counts) };
+  const sites = [...siteIndex.keys()];
+  return { obj, handles: newline ? handles : handles.join('\n'), sites, site, counts: Uint32Array.from(counts), token: ++lastToken };
 }
 
 function unpack(p: PackedOwners): SnapOwner[] {
@@ -54,6 +75,23 @@ function unpack(p: PackedOwners): SnapOwner[] {
 
 /** The packed owners of slabs unpacked on the page, by slab. */
 const packedOf = new WeakMap<SnapSlab, PackedOwners>();
+/** The token of a slab's packed owners, and the owners built from them once read. */
+const tokenOf = new WeakMap<SnapSlab, { token: number; built?: SnapOwner[] }>();
+
+/** What a slab's owners are, for comparing two snapshots' slabs: the
+ * token they came packed with while they are the ones built from it, else
+ * the owners themselves. */
+export function ownersKey(slab: SnapSlab): number | SnapOwner[] | undefined {
+  const t = tokenOf.get(slab);
+  if (t && (packedOf.has(slab) || slab.owners === t.built)) return t.token;
+  return slab.owners;
+}
+
+/** A slab's contents as one string (two equal keys: the same slab drawn),
+ * without building owners that came packed. */
+export function slabKey(slab: SnapSlab): string {
+  return JSON.stringify(Object.keys(slab).map((k) => [k, k === 'owners' ? ownersKey(slab) : slab[k as keyof SnapSlab]]));
+}
 
 /** How many of a slab's owners each call site has (in order of first
  * appearance), without building the owners when they came packed. */
@@ -69,7 +107,7 @@ function packSnapshot(snap: Snapshot): Snapshot {
   const slabs = snap.slabs.map((s): SnapSlab | WireSlab => {
     if (!s.owners) return s;
     const { owners, ...rest } = s;
-    return { ...rest, [PACKED]: pack(owners) };
+    return { ...rest, [PACKED]: packOnce(owners) };
   });
   return { ...snap, slabs: slabs as SnapSlab[] };
 }
@@ -81,6 +119,8 @@ function unpackSnapshot(snap: Snapshot): void {
     delete s[PACKED];
     const slab = s as SnapSlab;
     packedOf.set(slab, p);
+    const token = { token: p.token } as { token: number; built?: SnapOwner[] };
+    tokenOf.set(slab, token);
     // the owners built on first read, then a plain property like any other
     const settle = (owners: SnapOwner[]) => {
       Object.defineProperty(slab, 'owners', { value: owners, writable: true, enumerable: true, configurable: true });
@@ -90,7 +130,7 @@ function unpackSnapshot(snap: Snapshot): void {
       enumerable: true,
       configurable: true,
       get() {
-        const owners = unpack(p);
+        const owners = (token.built = unpack(p));
         settle(owners);
         return owners;
       },

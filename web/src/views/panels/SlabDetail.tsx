@@ -1,7 +1,8 @@
 // The slab detail panel: one slab's objects (SVG, or a canvas for big
 // slabs), their owners and a call-site filter (viz/slab.ts, viz/slabCanvas.ts).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { SnapSlab } from '../../engine/types';
+import { ownersKey, slabKey } from '../../engine/wire';
 import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
 import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
 import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
@@ -40,7 +41,11 @@ function SlabCanvas({ slab, input, opts }: { slab: SnapSlab; input: VizInput; op
   );
 }
 
-function Owners({ slab, filter }: { slab: SnapSlab; filter: string }) {
+/** The owners table, built again only when the slab's owners changed
+ * (their token, wire.ts) or the filter did: most steps leave them alone. */
+const Owners = memo(OwnersTable, (a, b) => a.filter === b.filter && ownersKey(a.slab) === ownersKey(b.slab));
+
+function OwnersTable({ slab, filter }: { slab: SnapSlab; filter: string }) {
   const owners = slab.owners ?? [];
   if (owners.length === 0) return null;
   const shown = owners.filter((o) => siteMatches(o.site, filter));
@@ -129,8 +134,9 @@ export function SlabDetailView() {
   const cache = input && slab ? cacheOf(input.snap, slab.cache) : null;
   const big = !!slab && slab.objects > CANVAS_MIN;
   // redrawn when what it draws changes (the slab's contents, the event's
-  // object), not on every step: most steps leave the slab shown alone
-  const slabDrawn = useMemo(() => (slab && !big ? JSON.stringify(slab) : ''), [slab, big]);
+  // object), not on every step: most steps leave the slab shown alone. Its
+  // owners compare by their token (wire.ts), never built just for this.
+  const slabDrawn = useMemo(() => (slab && !big ? slabKey(slab) : ''), [slab, big]);
   const ref = useD3<SVGSVGElement>(
     (el) => input && renderSlab(el, big ? null : slab, input, opts),
     [input === null, slabDrawn, input?.event?.obj, big, opts.animMs, opts.siteFilter],
