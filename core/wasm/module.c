@@ -28,18 +28,3 @@ void svz_debug_trap(int kind)
 		abort();
 	__builtin_trap();
 }
-
-/* Text the page reads (UTF8ToString). The type has a name so that each
- * helper's definition stays on one line, as test/exports.test.mjs finds
- * them. */
-typedef const char *svz_text;
-
-/* The snapshot JSON with each slab's owners left out when they are the
- * ones this call last sent for that slab id (api/session.h): the page's
- * engine keeps the owners it was sent (core/wasm/slubviz-api.mjs,
- * SlubvizSession.snapshotShared()), so a frame costs what changed. */
-const char *svz_session_snapshot_lean_json(int h);
-svz_text svz_snapshot_lean_json(int h)
-{
-	return svz_session_snapshot_lean_json(h);
-}

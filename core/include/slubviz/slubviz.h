@@ -57,6 +57,12 @@ void svz_checkpoint_drop(int h, int checkpoint);
 
 /* Views. */
 const char *svz_snapshot_json(int h);              /* whole model state */
+/* The same with each slab's "owners_v", its owners' version, and its
+ * "owners" only where they differ from those this call last sent for that
+ * slab id; "" when memory ran out. The page's engine keeps what it was
+ * sent (core/wasm/slubviz-api.mjs, SlubvizSession.snapshotShared()), so a
+ * frame costs what changed. */
+const char *svz_snapshot_lean_json(int h);
 const char *svz_events_json(int h, int64_t from_seq, int max); /* retained events */
 const char *svz_events_text(int h, int64_t from_seq, int max);
 const char *svz_slabinfo(int h);                   /* /proc/slabinfo */

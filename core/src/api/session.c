@@ -594,7 +594,7 @@ const char *svz_snapshot_json(int h)
 	return out_text(s);
 }
 
-const char *svz_session_snapshot_lean_json(int h)
+const char *svz_snapshot_lean_json(int h)
 {
 	struct session *s = get(h);
 	if (!s)

@@ -2,8 +2,8 @@
  *
  * The public API (slubviz/slubviz.h) only hands out handles and text; the
  * CLI also needs the model itself, to stream events as they happen
- * (m->sink) and to read the parsed trace. Only the lean snapshot below
- * crosses into the browser module. */
+ * (m->sink) and to read the parsed trace. Nothing here crosses into the
+ * browser module. */
 #ifndef SVZ_SESSION_H
 #define SVZ_SESSION_H
 
@@ -25,12 +25,6 @@ const struct svz_trace *svz_session_trace(int h);
  * passed in is released on failure. */
 int svz_session_adopt(struct svz_trace *t, const char *preset, const char *sets, char *import_text,
 		      char *import_json);
-/* The snapshot JSON of a session with the owners of a slab left out where
- * they are the ones this call last sent for that slab id
- * (view_snapshot_lean_json(): the page's engine keeps what it was sent);
- * "" for a bad handle or when memory ran out. The browser module exports
- * it (core/wasm/module.c). */
-const char *svz_session_snapshot_lean_json(int h);
 /* What svz_last_error() reports next. */
 void svz_session_set_error(const char *msg);
 
