@@ -13,7 +13,8 @@
  *   last (v6.19 block of the same mail, line 3402), so it is appended.
  * - /proc/slabinfo rows against seed 003 (RAWv6, request_sock_TCPv6) and the
  *   bio-256 figures above, newest cache first.
- * - view_stats and view_snapshot_json: shape checks.
+ * - view_stats and view_snapshot_json: shape checks; svz_snapshot_lean_json
+ *   against svz_snapshot_json through a run, seeks back included.
  *
  * The model is assembled with the arena functions, not model_init(), so this
  * test does not depend on the allocator paths. TODO(lead): once model_init()
@@ -21,6 +22,9 @@
  * allocations equals the counts the paths leave). */
 #include "harness.h"
 
+#include <slubviz/slubviz.h>
+
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "model/engine.h"
@@ -489,6 +493,138 @@ static void test_snapshot(void)
 	arena_free(&M);
 }
 
+/* The end of the JSON value starting at p ('[' or '{'): strings skipped,
+ * escapes included. */
+static const char *json_value_end(const char *p)
+{
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+		} else if ((*p == ']' || *p == '}') && --depth == 0) {
+			return p + 1;
+		}
+	}
+	return p;
+}
+
+/* What the lean snapshot sent for a slab id: its owners' version and text. */
+struct sent_owners {
+	unsigned ver;
+	char *text;
+};
+
+/* lean (svz_snapshot_lean_json) against full (svz_snapshot_json) taken at the
+ * same point: the same text once each slab's ,"owners_v":V is taken out and,
+ * where lean leaves a slab's ,"owners":[...] out, full's is skipped; the
+ * owners left out must be the text sent earlier for that slab id with the
+ * same version (kept in sent[]), and a version once sent names those owners
+ * only. Returns how many slabs' owners were left out, -1 on a mismatch. */
+static int lean_matches_full(const char *lean, const char *full, struct sent_owners *sent, unsigned nsent)
+{
+	static const char ver_key[] = ",\"owners_v\":", own_key[] = ",\"owners\":[", id_key[] = "{\"id\":";
+	unsigned id = 0, ver = 0;
+	int left_out = 0;
+	while (*full || *lean) {
+		if (strncmp(lean, id_key, sizeof id_key - 1) == 0 && strncmp(full, id_key, sizeof id_key - 1) == 0)
+			id = (unsigned)strtoul(lean + sizeof id_key - 1, NULL, 10);
+		if (strncmp(lean, ver_key, sizeof ver_key - 1) == 0) {
+			char *end;
+			ver = (unsigned)strtoul(lean + sizeof ver_key - 1, &end, 10);
+			lean = end;
+			if (id >= nsent || ver == 0)
+				return -1;
+			bool sends = strncmp(lean, own_key, sizeof own_key - 1) == 0;
+			bool has = strncmp(full, own_key, sizeof own_key - 1) == 0;
+			if (!has)
+				return -1;
+			const char *own_end = json_value_end(full + sizeof own_key - 2);
+			size_t len = (size_t)(own_end - full);
+			if (sends) {
+				/* a new version, or the same owners again under theirs */
+				if (sent[id].ver == ver && (strlen(sent[id].text) != len || strncmp(sent[id].text, full, len)))
+					return -1;
+				free(sent[id].text);
+				sent[id].text = malloc(len + 1);
+				memcpy(sent[id].text, full, len);
+				sent[id].text[len] = '\0';
+				sent[id].ver = ver;
+				continue; /* the two owners arrays compare as text below */
+			}
+			if (sent[id].ver != ver || strlen(sent[id].text) != len || strncmp(sent[id].text, full, len))
+				return -1;
+			full = own_end;
+			left_out++;
+			continue;
+		}
+		if (*lean != *full)
+			return -1;
+		lean++;
+		full++;
+	}
+	return left_out;
+}
+
+/* svz_snapshot_lean_json() through a run that frees slabs (their ids come
+ * back), seeks back to checkpoints and steps on (the owners it sent last are
+ * then another timeline's), under both eras. */
+static void test_snapshot_lean(void)
+{
+	char *text = svz_t_read_file("scenarios/partial-churn.trace", NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	const char *presets[] = { "v6.19", "v7.0-rc1" };
+	for (unsigned pi = 0; pi < sizeof presets / sizeof *presets; pi++) {
+		int h = svz_open(text, presets[pi], "");
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		enum { NSENT = 4096 };
+		struct sent_owners *sent = calloc(NSENT, sizeof *sent);
+		int cps[4], ncp = 0, bad = 0, calls = 0, left_out = 0, first = -1;
+		int total = svz_ops_total(h);
+		for (int round = 0; round < 3; round++) {
+			for (int op = 0; op <= total; op += 1 + total / 40) {
+				svz_run_to_op(h, op);
+				/* a step apart, most slabs' owners did not change */
+				for (int k = 0; k < 3; k++) {
+					svz_step(h);
+					const char *lean_text = svz_snapshot_lean_json(h);
+					size_t lean_len = strlen(lean_text);
+					char *lean = malloc(lean_len + 1);
+					memcpy(lean, lean_text, lean_len + 1);
+					int r = lean_matches_full(lean, svz_snapshot_json(h), sent, NSENT);
+					free(lean);
+					if (first < 0)
+						first = r;
+					bad += r < 0;
+					left_out += r > 0 ? r : 0;
+					calls++;
+				}
+				if (round == 0 && ncp < 4 && op % (1 + total / 4) == 0)
+					cps[ncp++] = svz_checkpoint(h);
+			}
+			/* back to a checkpoint: the model's state is an earlier one */
+			if (ncp)
+				CHECK_EQ_INT(svz_restore(h, cps[round % ncp]), 0);
+		}
+		CHECK_EQ_INT(bad, 0);
+		CHECK_EQ_INT(first, 0); /* the first call sends every slab's owners */
+		CHECK(left_out > 0);    /* and later calls leave unchanged ones out */
+		CHECK(calls > 100);
+		for (int i = 0; i < NSENT; i++)
+			free(sent[i].text);
+		free(sent);
+		svz_close(h);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	test_sbuf();
@@ -496,5 +632,6 @@ int main(void)
 	test_sysfs_seed004();
 	test_slabinfo();
 	test_snapshot();
+	test_snapshot_lean();
 	return svz_t_done();
 }
