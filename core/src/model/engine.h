@@ -10,6 +10,7 @@
 #ifndef SVZ_ENGINE_H
 #define SVZ_ENGINE_H
 
+#include "model/timing.h"
 #include "model/types.h"
 
 /* ---- kernel functions, by their mm/slub.c names ---- */
@@ -163,7 +164,6 @@ struct event {
 #endif
 #define STEP_END_FN WASM_NOINLINE __attribute__((unused)) static inline
 
-uint64_t timing_price(const struct model *m, int cpu); /* timing.h */
 /* The ring and the sink, for events someone reads. Given the fields an
  * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
  * << 8 | lock << 16 | item << 24, where = from | to << 8), not an event
@@ -231,6 +231,13 @@ static inline bool may_fuse(struct model *m)
 	struct world *w = WORLD(m);
 	return m->fuse_steps && !w->stopped && w->room;
 }
+/* The boundary between two steps of a run (run_cpu(), or a fused EV()):
+ * the step just ended counted, the next one's event count from 0. */
+static inline void step_boundary(struct world *w)
+{
+	w->seq++;
+	w->step_events = 0;
+}
 /* The end of an EV() step, after its resume point is stored (either way,
  * so frames hold the same bytes): its event (ev_note()) and, if
  * may_fuse(), the step boundary. true if the step was fused (the code runs
@@ -241,9 +248,7 @@ STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t
 	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
 	if (!may_fuse(m))
 		return false;
-	struct world *w = WORLD(m);
-	w->seq++;
-	w->step_events = 0;
+	step_boundary(WORLD(m));
 	return true;
 }
 /* The common end first, inline: a fused step with events off (the
@@ -253,8 +258,7 @@ __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, i
 	if (__builtin_expect(!m->events_on && may_fuse(m), 1)) {
 		struct world *w = WORLD(m);
 		note_last(w, EV_WHAT(ev), ev.node, ev.value);
-		w->seq++;
-		w->step_events = 0;
+		step_boundary(w);
 		return true;
 	}
 	return step_end_slow(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj,
