@@ -287,13 +287,44 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #include "model/coroutines.def"
 #undef CO_FN
 
-/* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
-WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 /* `cpu`'s frame at `depth` (P_FRAME: FRAME_DEPTH per CPU). */
 static inline idx_t frame_idx(int cpu, int depth)
 {
 	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
 }
+/* Which kfn each coroutine models (coroutine.c). */
+extern const uint8_t co_kfn[CO__COUNT];
+/* Push a callee frame on `cpu`; CALL() does it. Inline natively: at a
+ * CALL() site fn and parent are constants (its kfn, the co_LOCK test
+ * folded); in wasm one copy out of line (coroutine.c), for size. */
+__attribute__((always_inline)) static inline struct frame *co_push_frame(struct model *m, int cpu,
+									  struct frame *parent, enum co_fn fn)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	if (c->depth >= FRAME_DEPTH)
+		return NULL; /* cannot happen: call depth is static, < FRAME_DEPTH */
+	/* one block copy (padding included, so checkpoints stay reproducible) */
+	static const struct frame fresh = { .a = NIL, .b = NIL, .c = NIL, .x = NIL, .y = NIL, .z = NIL };
+	struct frame *f = frame_r(m, frame_idx(cpu, c->depth++));
+	*f = fresh;
+	f->fn = (uint16_t)fn;
+	f->k_fn = co_kfn[fn];
+	f->on_cpu = (int16_t)cpu;
+	if (parent) {
+		f->on_cpu = parent->on_cpu;
+		f->cache = parent->cache;
+		f->gfp = parent->gfp;
+		f->node = parent->node;
+		if (fn == CO_LOCK)
+			f->k_fn = parent->k_fn; /* co_LOCK reports its caller's function */
+	}
+	return f;
+}
+#ifdef __wasm__
+WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+#else
+#define co_push co_push_frame
+#endif
 /* Pop `cpu`'s top frame, which returned, and hand its result to the
  * caller below it (f->ret); the caller's frame. Inline: every CALL() that
  * returns at once pops. */
