@@ -10,6 +10,9 @@
 #ifndef SVZ_ENGINE_H
 #define SVZ_ENGINE_H
 
+#include <string.h>
+
+#include "model/timing.h"
 #include "model/types.h"
 
 /* ---- kernel functions, by their mm/slub.c names ---- */
@@ -163,7 +166,6 @@ struct event {
 #endif
 #define STEP_END_FN WASM_NOINLINE __attribute__((unused)) static inline
 
-uint64_t timing_price(const struct model *m, int cpu); /* timing.h */
 /* The ring and the sink, for events someone reads. Given the fields an
  * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
  * << 8 | lock << 16 | item << 24, where = from | to << 8), not an event
@@ -231,6 +233,13 @@ static inline bool may_fuse(struct model *m)
 	struct world *w = WORLD(m);
 	return m->fuse_steps && !w->stopped && w->room;
 }
+/* The boundary between two steps of a run (run_cpu(), or a fused EV()):
+ * the step just ended counted, the next one's event count from 0. */
+static inline void step_boundary(struct world *w)
+{
+	w->seq++;
+	w->step_events = 0;
+}
 /* The end of an EV() step, after its resume point is stored (either way,
  * so frames hold the same bytes): its event (ev_note()) and, if
  * may_fuse(), the step boundary. true if the step was fused (the code runs
@@ -241,9 +250,7 @@ STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t
 	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
 	if (!may_fuse(m))
 		return false;
-	struct world *w = WORLD(m);
-	w->seq++;
-	w->step_events = 0;
+	step_boundary(WORLD(m));
 	return true;
 }
 /* The common end first, inline: a fused step with events off (the
@@ -253,8 +260,7 @@ __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, i
 	if (__builtin_expect(!m->events_on && may_fuse(m), 1)) {
 		struct world *w = WORLD(m);
 		note_last(w, EV_WHAT(ev), ev.node, ev.value);
-		w->seq++;
-		w->step_events = 0;
+		step_boundary(w);
 		return true;
 	}
 	return step_end_slow(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj,
@@ -283,13 +289,55 @@ typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #include "model/coroutines.def"
 #undef CO_FN
 
-/* Push a callee frame on `cpu` (coroutine.c); CALL() does it. */
-WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
 /* `cpu`'s frame at `depth` (P_FRAME: FRAME_DEPTH per CPU). */
 static inline idx_t frame_idx(int cpu, int depth)
 {
 	return (idx_t)cpu * FRAME_DEPTH + (idx_t)depth;
 }
+/* Which kfn each coroutine models (coroutine.c). */
+extern const uint8_t co_kfn[CO__COUNT];
+/* Push a callee frame on `cpu`; CALL() does it. Inline natively: at a
+ * CALL() site fn and parent are constants (its kfn, the co_LOCK test
+ * folded); in wasm one copy out of line (coroutine.c), for size. */
+__attribute__((always_inline)) static inline struct frame *co_push_frame(struct model *m, int cpu,
+									  struct frame *parent, enum co_fn fn)
+{
+	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+	if (c->depth >= FRAME_DEPTH)
+		return NULL; /* cannot happen: call depth is static, < FRAME_DEPTH */
+	static const struct frame fresh = { .a = NIL, .b = NIL, .c = NIL, .x = NIL, .y = NIL, .z = NIL };
+	struct frame *f = frame_r(m, frame_idx(cpu, c->depth++));
+	/* every byte from a constant (padding too, so checkpoints stay
+	 * reproducible). In wasm in two copies: clang inlines a copy of up to
+	 * 64 bytes as stores, the whole frame (76) was a call to __memcpy (11%
+	 * of fastpath.trace under Node); natively one copy is fewer
+	 * instructions. */
+#ifdef __wasm__
+	enum { FRESH_HEAD = 64 };
+	_Static_assert(sizeof fresh > FRESH_HEAD && sizeof fresh - FRESH_HEAD <= 64, "two copies of <= 64 bytes");
+	memcpy(f, &fresh, FRESH_HEAD);
+	memcpy((char *)f + FRESH_HEAD, (const char *)&fresh + FRESH_HEAD, sizeof fresh - FRESH_HEAD);
+#else
+	*f = fresh;
+#endif
+	f->fn = (uint16_t)fn;
+	f->k_fn = co_kfn[fn];
+	f->on_cpu = (int16_t)cpu;
+	if (parent) {
+		f->on_cpu = parent->on_cpu;
+		f->cache = parent->cache;
+		f->gfp = parent->gfp;
+		f->node = parent->node;
+		if (fn == CO_LOCK)
+			f->k_fn = parent->k_fn; /* co_LOCK reports its caller's function */
+	}
+	return f;
+}
+#ifdef __wasm__
+WASM_NOINLINE struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn fn);
+#else
+#define co_push co_push_frame
+#endif
 /* Pop `cpu`'s top frame, which returned, and hand its result to the
  * caller below it (f->ret); the caller's frame. Inline: every CALL() that
  * returns at once pops. */

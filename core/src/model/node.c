@@ -155,12 +155,20 @@ bool defrag_skip(struct model *m, idx_t cache)
  * *pos. -1 when the zonelist is exhausted. */
 int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos)
 {
-	int zl[SVZ_MAX_NODES];
-	int nz = zonelist(m, cpu_node(m, cpu), zl);
-	for (; *pos < nz; (*pos)++) {
-		struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, zl[*pos]));
-		if (n->exists && n->nr_partial > cache_r(m, cache)->min_partial)
-			return zl[*pos];
+	/* zonelist()'s order walked in place (a slow path's every allocation
+	 * asks): `at` is node x's position in it */
+	struct world *w = WORLD(m);
+	uint32_t min_partial = cache_r(m, cache)->min_partial;
+	int at = 0;
+	for (int d = 0, x = cpu_node(m, cpu); d < w->nr_nodes; d++, x = x + 1 < w->nr_nodes ? x + 1 : 0) {
+		if (!node_has_memory(m, x) || at++ < *pos)
+			continue;
+		*pos = at - 1;
+		struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, x));
+		if (n->exists && n->nr_partial > min_partial)
+			return x;
 	}
+	if (*pos < at)
+		*pos = at;
 	return -1;
 }

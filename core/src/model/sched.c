@@ -128,17 +128,19 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 	 * (step_fused()); this loop makes the boundaries they leave to it */
 	m->fuse_steps = whole_op;
 	int r = 1;
+	WORLD(m)->step_events = 0;
 	for (;;) {
 		if (arena_reserve(m)) {
 			r = -1;
 			break;
 		}
-		WORLD(m)->step_events = 0;
 		int ended = run_step(m, cpu);
 		struct world *w = WORLD(m);
-		w->seq++;
-		if (!whole_op || ended || w->stopped)
+		if (!whole_op || ended || w->stopped) {
+			w->seq++; /* the last step's events stay counted */
 			break;
+		}
+		step_boundary(w);
 	}
 	m->fuse_steps = false;
 	return r;
