@@ -245,7 +245,14 @@ if (w.import) {
     `replay-ready ${i.replay_ops} ops in ${Math.round(i.replay_ready_ms)} ms (${i.replay_checkpoints} checkpoints), seek to the middle ${Math.round(i.seek_middle_ms)} ms; ` +
     `the background pre-pass done after ${(i.prepass_done_ms / 1000).toFixed(2)} s (${i.prepass_checkpoints} checkpoints), then a seek to a third ${Math.round(i.seek_third_ms)} ms`);
 }
-const shown = (f) => (f.value === null ? 'not run' : f.unit === 'x' ? `${f.value.toFixed(2)}x` : `${f.value.toFixed(f.value < 100 ? 1 : 0)} ${f.unit}`);
+/** A figure as printed: one more digit where the rounded value would read
+ * as the target itself (1.30x beside <= 1.3x, MISSED) */
+const shown = (f) => {
+  if (f.value === null) return 'not run';
+  let digits = f.unit === 'x' ? 2 : f.value < 100 ? 1 : 0;
+  while (digits < 4 && f.value !== f.target && Number(f.value.toFixed(digits)) === f.target) digits++;
+  return f.unit === 'x' ? `${f.value.toFixed(digits)}x` : `${f.value.toFixed(digits)} ${f.unit}`;
+};
 out('\nissue 14 targets:');
 out(table(['figure', 'value', 'target', ''], figures.map((f) => [
   f.what, shown(f), `${f.cmp} ${f.target}${f.unit === 'x' ? 'x' : ` ${f.unit}`}`, f.held === null ? '-' : f.held ? 'held' : 'MISSED',
