@@ -129,16 +129,26 @@ void remove_partial(struct model *m, idx_t cache, int node, idx_t s)
 
 /* The zonelist of `node`: nodes with memory, nearest first. The model's
  * distance table is flat (local 10, remote 20), so remote nodes follow in
- * ring order from `node`. */
-int zonelist(struct model *m, int node, int *out)
+ * ring order from `node`. zonelist_next() walks it in place: *d is the
+ * distance walked so far (0 to start); the next node, or -1 at the end. */
+static int zonelist_next(struct model *m, int node, int *d)
 {
 	struct world *w = WORLD(m);
-	int n = 0;
-	for (int d = 0; d < w->nr_nodes; d++) {
-		int x = (node + d) % w->nr_nodes;
+	while (*d < w->nr_nodes) {
+		int x = node + (*d)++;
+		if (x >= w->nr_nodes)
+			x -= w->nr_nodes;
 		if (node_has_memory(m, x))
-			out[n++] = x;
+			return x;
 	}
+	return -1;
+}
+
+int zonelist(struct model *m, int node, int *out)
+{
+	int n = 0;
+	for (int d = 0, x; (x = zonelist_next(m, node, &d)) >= 0;)
+		out[n++] = x;
 	return n;
 }
 
@@ -155,15 +165,14 @@ bool defrag_skip(struct model *m, idx_t cache)
  * *pos. -1 when the zonelist is exhausted. */
 int next_remote_candidate(struct model *m, idx_t cache, int cpu, int32_t *pos)
 {
-	/* zonelist()'s order walked in place (a slow path's every allocation
-	 * asks): `at` is node x's position in it */
-	struct world *w = WORLD(m);
+	/* the zonelist walked in place, not built (a slow path's every
+	 * allocation asks); `at` is the position of the node x in it */
 	uint32_t min_partial = cache_r(m, cache)->min_partial;
-	int at = 0;
-	for (int d = 0, x = cpu_node(m, cpu); d < w->nr_nodes; d++, x = x + 1 < w->nr_nodes ? x + 1 : 0) {
-		if (!node_has_memory(m, x) || at++ < *pos)
+	int node = cpu_node(m, cpu), at = 0;
+	for (int d = 0, x; (x = zonelist_next(m, node, &d)) >= 0; at++) {
+		if (at < *pos)
 			continue;
-		*pos = at - 1;
+		*pos = at;
 		struct cnode_rec *n = cnode_r(m, cnode_idx(m, cache, x));
 		if (n->exists && n->nr_partial > min_partial)
 			return x;
