@@ -30,6 +30,7 @@
 #include "slubviz/import.h"
 
 #define RING_CAP SVZ_EVENT_RING_CAP
+_Static_assert((RING_CAP & (RING_CAP - 1)) == 0, "ev_record() masks seq: a power of two");
 #define VALIDATE_OUT (1u << 16)
 
 struct checkpoint {

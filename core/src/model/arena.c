@@ -123,6 +123,7 @@ ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
 	idx_t i = d->len;
 	d->len += n;
 	WORLD(m)->room = false;
+	m->fuse_steps = FUSE_NO;
 	memset(m->mem + d->off + (size_t)i * d->esize, 0, (size_t)n * d->esize);
 	return i;
 }
@@ -183,13 +184,11 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
  * Only pool_alloc() takes room (capacities only grow, and the largest
  * slab and sheaf are set when caches are made, which allocates): once the
  * check passes it holds until the next pool_alloc(), so most steps only
- * read w->room. The flag is in the world, so a checkpoint carries it with
- * the pools it describes. */
-ARENA_MOVES int arena_reserve(struct model *m)
+ * read w->room (arena_reserve(), types.h). The flag is in the world, so
+ * a checkpoint carries it with the pools it describes. */
+ARENA_MOVES int arena_reserve_pools(struct model *m)
 {
 	struct world *w = WORLD(m);
-	if (w->room)
-		return 0;
 	const struct pool_desc *pd = w->pools;
 	/* the common case, checked first: room everywhere */
 	if (pd[P_SLAB].len + 2 <= pd[P_SLAB].cap &&

@@ -604,7 +604,7 @@ int co_C_PUT_PARTIALS(struct model *m, int cpu, struct frame *f)
 					     "RBP: dead000000000100 R14: dead000000000100\n"
 					     "Call Trace:\n  put_cpu_partial\n  __slab_free\n  kmem_cache_free",
 					     cpu);
-				WORLD(m)->stopped = true;
+				model_stop(m);
 				next_slab = NIL;
 			}
 		}

@@ -138,15 +138,17 @@ enum lock_kind {
 };
 extern const char *const lock_names[LK__COUNT];
 
+/* The byte-sized fields in the order of ev_record()'s packed `what` and
+ * `where`, so that each is written as one store. */
 struct event {
 	int64_t seq;
 	uint32_t op;         /* op index in the trace */
-	int16_t cpu;
 	uint8_t kind;        /* enum ev_kind */
 	uint8_t fn;          /* enum kfn */
-	uint8_t from, to;    /* enum loc */
 	uint8_t lock;        /* enum lock_kind */
 	uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
+	uint8_t from, to;    /* enum loc */
+	int16_t cpu;
 	idx_t cache, slab, obj, sheaf;
 	int32_t node;
 	int32_t count;       /* objects moved, stat delta, page order */
@@ -155,16 +157,19 @@ struct event {
 	uint64_t t;          /* timed runs: the CPU's clock when the step began */
 };
 
-/* Code behind every EV() and CALL() site: inline natively, for speed; in
- * wasm out of line (a static function: one copy per file), so each of the
- * ~270 EV() and ~230 CALL() sites stays small (issue 14: most of the
- * module's size). */
+/* Code behind every EV() and CALL() site: inline natively, for speed
+ * (forced: GCC's limits outlined a copy here and there, a call per step,
+ * whenever a coroutine grew); in wasm out of line (a static function: one
+ * copy per file), so each of the ~270 EV() and ~230 CALL() sites stays
+ * small (issue 14: most of the module's size). */
 #ifdef __wasm__
 #define WASM_NOINLINE __attribute__((noinline))
+#define NATIVE_INLINE
 #else
 #define WASM_NOINLINE
+#define NATIVE_INLINE __attribute__((always_inline))
 #endif
-#define STEP_END_FN WASM_NOINLINE __attribute__((unused)) static inline
+#define STEP_END_FN WASM_NOINLINE NATIVE_INLINE __attribute__((unused)) static inline
 
 /* The ring and the sink, for events someone reads. Given the fields an
  * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
@@ -177,15 +182,15 @@ STEP_END_FN void ev_record(struct model *m, int cpu, uint32_t what, uint32_t whe
 	uint64_t seq = (uint64_t)w->seq;
 	uint32_t cap = m->ring_cap;
 	/* built in its ring slot, not copied there; the API's ring is a power
-	 * of two: a mask, not a 64-bit division */
+	 * of two (session.c): a mask, not a 64-bit division */
 	struct event own, *ev = &own;
 	if (cap)
-		ev = &m->ring[(cap & (cap - 1)) == 0 ? seq & (cap - 1) : seq % cap];
-	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op, .cpu = (int16_t)cpu,
+		ev = &m->ring[seq & (cap - 1)];
+	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op,
 		.kind = (uint8_t)what, .fn = (uint8_t)(what >> 8), .lock = (uint8_t)(what >> 16),
 		.item = (uint8_t)(what >> 24), .from = (uint8_t)where, .to = (uint8_t)(where >> 8),
-		.cache = cache, .slab = slab, .obj = obj, .sheaf = sheaf, .node = node,
-		.count = count, .value = value };
+		.cpu = (int16_t)cpu, .cache = cache, .slab = slab, .obj = obj, .sheaf = sheaf, .node = node,
+		.count = count, .cycles = 0, .value = value, .t = 0 }; /* every field named: no zeroing first */
 	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
 		uint64_t x = timing_price(m, cpu);
 		ev->t = w->cpus[cpu].clock;
@@ -194,19 +199,21 @@ STEP_END_FN void ev_record(struct model *m, int cpu, uint32_t what, uint32_t whe
 	if (m->sink)
 		m->sink(m->sink_ctx, m, ev);
 }
-/* The step's last event, what the explicit and timed schedules read. */
+/* The step's last event, what the explicit and timed schedules read:
+ * `what` kept packed (one store, not three), unpacked where it is read. */
 static inline void note_last(struct world *w, uint32_t what, int32_t node, int64_t value)
 {
-	w->sched.last_kind = (uint8_t)what;
-	w->sched.last_fn = (uint8_t)(what >> 8);
-	w->sched.last_lock = (uint8_t)(what >> 16);
+	w->sched.last_what = what;
 	w->sched.last_node = (int16_t)node;
 	w->sched.last_value = value;
 }
+static inline enum ev_kind last_kind(const struct sched_state *s) { return (enum ev_kind)(uint8_t)s->last_what; }
+static inline uint8_t last_fn(const struct sched_state *s) { return (uint8_t)(s->last_what >> 8); }
+static inline uint8_t last_lock(const struct sched_state *s) { return (uint8_t)(s->last_what >> 16); }
 /* Every micro-step's one event: with events off only the step's last_*
  * fields are written. The fields an EV() site sets, packed as ev_record()
  * takes them. */
-static inline void ev_note(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
+NATIVE_INLINE static inline void ev_note(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
 			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
 	struct world *w = WORLD(m);
@@ -227,15 +234,20 @@ static inline void ev_emit(struct model *m, int cpu, struct event ev)
  * the step, a new step's event count) and let the code run on, saving a
  * return and a dispatch per step. Only when run_cpu() would go on at once:
  * the run has not stopped and the arena has its headroom (arena_reserve()
- * would neither check nor move anything). */
-static inline bool may_fuse(struct model *m)
+ * would neither check nor move anything); m->fuse_steps says so. */
+NATIVE_INLINE static inline bool may_fuse(struct model *m)
 {
-	struct world *w = WORLD(m);
-	return m->fuse_steps && !w->stopped && w->room;
+	return m->fuse_steps != FUSE_NO;
+}
+/* Stop the run on an error; no EV() fuses a step past it. */
+static inline void model_stop(struct model *m)
+{
+	WORLD(m)->stopped = true;
+	m->fuse_steps = FUSE_NO;
 }
 /* The boundary between two steps of a run (run_cpu(), or a fused EV()):
  * the step just ended counted, the next one's event count from 0. */
-static inline void step_boundary(struct world *w)
+NATIVE_INLINE static inline void step_boundary(struct world *w)
 {
 	w->seq++;
 	w->step_events = 0;
@@ -257,7 +269,7 @@ STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t
  * step's event count ends at 0 either way). */
 __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev)
 {
-	if (__builtin_expect(!m->events_on && may_fuse(m), 1)) {
+	if (__builtin_expect(m->fuse_steps == FUSE_QUIET, 1)) {
 		struct world *w = WORLD(m);
 		note_last(w, EV_WHAT(ev), ev.node, ev.value);
 		step_boundary(w);

@@ -74,14 +74,14 @@ static void op_finish(struct model *m, int cpu, int result)
 	w->inflight--;
 	w->ops_done++;
 	if (result < 0 && !w->cfg.sw.continue_on_error)
-		w->stopped = true;
+		model_stop(m);
 #ifdef SVZ_VALIDATE_EVERY_OP
 	/* test builds: after every op (or every validate_every-th, for long
 	 * runs that only need the spot checks); interleaving schedules check
 	 * after every micro-step instead (step_on()) */
 	if (serial(m) && !w->stopped && m->validate_every && w->ops_done % m->validate_every == 0 &&
 	    model_validate(m, NULL, 0) != 0)
-		w->stopped = true;
+		model_stop(m);
 #endif
 	(void)cpu;
 }
@@ -89,7 +89,7 @@ static void op_finish(struct model *m, int cpu, int result)
 /* Resume `cpu`'s top frame until one event has been emitted: callees run in
  * the same micro-step, a returning frame hands its result to its caller.
  * 1 if the step ended the op (its root frame returned), else 0. */
-static ARENA_MOVES int run_step(struct model *m, int cpu)
+static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct model *m, int cpu)
 {
 	for (;;) {
 		struct frame *f = co_self(m, cpu);
@@ -126,7 +126,6 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 		return 0;
 	/* whole ops: steps end inside the coroutines where they can
 	 * (step_fused()); this loop makes the boundaries they leave to it */
-	m->fuse_steps = whole_op;
 	int r = 1;
 	WORLD(m)->step_events = 0;
 	for (;;) {
@@ -134,6 +133,8 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 			r = -1;
 			break;
 		}
+		/* room: just reserved */
+		m->fuse_steps = !whole_op || WORLD(m)->stopped ? FUSE_NO : m->events_on ? FUSE_EVENTS : FUSE_QUIET;
 		int ended = run_step(m, cpu);
 		struct world *w = WORLD(m);
 		if (!whole_op || ended || w->stopped) {
@@ -142,7 +143,7 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 		}
 		step_boundary(w);
 	}
-	m->fuse_steps = false;
+	m->fuse_steps = FUSE_NO;
 	return r;
 }
 
@@ -315,7 +316,7 @@ static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 	uint32_t every = w->cfg.sched.kind == SVZ_SCHED_TIMED ? m->validate_every : 1;
 	if (check && !w->stopped && m->validate_every && w->seq % every == 0 &&
 	    model_validate(m, NULL, 0) != 0)
-		w->stopped = true;
+		model_stop(m);
 	return WORLD(m)->stopped ? -1 : 1;
 }
 
@@ -328,7 +329,7 @@ static void stop_with(struct model *m, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	model_report(m, "%s", buf);
-	WORLD(m)->stopped = true;
+	model_stop(m);
 }
 
 ARENA_MOVES int model_step_cpu(struct model *m, int cpu)
@@ -488,11 +489,11 @@ static ARENA_MOVES int explicit_step(struct model *m)
 	switch (st->until) {
 	case SVZ_STEP_OPS:
 		/* an op returned, or the CPU waits for a lock another holds */
-		end = w->sched.last_kind == EV_SPIN ||
+		end = last_kind(&w->sched) == EV_SPIN ||
 		      (w->cpus[cpu].depth == 0 && ++w->sched.step_done >= st->count);
 		break;
 	case SVZ_STEP_EVENT:
-		end = w->sched.last_kind == st->event;
+		end = last_kind(&w->sched) == st->event;
 		break;
 	default:
 		end = ++w->sched.step_done >= st->count;

@@ -204,11 +204,11 @@ static uint64_t event_price(const struct model *m, int cpu)
 	const struct world *w = WORLD(m);
 	const struct sched_state *s = &w->sched;
 	const struct cpu_rec *c = &w->cpus[cpu];
-	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
+	enum lock_kind lk = last_lock(s) < LK__COUNT ? (enum lock_kind)last_lock(s) : LK_NONE;
 	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
-	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
+	enum kfn fn = last_fn(s) < KFN__COUNT ? (enum kfn)last_fn(s) : KFN_kmem_cache_alloc;
 
-	switch (s->last_kind) {
+	switch (last_kind(s)) {
 	case EV_SPIN: {
 		/* at least up to the holder's clock: it cannot release earlier */
 		uint64_t x = cost(m, COST_spin);
@@ -242,7 +242,7 @@ static uint64_t event_price(const struct model *m, int cpu)
 uint64_t timing_price(const struct model *m, int cpu)
 {
 	/* a spin moves no object; other steps carry the objects' lines they moved */
-	uint64_t owed = WORLD(m)->sched.last_kind == EV_SPIN ? 0 : WORLD(m)->cpus[cpu].owed;
+	uint64_t owed = last_kind(&WORLD(m)->sched) == EV_SPIN ? 0 : WORLD(m)->cpus[cpu].owed;
 	return event_price(m, cpu) + owed;
 }
 
@@ -251,12 +251,12 @@ void timing_charge(struct model *m, int cpu)
 	struct world *w = WORLD(m);
 	const struct sched_state *s = &w->sched;
 	struct cpu_rec *c = &w->cpus[cpu];
-	enum lock_kind lk = s->last_lock < LK__COUNT ? (enum lock_kind)s->last_lock : LK_NONE;
+	enum lock_kind lk = last_lock(s) < LK__COUNT ? (enum lock_kind)last_lock(s) : LK_NONE;
 	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
-	enum kfn fn = s->last_fn < KFN__COUNT ? (enum kfn)s->last_fn : KFN_kmem_cache_alloc;
+	enum kfn fn = last_fn(s) < KFN__COUNT ? (enum kfn)last_fn(s) : KFN_kmem_cache_alloc;
 	uint64_t x = event_price(m, cpu);
 
-	if (s->last_kind == EV_SPIN) {
+	if (last_kind(s) == EV_SPIN) {
 		uint64_t *spin_since = T(m, spin_since_at(m, cpu));
 		if (!*spin_since)
 			*spin_since = c->clock + 1;
@@ -265,7 +265,7 @@ void timing_charge(struct model *m, int cpu)
 		c->clock += x;
 		return;
 	}
-	if (s->last_kind == EV_LOCK)
+	if (last_kind(s) == EV_LOCK)
 		lock_taken(m, cpu, lk, node, x);
 	*T(m, kfn_busy_at() + fn) += x;
 	x += c->owed; /* counted in the profile's object-lines line */

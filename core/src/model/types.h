@@ -323,9 +323,10 @@ struct sched_state {
 	uint32_t rr_next;        /* round-robin: the CPU to try first */
 	uint32_t step, step_done; /* explicit: the 'steps' token running, its progress */
 	uint32_t unstarted;      /* no op below it is unstarted (a cursor) */
-	/* the step's last event (ev_emit()): what the explicit schedule waits
-	 * for and what the timed schedule charges */
-	uint8_t last_kind, last_fn, last_lock; /* enum ev_kind, kfn, lock_kind */
+	/* the step's last event (note_last()): what the explicit schedule
+	 * waits for and what the timed schedule charges; its kind, kfn, lock
+	 * and item packed as ev_record() takes them (last_kind() etc.) */
+	uint32_t last_what;
 	int16_t last_node;
 	int64_t last_value;
 	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
@@ -367,6 +368,10 @@ struct world {
 struct event;
 struct svz_event_sink;
 
+/* model.fuse_steps: may an EV() end its step and run on, and with events
+ * off (the inline end, ev_step_end()) or on. */
+enum fuse { FUSE_NO, FUSE_QUIET, FUSE_EVENTS };
+
 /* The model: the arena and what lives outside it (trace, events out). */
 struct model {
 	uint8_t *mem;
@@ -374,8 +379,12 @@ struct model {
 	const struct svz_trace *trace;
 	bool events_on;
 	/* sched.c run_cpu(): a serial run of whole ops, where EV() makes the
-	 * step boundary itself and runs on (step_fused(), engine.h) */
-	bool fuse_steps;
+	 * step boundary itself and runs on (step_fused(), engine.h): whether
+	 * it may now (may_fuse()), in one byte the ends of a step read. run_cpu()
+	 * sets it after arena_reserve(); what ends a part of it clears it
+	 * (model_stop(), pool_alloc()). FUSE_NO is always safe: a step that
+	 * could have fused goes back to run_cpu(), the same bytes. */
+	uint8_t fuse_steps;      /* enum fuse */
 	/* event ring, retained for the API; sink for streaming */
 	struct event *ring;
 	uint32_t ring_cap;
@@ -423,8 +432,13 @@ static inline uint64_t *stat_ptr(struct model *m, idx_t cache, int cpu, enum sta
 #define ARENA_MOVES
 ARENA_MOVES int arena_init(struct model *m, const struct svz_config *cfg, uint32_t nr_handles);
 void arena_free(struct model *m);
-/* Guarantee room for one micro-step's worth of new records. */
-ARENA_MOVES int arena_reserve(struct model *m);
+/* Guarantee room for one micro-step's worth of new records. Inline: most
+ * steps only read w->room (arena.c, arena_reserve_pools()). */
+ARENA_MOVES int arena_reserve_pools(struct model *m);
+static inline ARENA_MOVES int arena_reserve(struct model *m)
+{
+	return WORLD(m)->room ? 0 : arena_reserve_pools(m);
+}
 ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n); /* n contiguous, zeroed */
 ARENA_MOVES idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n);
 void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n);
