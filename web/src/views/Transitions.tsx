@@ -146,21 +146,12 @@ export function locate(fl: Flight, loc: string, doc: Document = document, end: '
 }
 
 /** Things React draws (not D3): by the time the layout effect runs they
- * are already gone from the old place, so their last rects are kept.
- * Before a batch (playing fast) every drawn sheaf and slab is kept: the
- * batch then flies from these, and the layout effect does not lay out the
- * page React just changed, a second layout of that frame. */
+ * are already gone from the old place, so their last rects are kept. */
 const REACT_DRAWN = 'main .other-sheaves [data-sheaf-id]';
-const BATCH_DRAWN = 'main [data-panel] [data-sheaf-id], main [data-panel] g[data-slab-id]';
 
-function keptRects(batch: boolean, doc: Document = document): Map<string, DOMRect> {
+function reactRects(doc: Document = document): Map<string, DOMRect> {
   const m = new Map<string, DOMRect>();
-  for (const el of doc.querySelectorAll(batch ? BATCH_DRAWN : REACT_DRAWN)) {
-    const sheaf = el.getAttribute('data-sheaf-id');
-    const key = sheaf === null ? `slab ${el.getAttribute('data-slab-id')}` : `sheaf ${sheaf}`;
-    // a batch flies from where a thing is drawn first (locate() looks further)
-    if (!batch || (!m.has(key) && drawn(el))) m.set(key, el.getBoundingClientRect());
-  }
+  for (const el of doc.querySelectorAll(REACT_DRAWN)) m.set(`sheaf ${el.getAttribute('data-sheaf-id')}`, el.getBoundingClientRect());
   return m;
 }
 
@@ -252,7 +243,7 @@ export function Transitions() {
       tag = ` (batch of ${f.seq - p.seq} steps${b.more ? `, ${b.more} more moves` : ''})`;
     }
     for (const fl of flights) {
-      const rect = kept.current.get(`${fl.kind} ${fl.id}`) ?? (fast ? undefined : locate(fl, fl.from, document, 'from')?.getBoundingClientRect());
+      const rect = kept.current.get(`${fl.kind} ${fl.id}`) ?? locate(fl, fl.from, document, 'from')?.getBoundingClientRect();
       if (rect) before.current.push({ fl, rect, ms, label: `${fl.kind} ${fl.id} ${fl.from}->${fl.to}${tag}` });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -272,7 +263,7 @@ export function Transitions() {
     // before a batch keeps them (that batch flies from this frame)
     const due = !fast || performance.now() - lastBatch.current >= BATCH_EVERY_MS;
     armed.current = fast && due;
-    kept.current = st.animMs && due ? keptRects(fast) : new Map();
+    kept.current = st.animMs && due ? reactRects() : new Map();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [f]);
 
