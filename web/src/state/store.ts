@@ -751,11 +751,13 @@ export class Store {
       }
       if (!this.state.playing) return;
       // the next batch is asked for once this one is drawn (after the next
-      // animation frame's paint): at most one snapshot a frame, arriving
-      // early in the frame after it, not at a 16 ms timer's chance phase
+      // animation frame's paint) and no sooner than 16 ms after it came:
+      // at most one snapshot a frame; one that took a frame to draw is
+      // followed at once, so the next arrives early in a frame
+      const drawnAt = this.env.now();
       const frame = this.env.frame ?? (typeof requestAnimationFrame === 'function' ? requestAnimationFrame : null);
       const gen = this.playGen;
-      if (frame) frame(() => gen === this.playGen && this.state.playing && this.tick(0));
+      if (frame) frame(() => gen === this.playGen && this.state.playing && this.tick(Math.max(0, 16 - (this.env.now() - drawnAt))));
       else this.tick(16);
     }, delay);
   }
