@@ -8,7 +8,7 @@ import type { Manifest } from '../engine/types';
 import { act, ACTIONS, SHORTCUTS, type Action } from './actions';
 import { findShortcut } from './keys';
 import { LESSON_ACTIONS, lessonAct, LessonStore } from '../lessons/store';
-import { configSets, parseSets, SPEEDS, Store } from './store';
+import { configSets, parseSets, SPEEDS, Store, type Env } from './store';
 import { decodeShare } from './url';
 
 let mod: SlubvizModule;
@@ -16,10 +16,11 @@ beforeAll(async () => {
   mod = await loadModule();
 });
 
-function makeStore() {
+function makeStore(engine: EngineApi = new LocalEngine(new Engine(mod)), extra: Partial<Env> = {}) {
   const timers: (() => void)[] = [];
   let clock = 0;
-  const store = new Store(new LocalEngine(new Engine(mod)), {
+  const store = new Store(engine, {
+    ...extra,
     fetchText: async (path) => {
       const m = /^scenarios\/(.+)\.trace$/.exec(path);
       if (m) return scenario(m[1]);
@@ -174,6 +175,51 @@ describe('store actions', () => {
     store.slower();
     store.slower();
     expect(store.getState().speed).toBe(SPEEDS[SPEEDS.indexOf(10) - 1]);
+  });
+
+  test('playing asks for the next batch once the last one is drawn (an animation frame), with the steps the speed owes', async () => {
+    const local = new LocalEngine(new Engine(mod));
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const batches: number[] = [];
+    const counting: EngineApi = {
+      lastMs: 0,
+      call: (async (body: Parameters<EngineApi['call']>[0], ...rest: unknown[]) => {
+        if (body.type !== 'step') return local.call(body, ...(rest as []));
+        batches.push(body.count);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await local.call(body);
+        } finally {
+          inFlight--;
+        }
+      }) as EngineApi['call'],
+    };
+    const frames: (() => void)[] = [];
+    const { store, tick, timers } = makeStore(counting, { frame: (fn) => void frames.push(fn) });
+    await act(store, 'loadScenario', 'basics');
+    store.setSpeed(50);
+    store.play();
+    for (let i = 0; i < 3; i++) {
+      await tick(); // 100 ms at 50 steps/s: 5 steps owed
+      // drawn; the next batch waits for the animation frame
+      expect(timers).toHaveLength(0);
+      expect(frames).toHaveLength(1);
+      frames.shift()!();
+      expect(timers).toHaveLength(1);
+    }
+    expect(batches).toEqual([5, 5, 5]);
+    expect(mostInFlight).toBe(1);
+    expect(store.getState().frame?.seq).toBe(15);
+    // a frame waited for before a pause and play belongs to the old play: one loop only
+    await tick();
+    expect(frames).toHaveLength(1);
+    store.pause();
+    store.play();
+    expect(timers).toHaveLength(1);
+    frames.shift()!();
+    expect(timers).toHaveLength(1);
+    store.pause();
   });
 
   test('setConfig restarts the run with the new config', async () => {

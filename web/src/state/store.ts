@@ -244,6 +244,9 @@ export interface Env {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(h: unknown): void;
   now(): number;
+  /** calls fn at the next animation frame; defaults to the page's
+   * requestAnimationFrame (none under Node: a 16 ms timer instead) */
+  frame?(fn: () => void): void;
   /** the code that draws an import's result (views/TracesBody.tsx): the
    * result is shown only once it is in, so the page drawn does not depend
    * on when it arrived; loaded from the import's start */
@@ -703,6 +706,7 @@ export class Store {
     this.set({ playing: true });
     this.lastTick = this.env.now();
     this.carry = 0;
+    this.playGen++;
     this.tick(0);
   };
 
@@ -719,6 +723,8 @@ export class Store {
 
   private lastTick = 0;
   private carry = 0;
+  /** which play() a waiting tick belongs to (a pause and play between make it stale) */
+  private playGen = 0;
 
   /** Playing: steps owed since the last tick (speed x elapsed time) run as
    * one batch, then the next tick is scheduled; a slow frame makes the next
@@ -743,7 +749,16 @@ export class Store {
         this.pause();
         return;
       }
-      if (this.state.playing) this.tick(16);
+      if (!this.state.playing) return;
+      // the next batch is asked for once this one is drawn (after the next
+      // animation frame's paint) and no sooner than 16 ms after it came:
+      // at most one snapshot a frame; one that took a frame to draw is
+      // followed at once, so the next arrives early in a frame
+      const drawnAt = this.env.now();
+      const frame = this.env.frame ?? (typeof requestAnimationFrame === 'function' ? requestAnimationFrame : null);
+      const gen = this.playGen;
+      if (frame) frame(() => gen === this.playGen && this.state.playing && this.tick(Math.max(0, 16 - (this.env.now() - drawnAt))));
+      else this.tick(16);
     }, delay);
   }
 

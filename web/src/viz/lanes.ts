@@ -211,6 +211,10 @@ function shortStatus(snap: Snapshot, cpu: number, t: LanesText): string {
   return status(snap, cpu, t);
 }
 
+/** A fresh window's key: the glyphs drawn take the new data in order
+ * (every attribute is set, so the drawing is the same as with new glyphs). */
+const byIndex = (_d: unknown, i: number) => String(i);
+
 /** Where an svg's glyphs on the x axis are drawn from (see renderLanes). */
 const slides = new WeakMap<SVGSVGElement, { origin: number; k: number }>();
 
@@ -307,10 +311,11 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     el.appendChild(tt);
   });
 
-  // held locks: bars along the bottom of the holder's lane
+  // held locks: bars along the bottom of the holder's lane (a fresh
+  // window takes over the drawn bars in order, as the events below)
   const holds = m.holds.filter((h) => laneOf.has(h.cpu));
   L.holds.selectAll<SVGRectElement, LaneHold>('rect.lane-hold')
-    .data(holds, (h) => `${h.cpu}|${h.lock}|${h.cache}|${h.node}|${h.x0}`)
+    .data(holds, fresh ? byIndex : (h) => `${h.cpu}|${h.lock}|${h.cache}|${h.node}|${h.x0}`)
     .join('rect')
     .order()
     .attr('class', 'lane-hold')
@@ -334,7 +339,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
   // order instead of removing and creating them all (every attribute is set
   // below, so the glyphs are the same either way)
   const seg = L.segs.selectAll<SVGGElement, LaneSeg>('g.lane-seg')
-    .data(segs, fresh ? (_g, i) => String(i) : (g) => String(g.seq))
+    .data(segs, fresh ? byIndex : (g) => String(g.seq))
     .join((enter) => {
       const e = enter.append('g').attr('class', 'lane-seg');
       e.append('rect').attr('class', 'seg-fill');
@@ -419,7 +424,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
   const ticks = x.ticks(Math.max(2, Math.floor((width - LABEL_W) / 90))).filter((v) => m.axis === 'cycles' || Number.isInteger(v));
   const ax = L.axis.attr('transform', `translate(0,${m.cpus.length * H + 2})`);
   ax.selectAll<SVGTextElement, number>('text.tick')
-    .data(ticks, (v) => String(v))
+    .data(ticks, fresh ? byIndex : String)
     .join('text')
     .order()
     .attr('class', 'tick')
@@ -429,7 +434,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .attr('text-anchor', 'middle')
     .text((v) => d3.format(m.axis === 'cycles' ? '~s' : 'd')(v));
   ax.selectAll<SVGLineElement, number>('line.tick')
-    .data(ticks, (v) => String(v))
+    .data(ticks, fresh ? byIndex : String)
     .join('line')
     .order()
     .attr('class', 'tick')
