@@ -127,6 +127,7 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 	/* whole ops: steps end inside the coroutines where they can
 	 * (step_fused()); this loop makes the boundaries they leave to it */
 	int r = 1;
+	const enum fuse fuse = !whole_op ? FUSE_NO : m->events_on ? FUSE_EVENTS : FUSE_QUIET;
 	WORLD(m)->step_events = 0;
 	for (;;) {
 		if (arena_reserve(m)) {
@@ -134,7 +135,7 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 			break;
 		}
 		/* room: just reserved */
-		m->fuse_steps = !whole_op || WORLD(m)->stopped ? FUSE_NO : m->events_on ? FUSE_EVENTS : FUSE_QUIET;
+		m->fuse_steps = WORLD(m)->stopped ? FUSE_NO : fuse;
 		int ended = run_step(m, cpu);
 		struct world *w = WORLD(m);
 		if (!whole_op || ended || w->stopped) {

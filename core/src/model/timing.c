@@ -198,15 +198,26 @@ static void lock_taken(struct model *m, int cpu, enum lock_kind lk, int node, ui
 	}
 }
 
+/* The step's last event as the prices read it (sched.last_*), each part
+ * kept in range: its lock, node and kernel function. */
+struct last_event { enum lock_kind lk; int node; enum kfn fn; };
+static struct last_event last_event(const struct world *w)
+{
+	const struct sched_state *s = &w->sched;
+	return (struct last_event){
+		.lk = last_lock(s) < LK__COUNT ? (enum lock_kind)last_lock(s) : LK_NONE,
+		.node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0,
+		.fn = last_fn(s) < KFN__COUNT ? (enum kfn)last_fn(s) : KFN_kmem_cache_alloc,
+	};
+}
+
 /* The price of the step's event alone. */
 static uint64_t event_price(const struct model *m, int cpu)
 {
 	const struct world *w = WORLD(m);
 	const struct sched_state *s = &w->sched;
 	const struct cpu_rec *c = &w->cpus[cpu];
-	enum lock_kind lk = last_lock(s) < LK__COUNT ? (enum lock_kind)last_lock(s) : LK_NONE;
-	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
-	enum kfn fn = last_fn(s) < KFN__COUNT ? (enum kfn)last_fn(s) : KFN_kmem_cache_alloc;
+	const struct last_event e = last_event(w);
 
 	switch (last_kind(s)) {
 	case EV_SPIN: {
@@ -218,13 +229,13 @@ static uint64_t event_price(const struct model *m, int cpu)
 		return x;
 	}
 	case EV_LOCK:
-		if (lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
+		if (e.lk == LK_PCS_LOCK) /* local_trylock(): a per-CPU flag, no atomic */
 			return cost(m, COST_step);
-		if (lk == LK_CPU_SLAB_LOCK) /* local_lock_irqsave(): irqs off and on, no shared line */
+		if (e.lk == LK_CPU_SLAB_LOCK) /* local_lock_irqsave(): irqs off and on, no shared line */
 			return cost(m, COST_lock);
-		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, e.lk, e.node));
 	case EV_TRYLOCK_FAIL:
-		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, lk, node));
+		return cost(m, COST_lock) + line_cost(m, cpu, lock_last(m, e.lk, e.node));
 	case EV_CMPXCHG:
 		return cost(m, COST_cmpxchg);
 	case EV_PAGE_ALLOC:
@@ -233,7 +244,7 @@ static uint64_t event_price(const struct model *m, int cpu)
 	case EV_DISCARD_SLAB: /* free_slab(): the slab's pages back to the page allocator */
 		return cost(m, COST_page_free);
 	case EV_RETURN:
-		return fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
+		return e.fn == KFN_work && s->last_value > 0 ? (uint64_t)s->last_value : cost(m, COST_step);
 	default:
 		return cost(m, COST_step);
 	}
@@ -251,23 +262,21 @@ void timing_charge(struct model *m, int cpu)
 	struct world *w = WORLD(m);
 	const struct sched_state *s = &w->sched;
 	struct cpu_rec *c = &w->cpus[cpu];
-	enum lock_kind lk = last_lock(s) < LK__COUNT ? (enum lock_kind)last_lock(s) : LK_NONE;
-	int node = s->last_node >= 0 && s->last_node < w->nr_nodes ? s->last_node : 0;
-	enum kfn fn = last_fn(s) < KFN__COUNT ? (enum kfn)last_fn(s) : KFN_kmem_cache_alloc;
+	const struct last_event e = last_event(w);
 	uint64_t x = event_price(m, cpu);
 
 	if (last_kind(s) == EV_SPIN) {
 		uint64_t *spin_since = T(m, spin_since_at(m, cpu));
 		if (!*spin_since)
 			*spin_since = c->clock + 1;
-		*T(m, kfn_spin_at(fn, lk)) += x;
+		*T(m, kfn_spin_at(e.fn, e.lk)) += x;
 		c->spin += x;
 		c->clock += x;
 		return;
 	}
 	if (last_kind(s) == EV_LOCK)
-		lock_taken(m, cpu, lk, node, x);
-	*T(m, kfn_busy_at() + fn) += x;
+		lock_taken(m, cpu, e.lk, e.node, x);
+	*T(m, kfn_busy_at() + e.fn) += x;
 	x += c->owed; /* counted in the profile's object-lines line */
 	c->owed = 0;
 	c->busy += x;
