@@ -211,30 +211,89 @@ static void merge_into(struct model *m, idx_t c, const struct svz_cache_decl *d)
 		cr->g.inuse = inuse;
 }
 
-/* kmalloc_slab(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
+/* kmalloc_type(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
  * __GFP_ACCOUNT, KMALLOC_RECLAIM for __GFP_RECLAIMABLE, DMA for __GFP_DMA. */
+static int kmalloc_type_of(uint32_t gfp)
+{
+	return (gfp & __GFP_DMA) ? 3 : (gfp & __GFP_RECLAIMABLE) ? 2 : (gfp & __GFP_ACCOUNT) ? 1 : 0;
+}
+
+/* kmalloc_index() of a bucket (svz_kmalloc_bucket()): 96 and 192 at 1
+ * and 2, a power of two at its log2. */
+static unsigned kmalloc_index_of(uint32_t bucket)
+{
+	return bucket == 96 ? 1 : bucket == 192 ? 2 : (unsigned)__builtin_ctz(bucket);
+}
+static uint32_t kmalloc_bucket_of(unsigned index)
+{
+	return index == 1 ? 96 : index == 2 ? 192 : 1u << index;
+}
+
+void kmalloc_cache_name(char *buf, size_t len, uint32_t bucket, int type)
+{
+	static const char *const prefix[KMALLOC_TYPES] = { "kmalloc-", "kmalloc-cg-", "kmalloc-rcl-", "dma-kmalloc-" };
+	if (bucket >= 1024 && bucket % 1024 == 0)
+		snprintf(buf, len, "%s%uk", prefix[type], bucket / 1024);
+	else
+		snprintf(buf, len, "%s%u", prefix[type], bucket);
+}
+
+/* kmalloc_slab(): the cache by its name, created on first use. Out of
+ * line: the op's start (op_start()) keeps a small frame. */
+static __attribute__((noinline, cold)) ARENA_MOVES idx_t kmalloc_cache_by_name(struct model *m, uint32_t bucket,
+										int type, unsigned index)
+{
+	char name[64];
+	kmalloc_cache_name(name, sizeof name, bucket, type);
+	idx_t c = model_find_cache(m, name);
+	if (c == NIL) {
+		uint32_t flags = SLAB_KMALLOC | (type == 1 ? SLAB_ACCOUNT : 0) |
+				 (type == 2 ? SLAB_RECLAIM_ACCOUNT : 0) | (type == 3 ? SLAB_CACHE_DMA : 0);
+		char err[160];
+		if (create_cache(m, name, bucket, 0, flags, false, 0, true, NIL, &c, err, sizeof err))
+			return NIL;
+	}
+	if (index < KMALLOC_INDICES)
+		WORLD(m)->kmalloc_caches[type][index] = c; /* after create_cache(): the arena may have moved */
+	return c;
+}
+
+/* The answer of kmalloc_cache_by_name() is kept in w->kmalloc_caches
+ * while that cache lives: caches are not renamed and a new one comes after
+ * every older one, so the search by name would find the same (the
+ * validator checks it). */
 static ARENA_MOVES idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t gfp)
 {
-	uint32_t page = WORLD(m)->cfg.topo.page_size;
-	uint32_t bucket = svz_kmalloc_bucket(size, page);
+	uint32_t bucket = svz_kmalloc_bucket(size, WORLD(m)->cfg.topo.page_size);
 	if (!bucket)
 		return NIL;
-	int type = (gfp & __GFP_DMA) ? 3 : (gfp & __GFP_RECLAIMABLE) ? 2 : (gfp & __GFP_ACCOUNT) ? 1 : 0;
-	static const char *const prefix[] = { "kmalloc-", "kmalloc-cg-", "kmalloc-rcl-", "dma-kmalloc-" };
-	char name[64];
-	if (bucket >= 1024 && bucket % 1024 == 0)
-		snprintf(name, sizeof name, "%s%uk", prefix[type], bucket / 1024);
-	else
-		snprintf(name, sizeof name, "%s%u", prefix[type], bucket);
-	idx_t c = model_find_cache(m, name);
-	if (c != NIL)
-		return c;
-	uint32_t flags = SLAB_KMALLOC | (type == 1 ? SLAB_ACCOUNT : 0) |
-			 (type == 2 ? SLAB_RECLAIM_ACCOUNT : 0) | (type == 3 ? SLAB_CACHE_DMA : 0);
-	char err[160];
-	if (create_cache(m, name, bucket, 0, flags, false, 0, true, NIL, &c, err, sizeof err))
-		return NIL;
-	return c;
+	int type = kmalloc_type_of(gfp);
+	unsigned index = kmalloc_index_of(bucket);
+	idx_t known = index < KMALLOC_INDICES ? WORLD(m)->kmalloc_caches[type][index] : NIL;
+	if (known != NIL && cache_r(m, known)->alive)
+		return known;
+	return kmalloc_cache_by_name(m, bucket, type, index);
+}
+
+/* Every kmalloc cache kept in w->kmalloc_caches that still lives is the one
+ * its name finds: 0, or the type, index and cache of the first that is not. */
+int kmalloc_caches_check(struct model *m, int *type, unsigned *index, idx_t *cache)
+{
+	for (int t = 0; t < KMALLOC_TYPES; t++)
+		for (unsigned i = 0; i < KMALLOC_INDICES; i++) {
+			idx_t c = WORLD(m)->kmalloc_caches[t][i];
+			if (c == NIL)
+				continue;
+			char name[64];
+			kmalloc_cache_name(name, sizeof name, kmalloc_bucket_of(i), t);
+			if (c >= WORLD(m)->nr_caches || (cache_r(m, c)->alive && model_find_cache(m, name) != c)) {
+				*type = t;
+				*index = i;
+				*cache = c;
+				return -1;
+			}
+		}
+	return 0;
 }
 
 ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size)

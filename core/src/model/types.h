@@ -333,6 +333,10 @@ struct sched_state {
 };
 
 /* The fixed part of the arena: global state. */
+/* kmalloc_slab()'s caches: KMALLOC_NORMAL, _CGROUP, _RECLAIM, DMA (cache.c
+ * kmalloc_type_of()); kmalloc_index() runs to 17 (2 * 64K pages). */
+enum { KMALLOC_TYPES = 4, KMALLOC_INDICES = 32 };
+
 struct world {
 	struct pool_desc pools[P__COUNT];
 	struct range_free obj_free[RANGE_CLASSES], u32_free[RANGE_CLASSES];
@@ -344,7 +348,10 @@ struct world {
 	uint32_t nr_caches;
 	uint32_t max_slab_objects;       /* largest oo_objects of any cache */
 	uint32_t max_sheaf_capacity;     /* largest sheaf_capacity */
-	idx_t kmalloc_cache[32];         /* by kmalloc index, NIL until created */
+	/* cache.c kmalloc_cache(): the cache a kmalloc type and index
+	 * resolved to by name (NIL: not yet), so that a kmalloc op does not
+	 * build the name and search for it each time */
+	idx_t kmalloc_caches[KMALLOC_TYPES][KMALLOC_INDICES];
 	uint64_t rng;                    /* splitmix64 state */
 	int64_t seq;                     /* micro-steps so far */
 	uint32_t ops_done;               /* completed ops */

@@ -844,6 +844,11 @@ int model_validate(struct model *m, char *out, size_t outlen)
 	check_places(v);
 	if (v->quiet)
 		check_locks(v);
+	int kt;
+	unsigned ki;
+	idx_t kc;
+	if (kmalloc_caches_check(m, &kt, &ki, &kc))
+		violation(v, "BUG: kmalloc type %d index %u is kept as cache %u, which its name does not find", kt, ki, kc);
 
 	if (v->count > MAX_REPORTS) {
 		char buf[96];
