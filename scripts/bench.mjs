@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench`: native vs wasm speed of the engine.
 //
-// For scenarios/fastpath.trace and scenarios/*ublk*.trace, with events off and
-// on, runs
+// For scenarios/fastpath.trace, scenarios/*ublk*.trace and
+// scenarios/hackbench.trace (kmalloc and kfree only), with events off and on,
+// runs
 //     build/slubviz bench FILE [--events]
 //     node build-wasm/slubviz_node.js bench FILE [--events]
-// each --repeat times (default 3), keeps the median ns/op, and prints a table.
-// The bench subcommand prints one line: ops=<n> steps=<n> ns_per_op=<float>.
+// each --repeat times (default 3), native and wasm taking turns so that both
+// see the same machine, keeps the median ns/op, and prints a table. Each run
+// starts with one untimed pass over the trace (--warmup 1): the figures are
+// of compiled code, not of V8's first tier while it compiles (natively the
+// warm-up changes nothing). The bench subcommand prints one line:
+// ops=<n> steps=<n> ns_per_op=<float>.
 //
 // Import speed: `slubviz import --bench 1000000` (a generated 1M-line ftrace
 // kmem log imported in memory, fed in 64 KiB chunks; prints
@@ -76,6 +81,9 @@ function defaultTraces() {
   const ublk = all.filter((f) => f.includes('ublk'));
   if (ublk.length === 0) die('no scenarios/*ublk*.trace found');
   traces.push(...ublk.map((f) => `scenarios/${f}`));
+  // every op a kmalloc or a kfree, as in an imported ftrace log (no target:
+  // the cost of finding the kmalloc cache per op)
+  if (all.includes('hackbench.trace')) traces.push('scenarios/hackbench.trace');
   return traces;
 }
 
@@ -88,7 +96,7 @@ const LINE = /^ops=(\d+) steps=(\d+) ns_per_op=([0-9.eE+-]+|inf|nan)\s*$/m;
 
 /** One run; returns {ops, steps, nsPerOp}. */
 function runOnce(engine, trace, events, extra = []) {
-  const args = ['bench', trace, ...(events ? ['--events'] : []), ...extra];
+  const args = ['bench', trace, '--warmup', '1', ...(events ? ['--events'] : []), ...extra];
   const [cmd, cmdArgs] = engine === 'native' ? [NATIVE, args] : [process.execPath, [WASM, ...args]];
   const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const shown = `${engine === 'native' ? 'build/slubviz' : 'node build-wasm/slubviz_node.js'} ${args.join(' ')}`;
@@ -108,23 +116,24 @@ function median(xs) {
 const rows = [];
 for (const trace of webOnly ? [] : traces) {
   for (const events of [false, true]) {
-    let nativeNs;
+    const runs = { native: [], wasm: [] };
+    for (let i = 0; i < repeat; i++) {
+      for (const engine of ['native', 'wasm']) runs[engine].push(runOnce(engine, trace, events));
+    }
+    const nativeNs = median(runs.native.map((r) => r.nsPerOp));
     for (const engine of ['native', 'wasm']) {
-      const runs = [];
-      for (let i = 0; i < repeat; i++) runs.push(runOnce(engine, trace, events));
-      const nsPerOp = median(runs.map((r) => r.nsPerOp));
-      if (engine === 'native') nativeNs = nsPerOp;
+      const nsPerOp = median(runs[engine].map((r) => r.nsPerOp));
       rows.push({
         trace,
         engine,
         events: events ? 'on' : 'off',
-        ops: runs[0].ops,
-        steps: runs[0].steps,
+        ops: runs[engine][0].ops,
+        steps: runs[engine][0].steps,
         nsPerOp,
         ratio: engine === 'wasm' && nativeNs > 0 ? nsPerOp / nativeNs : null,
       });
-      if (!json) process.stderr.write('.');
     }
+    if (!json) process.stderr.write('.');
   }
 }
 
@@ -226,7 +235,7 @@ if (rows.length) {
     r.trace.replace(/^scenarios\//, ''), r.engine, r.events, String(r.ops), String(r.steps),
     r.nsPerOp.toFixed(1), r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
   ]), new Set([3, 4, 5, 6])));
-  out(`\nmedian of ${repeat} run(s) each; node ${process.version}; wasm/native > 1 means wasm is slower.`);
+  out(`\nmedian of ${repeat} run(s) each, native and wasm taking turns, each after one untimed warm-up pass; node ${process.version}; wasm/native > 1 means wasm is slower.`);
   if (timedRow)
     out(`\n--schedule timed against serial, native, events off, ${timedRow.trace.replace(/^scenarios\//, '')}: ` +
       `${timedRow.timed_ns_per_op.toFixed(1)} vs ${timedRow.serial_ns_per_op.toFixed(1)} ns/op (${timedRow.ratio.toFixed(2)}x)`);

@@ -86,9 +86,10 @@ static const char usage[] =
 "      relative differences, the slow-path share and list_lock acquisitions\n"
 "      per 1000 ops; with --schedule timed, the throughput and spin share\n"
 "  slubviz bench TRACE [--preset NAME] [--set KEY=VALUE]... [--events] [--repeat N]\n"
-"      Run the trace N times (default: repeat for at least 0.5 s) and print\n"
-"      'ops=OPS steps=STEPS ns_per_op=NS' (per run; events recorded, not printed,\n"
-"      with --events)\n"
+"               [--warmup W]\n"
+"      Run the trace W times untimed (default 0), then N times (default: repeat\n"
+"      for at least 0.5 s) and print 'ops=OPS steps=STEPS ns_per_op=NS' (per\n"
+"      timed run; events recorded, not printed, with --events)\n"
 "  slubviz help            this text\n"
 "\n"
 "Exit status: 0 on success, 2 on bad input or a run stopped by a kernel-style\n"
@@ -209,7 +210,7 @@ struct opts {
 	struct sbuf sets;
 	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw, profile;
 	const char *sysfs, *sysfs_tree;
-	long repeat;
+	long repeat, warmup;
 };
 
 /* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
@@ -273,6 +274,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
 				return cli_fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
 			o->repeat = n;
+		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--warmup", &m)) || m)) {
+			char *end;
+			errno = 0;
+			long n = v ? strtol(v, &end, 10) : -1;
+			if (!v || !*v || *end || errno || n < 0 || n > 1000)
+				return cli_fail(cmd, "--warmup needs a count of 0..1000, got '%s'", v ? v : "");
+			o->warmup = n;
 		} else if (!bench && strcmp(a, "--profile") == 0) {
 			o->profile = true;
 		} else if (!bench && strcmp(a, "--stats") == 0) {
@@ -568,22 +576,29 @@ static int cmd_bench(int argc, char **argv)
 		goto close;
 	}
 	int64_t total = 0, steps = 0;
-	long reps = 0;
+	long reps = 0, runs = 0;
 	int ops = 0;
 	for (;;) {
-		if (reps > 0 && svz_restore(h, cp)) {
+		if (runs > 0 && svz_restore(h, cp)) {
 			rc = cli_fail("bench", "out of memory");
 			goto close;
 		}
+		/* the first --warmup runs untimed: a JIT (wasm under Node) has
+		 * compiled the hot code by the timed ones */
+		bool timed = runs++ >= o.warmup;
 		int64_t seq0 = svz_seq(h), t0 = cli_now_ns();
 		int r = svz_run_all(h);
-		total += cli_now_ns() - t0;
-		reps++;
+		if (timed) {
+			total += cli_now_ns() - t0;
+			reps++;
+		}
 		if (r < 0) {
 			print_stop(h);
 			rc = 2;
 			goto close;
 		}
+		if (!timed)
+			continue;
 		ops = r;
 		steps = svz_seq(h) - seq0;
 		if (o.repeat ? reps >= o.repeat : total >= 500000000)

@@ -273,7 +273,18 @@ if [[ $rc -eq 0 && $(wc -l <"$tmp/out") -eq 1 ]] && grep -qE "^ops=6 steps=$step
 else
 	bad "bench --events: want one line, same steps"
 fi
+# warm-up runs are untimed and uncounted: the timed run still replays the whole
+# trace from its start (6 ops, the same steps), on a restored model
+run bench "$tmp/good.trace" --warmup 2 --repeat 1
+if [[ $rc -eq 0 && $(wc -l <"$tmp/out") -eq 1 ]] && grep -qE "^ops=6 steps=$steps ns_per_op=" "$tmp/out"; then
+	ok
+else
+	bad "bench --warmup 2: want one line for the timed run, 6 ops, same steps"
+fi
 expect_err_re "^slubviz bench: --repeat needs" bench "$tmp/good.trace" --repeat 0
+expect_err_re "^slubviz bench: --warmup needs a count of 0..1000, got '-1'" bench "$tmp/good.trace" --warmup -1
+expect_err_re "^slubviz bench: --warmup needs a count of 0..1000, got ''" bench "$tmp/good.trace" --warmup
+expect_err "slubviz run: unknown option '--warmup' (see: slubviz help)" run "$tmp/good.trace" --warmup 1
 expect_err "slubviz bench: unknown option '--stats' (see: slubviz help)" bench "$tmp/good.trace" --stats
 
 # ---- scenarios in the tree run to the end ----------------------------------------

@@ -138,16 +138,31 @@ enum lock_kind {
 };
 extern const char *const lock_names[LK__COUNT];
 
-/* The byte-sized fields in the order of ev_record()'s packed `what` and
- * `where`, so that each is written as one store. */
+/* The byte-sized fields overlay ev_record()'s packed `what` and `where`
+ * (byte 0 the lowest: both targets are little-endian), so each pair of
+ * words is one store where the packed values are not constants (wasm's
+ * out-of-line ev_record()), not one store per byte. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "struct event overlays packed words on bytes: little-endian only"
+#endif
 struct event {
 	int64_t seq;
 	uint32_t op;         /* op index in the trace */
-	uint8_t kind;        /* enum ev_kind */
-	uint8_t fn;          /* enum kfn */
-	uint8_t lock;        /* enum lock_kind */
-	uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
-	uint8_t from, to;    /* enum loc */
+	union {
+		uint32_t what;       /* EV_WHAT(): the four below */
+		struct {
+			uint8_t kind;        /* enum ev_kind */
+			uint8_t fn;          /* enum kfn */
+			uint8_t lock;        /* enum lock_kind */
+			uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
+		};
+	};
+	union {
+		uint16_t where;      /* EV_WHERE(): from, to */
+		struct {
+			uint8_t from, to;    /* enum loc */
+		};
+	};
 	int16_t cpu;
 	idx_t cache, slab, obj, sheaf;
 	int32_t node;
@@ -186,11 +201,10 @@ STEP_END_FN void ev_record(struct model *m, int cpu, uint32_t what, uint32_t whe
 	struct event own, *ev = &own;
 	if (cap)
 		ev = &m->ring[seq & (cap - 1)];
-	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op,
-		.kind = (uint8_t)what, .fn = (uint8_t)(what >> 8), .lock = (uint8_t)(what >> 16),
-		.item = (uint8_t)(what >> 24), .from = (uint8_t)where, .to = (uint8_t)(where >> 8),
-		.cpu = (int16_t)cpu, .cache = cache, .slab = slab, .obj = obj, .sheaf = sheaf, .node = node,
-		.count = count, .cycles = 0, .value = value, .t = 0 }; /* every field named: no zeroing first */
+	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op, .what = what,
+		.where = (uint16_t)where, .cpu = (int16_t)cpu, .cache = cache, .slab = slab, .obj = obj,
+		.sheaf = sheaf, .node = node, .count = count, .cycles = 0, .value = value,
+		.t = 0 }; /* every field named: no zeroing first */
 	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
 		uint64_t x = timing_price(m, cpu);
 		ev->t = w->cpus[cpu].clock;
