@@ -6,8 +6,9 @@
 // runs
 //     build/slubviz bench FILE [--events]
 //     node build-wasm/slubviz_node.js bench FILE [--events]
-// each --repeat times (default 3), native and wasm taking turns so that both
-// see the same machine, keeps the median ns/op, and prints a table. Each run
+// each --repeat times (default 3), the four runs of a trace (native and wasm,
+// events off and on) taking turns so that all see the same machine, keeps the
+// median ns/op, and prints a table. Each run
 // starts with one untimed pass over the trace (--warmup 1): the figures are
 // of compiled code, not of V8's first tier while it compiles (natively the
 // warm-up changes nothing). The bench subcommand prints one line:
@@ -115,25 +116,26 @@ function median(xs) {
 
 const rows = [];
 for (const trace of webOnly ? [] : traces) {
-  for (const events of [false, true]) {
-    const runs = { native: [], wasm: [] };
-    for (let i = 0; i < repeat; i++) {
-      for (const engine of ['native', 'wasm']) runs[engine].push(runOnce(engine, trace, events));
-    }
-    const nativeNs = median(runs.native.map((r) => r.nsPerOp));
-    for (const engine of ['native', 'wasm']) {
-      const nsPerOp = median(runs[engine].map((r) => r.nsPerOp));
-      rows.push({
-        trace,
-        engine,
-        events: events ? 'on' : 'off',
-        ops: runs[engine][0].ops,
-        steps: runs[engine][0].steps,
-        nsPerOp,
-        ratio: engine === 'wasm' && nativeNs > 0 ? nsPerOp / nativeNs : null,
-      });
-    }
+  // the four (events, engine) pairs take turns, so the ratios between
+  // them (wasm/native, events on/off) compare runs of the same moments
+  const pairs = [false, true].flatMap((events) => ['native', 'wasm'].map((engine) => ({ events, engine, runs: [] })));
+  for (let i = 0; i < repeat; i++) {
+    for (const p of pairs) p.runs.push(runOnce(p.engine, trace, p.events));
     if (!json) process.stderr.write('.');
+  }
+  for (const { events, engine, runs } of pairs) {
+    const nsPerOp = median(runs.map((r) => r.nsPerOp));
+    const native = pairs.find((p) => p.events === events && p.engine === 'native');
+    const nativeNs = median(native.runs.map((r) => r.nsPerOp));
+    rows.push({
+      trace,
+      engine,
+      events: events ? 'on' : 'off',
+      ops: runs[0].ops,
+      steps: runs[0].steps,
+      nsPerOp,
+      ratio: engine === 'wasm' && nativeNs > 0 ? nsPerOp / nativeNs : null,
+    });
   }
 }
 
@@ -235,7 +237,7 @@ if (rows.length) {
     r.trace.replace(/^scenarios\//, ''), r.engine, r.events, String(r.ops), String(r.steps),
     r.nsPerOp.toFixed(1), r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
   ]), new Set([3, 4, 5, 6])));
-  out(`\nmedian of ${repeat} run(s) each, native and wasm taking turns, each after one untimed warm-up pass; node ${process.version}; wasm/native > 1 means wasm is slower.`);
+  out(`\nmedian of ${repeat} run(s) each, native and wasm, events off and on taking turns, each after one untimed warm-up pass; node ${process.version}; wasm/native > 1 means wasm is slower.`);
   if (timedRow)
     out(`\n--schedule timed against serial, native, events off, ${timedRow.trace.replace(/^scenarios\//, '')}: ` +
       `${timedRow.timed_ns_per_op.toFixed(1)} vs ${timedRow.serial_ns_per_op.toFixed(1)} ns/op (${timedRow.ratio.toFixed(2)}x)`);
