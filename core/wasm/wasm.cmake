@@ -44,6 +44,11 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
 else()
   set(SVZ_WASM_LINK_OPT -O2)
 endif()
+# 128-bit SIMD (every browser since 2023, Node >= 16): clang writes the
+# frame a CALL() pushes (co_push(), 76 bytes) and other record copies with
+# v128 stores; 4-10% faster under Node on the bench traces, +1 KB.
+target_compile_options(slubviz_core PRIVATE -msimd128)
+list(APPEND SVZ_WASM_LINK_OPT -msimd128)
 # emmalloc, not dlmalloc: 7.5 KB less module. The model takes its records
 # from its arena, so malloc is off the hot path (same instruction counts);
 # both targets, so the CLI under Node and the page allocate alike.
