@@ -78,6 +78,7 @@ ARENA_MOVES int arena_init(struct model *m, const struct svz_config *cfg, uint32
 	}
 	w->cfg = *cfg;
 	w->slab_free = w->sheaf_free = w->large_free = NIL;
+	_Static_assert(NIL == UINT32_MAX, "NIL is all ones: memset() makes it");
 	memset(w->kmalloc_caches, 0xff, sizeof w->kmalloc_caches); /* all NIL */
 	uint32_t caps[P__COUNT];
 	for (int p = 0; p < P__COUNT; p++)

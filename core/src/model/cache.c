@@ -229,7 +229,8 @@ static uint32_t kmalloc_bucket_of(unsigned index)
 	return index == 1 ? 96 : index == 2 ? 192 : 1u << index;
 }
 
-void kmalloc_cache_name(char *buf, size_t len, uint32_t bucket, int type)
+/* "kmalloc-192", "kmalloc-cg-8k"...: of a kmalloc type and bucket size. */
+static void kmalloc_cache_name(char *buf, size_t len, uint32_t bucket, int type)
 {
 	static const char *const prefix[KMALLOC_TYPES] = { "kmalloc-", "kmalloc-cg-", "kmalloc-rcl-", "dma-kmalloc-" };
 	if (bucket >= 1024 && bucket % 1024 == 0)

@@ -26,8 +26,6 @@ ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
 ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op);
 ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size);
 idx_t model_find_cache(struct model *m, const char *name);
-/* "kmalloc-192", "kmalloc-cg-8k"...: kmalloc type (0..3) and bucket size. */
-void kmalloc_cache_name(char *buf, size_t len, uint32_t bucket, int type);
 /* The validator's check of kmalloc_cache()'s kept answers (cache.c). */
 int kmalloc_caches_check(struct model *m, int *type, unsigned *index, idx_t *cache);
 /* slab_unmergeable(): no other cache may merge into it (its sysfs folder

@@ -332,11 +332,11 @@ struct sched_state {
 	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
 };
 
-/* The fixed part of the arena: global state. */
 /* kmalloc_slab()'s caches: KMALLOC_NORMAL, _CGROUP, _RECLAIM, DMA (cache.c
  * kmalloc_type_of()); kmalloc_index() runs to 17 (2 * 64K pages). */
 enum { KMALLOC_TYPES = 4, KMALLOC_INDICES = 32 };
 
+/* The fixed part of the arena: global state. */
 struct world {
 	struct pool_desc pools[P__COUNT];
 	struct range_free obj_free[RANGE_CLASSES], u32_free[RANGE_CLASSES];
