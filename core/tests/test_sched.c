@@ -230,6 +230,59 @@ static void test_checkpoint_replays(void)
 	free(text);
 }
 
+/* kmalloc caches are made on first use, and a kmalloc op finds its cache by
+ * (kmalloc type, index) in state a checkpoint carries (cache.c
+ * kmalloc_cache()): back to before any of them existed, or to between the
+ * first and the third, the run makes each again, once, and replays the
+ * same events. The sizes and gfp give, by kmalloc_slab(): 100 -> kmalloc-128,
+ * 700 -> kmalloc-1k, 100 with __GFP_ACCOUNT -> kmalloc-cg-128, 60 with
+ * __GFP_RECLAIMABLE -> kmalloc-rcl-64: four caches in /proc/slabinfo. */
+static void test_kmalloc_caches_across_restore(void)
+{
+	const char *text = HEAD "preset v7.0+fix1+fix2\nschedule round-robin\n"
+		"c0 kmalloc 100 a\nc1 kmalloc 700 b\nc0 kmalloc 100 c gfp=GFP_KERNEL_ACCOUNT\n"
+		"c1 kmalloc 60 d gfp=GFP_KERNEL|__GFP_RECLAIMABLE\nc0 kfree a\nc1 kfree b\nc0 kfree c\nc1 kfree d\n"
+		"c0 kmalloc 100 e\nc1 kmalloc 60 f gfp=GFP_KERNEL|__GFP_RECLAIMABLE\nc0 kfree e\nc1 kfree f\n";
+	int h = svz_open(text, NULL, NULL);
+	CHECK(h > 0);
+	if (h <= 0)
+		return;
+	int start = svz_checkpoint(h);
+	char *straight = run_events(h);
+	const char *si = svz_slabinfo(h);
+	char *slabinfo = malloc(strlen(si) + 1);
+	memcpy(slabinfo, si, strlen(si) + 1);
+	int rows = 0;
+	for (const char *p = slabinfo; (p = strstr(p, "\n")) != NULL; p++)
+		rows += strncmp(p + 1, "kmalloc-", 8) == 0 || strncmp(p + 1, "dma-kmalloc-", 12) == 0;
+	CHECK_EQ_INT(rows, 4);
+	CHECK(strstr(slabinfo, "\nkmalloc-128 ") && strstr(slabinfo, "\nkmalloc-1k ") &&
+	      strstr(slabinfo, "\nkmalloc-cg-128 ") && strstr(slabinfo, "\nkmalloc-rcl-64 "));
+	for (int again = 0; again < 2; again++) {
+		CHECK_EQ_INT(svz_restore(h, start), 0);
+		if (again) /* kmalloc-128 and -1k made: a checkpoint between */
+			for (int k = 0; k < 3; k++)
+				svz_step(h);
+		int mid = again ? svz_checkpoint(h) : start;
+		char *replay = run_events(h);
+		if (again) {
+			CHECK_EQ_INT(svz_restore(h, mid), 0);
+			free(replay);
+			replay = run_events(h);
+			size_t ns = strlen(straight), nr = strlen(replay);
+			CHECK(nr > 0 && nr < ns && strcmp(straight + ns - nr, replay) == 0); /* the straight run's tail */
+		} else {
+			CHECK(strcmp(straight, replay) == 0);
+		}
+		CHECK(strcmp(slabinfo, svz_slabinfo(h)) == 0);
+		CHECK(strcmp(svz_validate(h), "") == 0);
+		free(replay);
+	}
+	free(straight);
+	free(slabinfo);
+	svz_close(h);
+}
+
 static void test_bad_schedules(void)
 {
 	const char *bad[][2] = {
@@ -257,6 +310,7 @@ int main(void)
 	test_free_waits_for_alloc();
 	test_race_scenario();
 	test_checkpoint_replays();
+	test_kmalloc_caches_across_restore();
 	test_bad_schedules();
 	return svz_t_done();
 }
