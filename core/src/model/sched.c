@@ -528,6 +528,7 @@ ARENA_MOVES int model_step(struct model *m)
 		stop_with(m, "out of memory");
 		return -1;
 	}
+	w = WORLD(m); /* timing_wait() may have moved the arena */
 	int cpu = pick(m);
 	if (cpu < 0) {
 		if (w->ops_done >= m->trace->nr_ops)
