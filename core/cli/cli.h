@@ -9,6 +9,9 @@
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name, bool *matched);
+/* An option's whole-number value in lo..hi: 0 and *out, or the exit status
+ * with "OPT needs a count of LO..HI, got 'V'" printed (V NULL: none given). */
+int cli_count(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out);
 int64_t cli_now_ns(void);
 /* Whole file (or stdin for "-"), NUL-terminated. NULL with errno set. */
 char *read_file(const char *path);

@@ -182,13 +182,10 @@ int svz_cmd_import(int argc, char **argv)
 		} else if (strcmp(a, "--json") == 0) {
 			json = true;
 		} else if ((v = cli_opt_value(argc, argv, &i, "--bench", &m)) || m) {
-			char *end;
-			errno = 0;
-			unsigned long long n = v ? strtoull(v, &end, 10) : 0;
-			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
-				return cli_fail("import", "--bench needs a line count of 1..100000000, got '%s'",
-						v ? v : "");
-			return import_bench(n);
+			long long n;
+			if (cli_count("import", "--bench", v, 1, 100000000, &n))
+				return 2;
+			return import_bench((uint64_t)n);
 		} else {
 			return cli_fail("import", "unknown option '%s' (see: slubviz help)", a);
 		}

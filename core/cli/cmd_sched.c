@@ -21,17 +21,6 @@
 
 #include "cli.h"
 
-static int parse_count(const char *opt, const char *v, long long max, long long *out)
-{
-	char *end;
-	errno = 0;
-	long long n = v ? strtoll(v, &end, 10) : 0;
-	if (!v || !*v || *end || errno || n < 0 || n > max)
-		return cli_fail("hunt", "%s needs a number 0..%lld, got '%s'", opt, max, v ? v : "");
-	*out = n;
-	return 0;
-}
-
 int svz_cmd_hunt(int argc, char **argv)
 {
 	const char *trace = NULL, *preset = NULL, *v;
@@ -55,9 +44,9 @@ int svz_cmd_hunt(int argc, char **argv)
 			else
 				sb_printf(&sets, "%s\n", v);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--seeds", &m)) || m) {
-			rc = parse_count("--seeds", v, 100000000, &seeds);
+			rc = cli_count("hunt", "--seeds", v, 0, 100000000, &seeds);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--from", &m)) || m) {
-			rc = parse_count("--from", v, 1000000000000LL, &from);
+			rc = cli_count("hunt", "--from", v, 0, 1000000000000LL, &from);
 		} else {
 			rc = cli_fail("hunt", "unknown option '%s' (see: slubviz help)", argv[i]);
 		}

@@ -210,7 +210,7 @@ struct opts {
 	struct sbuf sets;
 	bool events, stats, slabinfo, json, stats_raw, slabinfo_raw, profile;
 	const char *sysfs, *sysfs_tree;
-	long repeat, warmup;
+	long long repeat, warmup;
 };
 
 /* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
@@ -231,6 +231,17 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name, bool 
 	if (*i + 1 >= argc)
 		return NULL;
 	return argv[++*i];
+}
+
+int cli_count(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long n = v ? strtoll(v, &end, 10) : 0;
+	if (!v || !*v || *end || errno || n < lo || n > hi)
+		return cli_fail(cmd, "%s needs a count of %lld..%lld, got '%s'", opt, lo, hi, v ? v : "");
+	*out = n;
+	return 0;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bool bench)
@@ -268,19 +279,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, bo
 		} else if (strcmp(a, "--events") == 0) {
 			o->events = true;
 		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--repeat", &m)) || m)) {
-			char *end;
-			errno = 0;
-			long n = v ? strtol(v, &end, 10) : 0;
-			if (!v || !*v || *end || errno || n < 1 || n > 100000000)
-				return cli_fail(cmd, "--repeat needs a count of 1..100000000, got '%s'", v ? v : "");
-			o->repeat = n;
+			if (cli_count(cmd, "--repeat", v, 1, 100000000, &o->repeat))
+				return 2;
 		} else if (bench && ((v = cli_opt_value(argc, argv, &i, "--warmup", &m)) || m)) {
-			char *end;
-			errno = 0;
-			long n = v ? strtol(v, &end, 10) : -1;
-			if (!v || !*v || *end || errno || n < 0 || n > 1000)
-				return cli_fail(cmd, "--warmup needs a count of 0..1000, got '%s'", v ? v : "");
-			o->warmup = n;
+			if (cli_count(cmd, "--warmup", v, 0, 1000, &o->warmup))
+				return 2;
 		} else if (!bench && strcmp(a, "--profile") == 0) {
 			o->profile = true;
 		} else if (!bench && strcmp(a, "--stats") == 0) {
