@@ -73,6 +73,8 @@ static void op_finish(struct model *m, int cpu, int result)
 	struct world *w = WORLD(m);
 	w->inflight--;
 	w->ops_done++;
+	/* who may run changes only here (pick()'s run queue) */
+	w->sched.runq = w->sched.runq == RUNQ_OK ? (uint16_t)(RUNQ_ONE + cpu) : RUNQ_FILL;
 	if (result < 0 && !w->cfg.sw.continue_on_error)
 		model_stop(m);
 #ifdef SVZ_VALIDATE_EVERY_OP
@@ -83,7 +85,6 @@ static void op_finish(struct model *m, int cpu, int result)
 	    model_validate(m, NULL, 0) != 0)
 		model_stop(m);
 #endif
-	(void)cpu;
 }
 
 /* Resume `cpu`'s top frame until one event has been emitted: callees run in
@@ -188,7 +189,8 @@ static int build_deps(struct model *m)
 	const struct svz_trace *t = m->trace;
 	if (m->op_dep)
 		return 0;
-	uint32_t *dep = malloc(sizeof *dep * ((size_t)t->nr_ops + 1));
+	uint32_t n_ops = t->nr_ops;
+	uint32_t *dep = malloc(sizeof *dep * ((size_t)n_ops * 2 + 1 + SVZ_MAX_CPUS));
 	uint32_t *last = malloc(sizeof *last * ((size_t)t->nr_handles + 1));
 	if (!dep || !last) {
 		free(dep);
@@ -197,6 +199,20 @@ static int build_deps(struct model *m)
 	}
 	for (uint32_t h = 0; h < t->nr_handles; h++)
 		last[h] = DEP_NONE;
+	/* each CPU's ops as a chain, so that cpu_next_op() does not step over
+	 * every other CPU's ops */
+	uint32_t *next = dep + n_ops + 1, *first = next + n_ops;
+	for (int c = 0; c < SVZ_MAX_CPUS; c++)
+		first[c] = n_ops;
+	for (uint32_t i = n_ops; i-- > 0;) {
+		uint32_t c = (uint32_t)t->ops[i].cpu;
+		if (c >= SVZ_MAX_CPUS) { /* sched_check() refuses it first */
+			next[i] = n_ops;
+			continue;
+		}
+		next[i] = first[c];
+		first[c] = i;
+	}
 	uint32_t barrier = DEP_NONE;
 	for (uint32_t i = 0; i < t->nr_ops; i++) {
 		const struct svz_op *o = &t->ops[i];
@@ -222,6 +238,8 @@ static int build_deps(struct model *m)
 	}
 	free(last);
 	m->op_dep = dep;
+	m->op_next = next;
+	m->cpu_first_op = first;
 	return 0;
 }
 
@@ -263,14 +281,23 @@ static uint32_t op_blocker(struct model *m, uint32_t i)
 	return op_done(m, d) ? DEP_NONE : d;
 }
 
-/* The next op of an idle `cpu` in trace order, or UINT32_MAX if none. */
+/* The next op of an idle `cpu` in trace order, or UINT32_MAX if none.
+ * c->next_op: no op of `cpu` below it is unstarted (a cursor); it moves
+ * along the CPU's chain of ops (build_deps()). */
 static uint32_t cpu_next_op(struct model *m, int cpu)
 {
 	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-	uint32_t n = m->trace->nr_ops;
-	while (c->next_op < n && (m->trace->ops[c->next_op].cpu != cpu || op_started(m, c->next_op)))
-		c->next_op++;
-	return c->next_op < n ? c->next_op : UINT32_MAX;
+	uint32_t n = m->trace->nr_ops, k = c->next_op;
+	while (k < n) {
+		if (m->trace->ops[k].cpu != cpu)
+			k = k == 0 ? m->cpu_first_op[cpu] : k + 1; /* 0: the cursor's start */
+		else if (op_started(m, k))
+			k = m->op_next[k];
+		else
+			break;
+	}
+	c->next_op = k;
+	return k < n ? k : UINT32_MAX;
 }
 
 /* What `cpu` can do now: 1 run (an op in flight, or its next op may
@@ -408,27 +435,79 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
+/* `cpu`'s state for pick()'s run queue; a CPU that waits notes for whom. */
+static enum runq_state runq_state_of(struct model *m, int cpu)
+{
+	uint32_t next, blocker;
+	int st = cpu_state(m, cpu, &next, &blocker);
+	if (st != -2)
+		return st == 1 ? RQ_RUN : RQ_DONE;
+	WORLD(m)->cpus[cpu].waits_on = m->trace->ops[blocker].cpu + 1;
+	return RQ_WAIT;
+}
+
+/* The run queue up to date: the states that may have changed (all, or
+ * the CPU whose op returned and those that waited), then the two lists. */
+static void runq_update(struct model *m)
+{
+	struct world *w = WORLD(m);
+	struct sched_state *s = &w->sched;
+	if (s->runq == RUNQ_OK) {
+#ifdef SVZ_VALIDATE_EVERY_OP
+		/* test builds: the kept states are what cpu_state() says now */
+		for (int c = 0; c < w->nr_cpus; c++) {
+			uint32_t next, blocker;
+			int st = cpu_state(m, c, &next, &blocker);
+			enum runq_state want = st == 1 ? RQ_RUN : st == -2 ? RQ_WAIT : RQ_DONE;
+			if (s->cpu_runq[c] != want ||
+			    (want == RQ_WAIT && w->cpus[c].waits_on != m->trace->ops[blocker].cpu + 1)) {
+				static const char *const name[] = { "done", "runnable", "waiting" };
+				model_report(m, "BUG: the run queue keeps CPU %d as %s, not %s (waits_on %d)", c,
+					     s->cpu_runq[c] <= RQ_WAIT ? name[s->cpu_runq[c]] : "?", name[want],
+					     w->cpus[c].waits_on);
+				model_stop(m);
+				return;
+			}
+		}
+#endif
+		return;
+	}
+	if (s->runq == RUNQ_FILL) {
+		for (int c = 0; c < w->nr_cpus; c++)
+			s->cpu_runq[c] = (uint8_t)runq_state_of(m, c);
+	} else {
+		int done = s->runq - RUNQ_ONE;
+		s->cpu_runq[done] = (uint8_t)runq_state_of(m, done);
+		for (int i = 0; i < s->nr_blocked; i++)
+			s->cpu_runq[s->blocked[i]] = (uint8_t)runq_state_of(m, s->blocked[i]);
+	}
+	uint16_t nr = 0, nb = 0;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		if (s->cpu_runq[c] == RQ_RUN)
+			s->runnable[nr++] = (uint8_t)c;
+		else if (s->cpu_runq[c] == RQ_WAIT)
+			s->blocked[nb++] = (uint8_t)c;
+	}
+	s->nr_runnable = nr;
+	s->nr_blocked = nb;
+	s->runq = RUNQ_OK;
+	s->runq_fresh = true;
+}
+
 /* round-robin, random, timed: the CPU to run, -1 if none can. */
 static int pick(struct model *m)
 {
+	runq_update(m);
 	struct world *w = WORLD(m);
-	int cand[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS], n = 0, nb = 0;
-	for (int c = 0; c < w->nr_cpus; c++) {
-		uint32_t next, blocker;
-		int st = cpu_state(m, c, &next, &blocker);
-		if (st == 1) {
-			cand[n++] = c;
-		} else if (st == -2) {
-			blocked[nb++] = c;
-			w->cpus[c].waits_on = m->trace->ops[blocker].cpu + 1;
-		}
-	}
+	const struct sched_state *s = &w->sched;
+	const uint8_t *cand = s->runnable;
+	int n = s->nr_runnable;
 	if (n == 0)
 		return -1;
 	switch (w->cfg.sched.kind) {
 	case SVZ_SCHED_ROUND_ROBIN:
 		for (int i = 0; i < n; i++)
-			if ((uint32_t)cand[i] >= w->sched.rr_next) {
+			if (cand[i] >= w->sched.rr_next) {
 				w->sched.rr_next = (uint32_t)cand[i] + 1;
 				return cand[i];
 			}
@@ -438,7 +517,7 @@ static int pick(struct model *m)
 		/* a pure function of (seed, step): nothing to restore */
 		return cand[mix64(w->cfg.sched.seed * 0x9e3779b97f4a7c15ull + (uint64_t)w->seq) % (uint64_t)n];
 	default:
-		return timing_pick(m, cand, n, blocked, nb);
+		return timing_pick(m, cand, n, s->blocked, s->nr_blocked);
 	}
 }
 
@@ -530,6 +609,8 @@ ARENA_MOVES int model_step(struct model *m)
 	}
 	w = WORLD(m); /* timing_wait() may have moved the arena */
 	int cpu = pick(m);
+	if (w->stopped) /* test builds: the run queue's check failed */
+		return -1;
 	if (cpu < 0) {
 		if (w->ops_done >= m->trace->nr_ops)
 			return 0;

@@ -112,27 +112,48 @@ ARENA_MOVES int timing_wait(struct model *m)
 	return 0;
 }
 
-int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int nb)
+int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *blocked, int nb)
 {
 	struct world *w = WORLD(m);
+	struct sched_state *s = &w->sched;
 	/* a CPU that waited starts when the op it waited for returned: no
 	 * earlier than that op's CPU's clock, which is that time (the op's
-	 * last step was the last thing it ran) */
-	for (int i = 0; i < n; i++) {
-		struct cpu_rec *c = &w->cpus[cand[i]];
-		if (!c->waits_on)
-			continue;
-		uint64_t t = w->cpus[c->waits_on - 1].clock;
-		if (c->clock < t) {
-			c->idle += t - c->clock;
-			c->clock = t;
+	 * last step was the last thing it ran). Only a CPU that waited has
+	 * waits_on, and it becomes runnable only when pick()'s run queue is
+	 * rebuilt (runq_fresh). */
+	if (s->runq_fresh) {
+		for (int i = 0; i < n; i++) {
+			struct cpu_rec *c = &w->cpus[cand[i]];
+			if (!c->waits_on)
+				continue;
+			uint64_t t = w->cpus[c->waits_on - 1].clock;
+			if (c->clock < t) {
+				c->idle += t - c->clock;
+				c->clock = t;
+			}
+			c->waits_on = 0;
 		}
-		c->waits_on = 0;
+		s->runq_fresh = false;
 	}
+#ifdef SVZ_VALIDATE_EVERY_OP
+	for (int i = 0; i < n; i++)
+		if (w->cpus[cand[i]].waits_on) {
+			model_report(m, "BUG: timed pick: runnable CPU %d still waits on CPU %d", cand[i],
+				     w->cpus[cand[i]].waits_on - 1);
+			model_stop(m);
+		}
+#endif
+	/* the first of the smallest clocks, in CPU order, written to compile
+	 * to conditional moves: which CPU that is changes at every step, and a
+	 * branch there mispredicted (timed ublk-bio256: 520 -> 410 ns/op) */
 	int best = cand[0];
-	for (int i = 1; i < n; i++)
-		if (w->cpus[cand[i]].clock < w->cpus[best].clock)
-			best = cand[i];
+	uint64_t least = w->cpus[best].clock;
+	for (int i = 1; i < n; i++) {
+		uint64_t t = w->cpus[cand[i]].clock;
+		bool less = t < least;
+		best = less ? cand[i] : best;
+		least = less ? t : least;
+	}
 	uint64_t now = w->cpus[best].clock;
 	for (int i = 0; i < nb; i++) {
 		struct cpu_rec *c = &w->cpus[blocked[i]];

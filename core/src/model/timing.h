@@ -19,7 +19,7 @@ enum cost_key {
 ARENA_MOVES int timing_wait(struct model *m);
 /* The runnable CPU (among cand[0..n-1]) with the smallest clock; the
  * blocked CPUs (ops left, none may start) idle up to its clock. */
-int timing_pick(struct model *m, const int *cand, int n, const int *blocked, int nb);
+int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *blocked, int nb);
 /* After a step of `cpu`: charge its cost (the step's event) to its clock,
  * its kernel function and the lock it waited for. */
 void timing_charge(struct model *m, int cpu);

@@ -330,7 +330,25 @@ struct sched_state {
 	int16_t last_node;
 	int64_t last_value;
 	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
+	/* pick()'s run queue (round-robin, random, timed): each CPU's state
+	 * (enum runq_state) and, in CPU order, the CPUs that may run and those
+	 * whose next op waits. Only an op's return changes them, and only for
+	 * its CPU and the waiting ones: a CPU whose op starts was runnable and
+	 * still is, an op that returned stays returned, a CPU with no op left
+	 * has none. `runq` says what is stale (RUNQ_*); runq_fresh: rebuilt,
+	 * and timing_pick() has not seen the CPUs that waited yet. */
+	uint16_t runq;
+	bool runq_fresh;
+	uint16_t nr_runnable, nr_blocked;
+	uint8_t cpu_runq[SVZ_MAX_CPUS];
+	uint8_t runnable[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS];
 };
+/* sched_state.runq: all of it stale (a new world), none, or one CPU's op
+ * returned (RUNQ_ONE + that CPU) */
+enum { RUNQ_FILL = 0, RUNQ_OK = 1, RUNQ_ONE = 2 };
+/* sched_state.cpu_runq[] */
+enum runq_state { RQ_DONE, RQ_RUN, RQ_WAIT };
+_Static_assert(SVZ_MAX_CPUS <= 256, "sched_state keeps CPU numbers in bytes");
 
 /* kmalloc_slab()'s caches: KMALLOC_NORMAL, _CGROUP, _RECLAIM, DMA (cache.c
  * kmalloc_type_of()); kmalloc_index() runs to 17 (2 * 64K pages). */
@@ -402,7 +420,10 @@ struct model {
 	size_t report_len, report_cap;
 	char run_error[1024];
 	uint32_t validate_every; /* test builds: validate after every Nth op (0: never) */
-	uint32_t *op_dep;        /* sched.c: the op each op waits for (from the trace) */
+	/* sched.c build_deps(), from the trace alone, in one block (op_dep
+	 * owns it): the op each op waits for; the next op of the same CPU
+	 * (nr_ops: none); each CPU's first op (nr_ops: none) */
+	uint32_t *op_dep, *op_next, *cpu_first_op;
 };
 
 #define WORLD(m) ((struct world *)(m)->mem)
