@@ -134,6 +134,69 @@ static void test_object_lines(void)
 	svz_close(h);
 }
 
+/* pick()'s run queue (sched.c) is part of the run: kept in the world,
+ * rebuilt when an op returns, carried by checkpoints. Three CPUs, one
+ * cycle a step; c1's free of a waits for c0's alloc of a (S_a steps):
+ *   step 1  c0 work 100: all clocks 0, the lowest id; 0 -> 100
+ *   step 2  c2 work 30: 0 -> 30; c1 waits           <- checkpoint
+ *   step 3  c2 work 500: 30 < 100; 30 -> 530
+ *   then    c0's alloc, 100 -> 100 + S_a; c1 starts at the clock of the op
+ *           it waited for, 100 + S_a, and runs its S_f steps.
+ * The run ends at 530 (S_a + S_f < 430): c1 is busy S_f and idle the rest,
+ * 530 - S_f; c2 is busy 530. A step by hand at the checkpoint (c0, 100 ->
+ * 101) leaves c2 (30) the schedule's next pick; restoring the checkpoint
+ * after it gives the straight run again. */
+static void test_runq_across_restore(void)
+{
+	int h = svz_open("slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\n"
+			 "cache nl size=64 flags=NOLEAKTRACE\npreset v7.0-rc1\nschedule timed\n"
+			 "c0 work 100\nc0 alloc nl a\nc1 free nl a\nc2 work 30\nc2 work 500\n",
+			 NULL, UNIT);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 0 cpu 0 work: return 100") != NULL);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 3 cpu 2 work: return 30") != NULL);
+	CHECK_EQ_INT(svz_step_cpu(h, 1), 0); /* c1 waits for op 1 */
+	int cp = svz_checkpoint(h);
+	CHECK(cp >= 0);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 4 cpu 2 work: return 500") != NULL);
+	while (svz_ops_done(h) < 4 && svz_step(h) == 1)
+		;
+	CHECK_EQ_INT(svz_ops_done(h), 4);
+	long long s_a = svz_seq(h) - 3;
+	CHECK(strstr(svz_t_last_event(h), " cpu 0 ") != NULL); /* op 1 returned */
+	CHECK_EQ_INT(svz_run_all(h), 5);
+	long long s_f = svz_seq(h) - 3 - s_a;
+	CHECK(s_a > 5 && s_f > 3 && s_a + s_f < 430);
+	char want[160], straight[8192];
+	snprintf(straight, sizeof straight, "%s", profile(h));
+	/* c1: busy S_f, idle up to 100 + S_a and from its end to 530 */
+	snprintf(want, sizeof want, "cpu 1: busy=%lld spin=0 idle=%lld ", s_f, 530 - s_f);
+	CHECK(strstr(straight, want) != NULL);
+	snprintf(want, sizeof want, "cpu 2: busy=530 spin=0 idle=0 ");
+	CHECK(strstr(straight, want) != NULL);
+	/* the checkpoint's queue: c2 next, the same end */
+	CHECK_EQ_INT(svz_restore(h, cp), 0);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 4 cpu 2 work: return 500") != NULL);
+	CHECK_EQ_INT(svz_run_all(h), 5);
+	CHECK_EQ_STR(profile(h), straight);
+	/* a step by hand: c0 (100 -> 101), then the schedule picks c2 (30) */
+	CHECK_EQ_INT(svz_restore(h, cp), 0);
+	CHECK_EQ_INT(svz_step_cpu(h, 0), 1);
+	CHECK(strstr(svz_t_last_event(h), " cpu 0 ") != NULL);
+	CHECK_EQ_INT(svz_step(h), 1);
+	CHECK(strstr(svz_t_last_event(h), "op 4 cpu 2 work: return 500") != NULL);
+	CHECK_EQ_INT(svz_run_all(h), 5);
+	/* back before the hand step: the straight run again */
+	CHECK_EQ_INT(svz_restore(h, cp), 0);
+	CHECK_EQ_INT(svz_run_all(h), 5);
+	CHECK_EQ_STR(profile(h), straight);
+	svz_close(h);
+}
+
 /* A cost override is the run's, kept in its checkpoints. */
 static void test_costs(void)
 {
@@ -166,5 +229,6 @@ int main(void)
 	test_wait_idles();
 	test_spin_until_release();
 	test_costs();
+	test_runq_across_restore();
 	return svz_t_done();
 }
