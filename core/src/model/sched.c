@@ -435,63 +435,100 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* `cpu`'s state for pick()'s run queue; a CPU that waits notes for whom. */
-static enum runq_state runq_state_of(struct model *m, int cpu)
+/* ---- pick()'s run queue (sched_state.runq) ---- */
+
+static inline void cpu_add(uint64_t *set, int cpu) { set[cpu >> 6] |= 1ull << (cpu & 63); }
+static inline void cpu_del(uint64_t *set, int cpu) { set[cpu >> 6] &= ~(1ull << (cpu & 63)); }
+
+/* Put `cpu` in the set cpu_state() says (run, wait or neither); a CPU that
+ * waits notes for whom. true if it may run. */
+static bool runq_place(struct model *m, int cpu)
 {
+	struct world *w = WORLD(m);
+	struct sched_state *s = &w->sched;
 	uint32_t next, blocker;
 	int st = cpu_state(m, cpu, &next, &blocker);
-	if (st != -2)
-		return st == 1 ? RQ_RUN : RQ_DONE;
-	WORLD(m)->cpus[cpu].waits_on = m->trace->ops[blocker].cpu + 1;
-	return RQ_WAIT;
+	cpu_del(s->run_set, cpu);
+	cpu_del(s->wait_set, cpu);
+	if (st == 1)
+		cpu_add(s->run_set, cpu);
+	if (st == -2) {
+		cpu_add(s->wait_set, cpu);
+		w->cpus[cpu].waits_on = m->trace->ops[blocker].cpu + 1;
+	}
+	return st == 1;
 }
 
-/* The run queue up to date: the states that may have changed (all, or
- * the CPU whose op returned and those that waited), then the two lists. */
+/* A CPU set as a list in CPU order; its length. */
+static uint16_t runq_list(const uint64_t *set, uint8_t *list)
+{
+	uint16_t n = 0;
+	for (int k = 0; k < RUNQ_WORDS; k++)
+		for (uint64_t b = set[k]; b; b &= b - 1)
+			list[n++] = (uint8_t)(k * 64 + __builtin_ctzll(b));
+	return n;
+}
+
+#ifdef SVZ_VALIDATE_EVERY_OP
+static inline bool cpu_in(const uint64_t *set, int cpu) { return set[cpu >> 6] >> (cpu & 63) & 1; }
+
+/* test builds: the kept sets are what cpu_state() says now */
+static void runq_check(struct model *m)
+{
+	struct world *w = WORLD(m);
+	const struct sched_state *s = &w->sched;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		uint32_t next, blocker;
+		int st = cpu_state(m, c, &next, &blocker);
+		bool run = cpu_in(s->run_set, c), wait = cpu_in(s->wait_set, c);
+		if (run != (st == 1) || wait != (st == -2) ||
+		    (wait && w->cpus[c].waits_on != m->trace->ops[blocker].cpu + 1)) {
+			model_report(m, "BUG: the run queue keeps CPU %d as %s, not %s (waits_on %d)", c,
+				     run ? "runnable" : wait ? "waiting" : "done",
+				     st == 1 ? "runnable" : st == -2 ? "waiting" : "done", w->cpus[c].waits_on);
+			model_stop(m);
+			return;
+		}
+	}
+}
+#endif
+
+/* The run queue up to date: the sets that may have changed (every CPU, or
+ * the CPU whose op returned and those that waited), then the lists. */
 static void runq_update(struct model *m)
 {
 	struct world *w = WORLD(m);
 	struct sched_state *s = &w->sched;
 	if (s->runq == RUNQ_OK) {
 #ifdef SVZ_VALIDATE_EVERY_OP
-		/* test builds: the kept states are what cpu_state() says now */
-		for (int c = 0; c < w->nr_cpus; c++) {
-			uint32_t next, blocker;
-			int st = cpu_state(m, c, &next, &blocker);
-			enum runq_state want = st == 1 ? RQ_RUN : st == -2 ? RQ_WAIT : RQ_DONE;
-			if (s->cpu_runq[c] != want ||
-			    (want == RQ_WAIT && w->cpus[c].waits_on != m->trace->ops[blocker].cpu + 1)) {
-				static const char *const name[] = { "done", "runnable", "waiting" };
-				model_report(m, "BUG: the run queue keeps CPU %d as %s, not %s (waits_on %d)", c,
-					     s->cpu_runq[c] <= RQ_WAIT ? name[s->cpu_runq[c]] : "?", name[want],
-					     w->cpus[c].waits_on);
-				model_stop(m);
-				return;
-			}
-		}
+		runq_check(m);
 #endif
 		return;
 	}
 	if (s->runq == RUNQ_FILL) {
+		memset(s->run_set, 0, sizeof s->run_set);
+		memset(s->wait_set, 0, sizeof s->wait_set);
 		for (int c = 0; c < w->nr_cpus; c++)
-			s->cpu_runq[c] = (uint8_t)runq_state_of(m, c);
+			runq_place(m, c);
+		s->woke = RUNQ_WOKE_ANY;
 	} else {
-		int done = s->runq - RUNQ_ONE;
-		s->cpu_runq[done] = (uint8_t)runq_state_of(m, done);
-		for (int i = 0; i < s->nr_blocked; i++)
-			s->cpu_runq[s->blocked[i]] = (uint8_t)runq_state_of(m, s->blocked[i]);
+		uint64_t waited[RUNQ_WORDS];
+		memcpy(waited, s->wait_set, sizeof waited);
+		runq_place(m, s->runq - RUNQ_ONE);
+		if (s->woke == RUNQ_WOKE_NONE) {
+			memset(s->woke_set, 0, sizeof s->woke_set);
+			s->woke = RUNQ_WOKE_SOME;
+		}
+		for (int k = 0; k < RUNQ_WORDS; k++)
+			for (uint64_t b = waited[k]; b; b &= b - 1) {
+				int c = k * 64 + __builtin_ctzll(b);
+				if (runq_place(m, c))
+					cpu_add(s->woke_set, c);
+			}
 	}
-	uint16_t nr = 0, nb = 0;
-	for (int c = 0; c < w->nr_cpus; c++) {
-		if (s->cpu_runq[c] == RQ_RUN)
-			s->runnable[nr++] = (uint8_t)c;
-		else if (s->cpu_runq[c] == RQ_WAIT)
-			s->blocked[nb++] = (uint8_t)c;
-	}
-	s->nr_runnable = nr;
-	s->nr_blocked = nb;
+	s->nr_runnable = runq_list(s->run_set, s->runnable);
+	s->nr_blocked = runq_list(s->wait_set, s->blocked);
 	s->runq = RUNQ_OK;
-	s->runq_fresh = true;
 }
 
 /* round-robin, random, timed: the CPU to run, -1 if none can. */

@@ -112,6 +112,20 @@ ARENA_MOVES int timing_wait(struct model *m)
 	return 0;
 }
 
+/* A runnable CPU that waited: its clock no earlier than the waited-for CPU's. */
+static void wake(struct world *w, int cpu)
+{
+	struct cpu_rec *c = &w->cpus[cpu];
+	if (!c->waits_on)
+		return;
+	uint64_t t = w->cpus[c->waits_on - 1].clock;
+	if (c->clock < t) {
+		c->idle += t - c->clock;
+		c->clock = t;
+	}
+	c->waits_on = 0;
+}
+
 int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *blocked, int nb)
 {
 	struct world *w = WORLD(m);
@@ -119,22 +133,17 @@ int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *bloc
 	/* a CPU that waited starts when the op it waited for returned: no
 	 * earlier than that op's CPU's clock, which is that time (the op's
 	 * last step was the last thing it ran). Only a CPU that waited has
-	 * waits_on, and it becomes runnable only when pick()'s run queue is
-	 * rebuilt (runq_fresh). */
-	if (s->runq_fresh) {
-		for (int i = 0; i < n; i++) {
-			struct cpu_rec *c = &w->cpus[cand[i]];
-			if (!c->waits_on)
-				continue;
-			uint64_t t = w->cpus[c->waits_on - 1].clock;
-			if (c->clock < t) {
-				c->idle += t - c->clock;
-				c->clock = t;
-			}
-			c->waits_on = 0;
-		}
-		s->runq_fresh = false;
+	 * waits_on, and it may run only after the run queue was rebuilt: those
+	 * it found (s->woke), in CPU order. */
+	if (s->woke == RUNQ_WOKE_ANY) {
+		for (int i = 0; i < n; i++)
+			wake(w, cand[i]);
+	} else if (s->woke == RUNQ_WOKE_SOME) {
+		for (int k = 0; k < RUNQ_WORDS; k++)
+			for (uint64_t b = s->woke_set[k] & s->run_set[k]; b; b &= b - 1)
+				wake(w, k * 64 + __builtin_ctzll(b));
 	}
+	s->woke = RUNQ_WOKE_NONE;
 #ifdef SVZ_VALIDATE_EVERY_OP
 	for (int i = 0; i < n; i++)
 		if (w->cpus[cand[i]].waits_on) {

@@ -319,6 +319,8 @@ struct range_free { uint32_t n; idx_t head; };
 
 /* The scheduler's state (sched.c): part of the run, so checkpoints carry
  * it and step back works under every schedule. */
+/* sched_state's CPU bit sets: 64 CPUs a word */
+enum { RUNQ_WORDS = (SVZ_MAX_CPUS + 63) / 64 };
 struct sched_state {
 	uint32_t rr_next;        /* round-robin: the CPU to try first */
 	uint32_t step, step_done; /* explicit: the 'steps' token running, its progress */
@@ -330,24 +332,25 @@ struct sched_state {
 	int16_t last_node;
 	int64_t last_value;
 	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
-	/* pick()'s run queue (round-robin, random, timed): each CPU's state
-	 * (enum runq_state) and, in CPU order, the CPUs that may run and those
-	 * whose next op waits. Only an op's return changes them, and only for
-	 * its CPU and the waiting ones: a CPU whose op starts was runnable and
-	 * still is, an op that returned stays returned, a CPU with no op left
-	 * has none. `runq` says what is stale (RUNQ_*); runq_fresh: rebuilt,
-	 * and timing_pick() has not seen the CPUs that waited yet. */
+	/* pick()'s run queue (round-robin, random, timed): the CPUs that may
+	 * run and those whose next op waits, as bit sets and as lists in CPU
+	 * order. Only an op's return changes them, and only for its CPU and
+	 * the waiting ones: a CPU whose op starts was runnable and still is,
+	 * an op that returned stays returned, a CPU with no op left has none.
+	 * `runq` says what is stale (RUNQ_*). `woke`: the CPUs that waited and
+	 * may run since the last rebuild, which timing_pick() has not seen yet
+	 * (RUNQ_WOKE_SOME: those in woke_set, RUNQ_WOKE_ANY: any runnable). */
 	uint16_t runq;
-	bool runq_fresh;
+	uint8_t woke;
 	uint16_t nr_runnable, nr_blocked;
-	uint8_t cpu_runq[SVZ_MAX_CPUS];
+	uint64_t run_set[RUNQ_WORDS], wait_set[RUNQ_WORDS], woke_set[RUNQ_WORDS];
 	uint8_t runnable[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS];
 };
 /* sched_state.runq: all of it stale (a new world), none, or one CPU's op
  * returned (RUNQ_ONE + that CPU) */
 enum { RUNQ_FILL = 0, RUNQ_OK = 1, RUNQ_ONE = 2 };
-/* sched_state.cpu_runq[] */
-enum runq_state { RQ_DONE, RQ_RUN, RQ_WAIT };
+/* sched_state.woke */
+enum { RUNQ_WOKE_NONE, RUNQ_WOKE_SOME, RUNQ_WOKE_ANY };
 _Static_assert(SVZ_MAX_CPUS <= 256, "sched_state keeps CPU numbers in bytes");
 
 /* kmalloc_slab()'s caches: KMALLOC_NORMAL, _CGROUP, _RECLAIM, DMA (cache.c
