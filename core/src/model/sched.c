@@ -440,20 +440,40 @@ static uint64_t mix64(uint64_t z)
 static inline void cpu_add(uint64_t *set, int cpu) { set[cpu >> 6] |= 1ull << (cpu & 63); }
 static inline void cpu_del(uint64_t *set, int cpu) { set[cpu >> 6] &= ~(1ull << (cpu & 63)); }
 
+enum { RUNQ_U64 = (sizeof(struct runq) + 7) / 8 };
+
+static struct runq *runq_of(struct model *m)
+{
+	return (struct runq *)(void *)u64_at(m, WORLD(m)->sched.runq_at - 1);
+}
+
+/* The run queue's room in P_U64, on a run's first pick (may move the
+ * arena). 0, or -1 out of memory. */
+static ARENA_MOVES int runq_alloc(struct model *m)
+{
+	if (WORLD(m)->sched.runq_at)
+		return 0;
+	idx_t at = pool_alloc(m, P_U64, RUNQ_U64);
+	if (at == NIL)
+		return -1;
+	WORLD(m)->sched.runq_at = at + 1;
+	return 0;
+}
+
 /* Put `cpu` in the set cpu_state() says (run, wait or neither); a CPU that
  * waits notes for whom. true if it may run. */
 static bool runq_place(struct model *m, int cpu)
 {
 	struct world *w = WORLD(m);
-	struct sched_state *s = &w->sched;
+	struct runq *q = runq_of(m);
 	uint32_t next, blocker;
 	int st = cpu_state(m, cpu, &next, &blocker);
-	cpu_del(s->run_set, cpu);
-	cpu_del(s->wait_set, cpu);
+	cpu_del(q->run_set, cpu);
+	cpu_del(q->wait_set, cpu);
 	if (st == 1)
-		cpu_add(s->run_set, cpu);
+		cpu_add(q->run_set, cpu);
 	if (st == -2) {
-		cpu_add(s->wait_set, cpu);
+		cpu_add(q->wait_set, cpu);
 		w->cpus[cpu].waits_on = m->trace->ops[blocker].cpu + 1;
 	}
 	return st == 1;
@@ -476,11 +496,11 @@ static inline bool cpu_in(const uint64_t *set, int cpu) { return set[cpu >> 6] >
 static void runq_check(struct model *m)
 {
 	struct world *w = WORLD(m);
-	const struct sched_state *s = &w->sched;
+	const struct runq *q = runq_of(m);
 	for (int c = 0; c < w->nr_cpus; c++) {
 		uint32_t next, blocker;
 		int st = cpu_state(m, c, &next, &blocker);
-		bool run = cpu_in(s->run_set, c), wait = cpu_in(s->wait_set, c);
+		bool run = cpu_in(q->run_set, c), wait = cpu_in(q->wait_set, c);
 		if (run != (st == 1) || wait != (st == -2) ||
 		    (wait && w->cpus[c].waits_on != m->trace->ops[blocker].cpu + 1)) {
 			model_report(m, "BUG: the run queue keeps CPU %d as %s, not %s (waits_on %d)", c,
@@ -499,6 +519,7 @@ static void runq_update(struct model *m)
 {
 	struct world *w = WORLD(m);
 	struct sched_state *s = &w->sched;
+	struct runq *q = runq_of(m);
 	if (s->runq == RUNQ_OK) {
 #ifdef SVZ_VALIDATE_EVERY_OP
 		runq_check(m);
@@ -506,28 +527,28 @@ static void runq_update(struct model *m)
 		return;
 	}
 	if (s->runq == RUNQ_FILL) {
-		memset(s->run_set, 0, sizeof s->run_set);
-		memset(s->wait_set, 0, sizeof s->wait_set);
+		memset(q->run_set, 0, sizeof q->run_set);
+		memset(q->wait_set, 0, sizeof q->wait_set);
 		for (int c = 0; c < w->nr_cpus; c++)
 			runq_place(m, c);
 		s->woke = RUNQ_WOKE_ANY;
 	} else {
 		uint64_t waited[RUNQ_WORDS];
-		memcpy(waited, s->wait_set, sizeof waited);
+		memcpy(waited, q->wait_set, sizeof waited);
 		runq_place(m, s->runq - RUNQ_ONE);
 		if (s->woke == RUNQ_WOKE_NONE) {
-			memset(s->woke_set, 0, sizeof s->woke_set);
+			memset(q->woke_set, 0, sizeof q->woke_set);
 			s->woke = RUNQ_WOKE_SOME;
 		}
 		for (int k = 0; k < RUNQ_WORDS; k++)
 			for (uint64_t b = waited[k]; b; b &= b - 1) {
 				int c = k * 64 + __builtin_ctzll(b);
 				if (runq_place(m, c))
-					cpu_add(s->woke_set, c);
+					cpu_add(q->woke_set, c);
 			}
 	}
-	s->nr_runnable = runq_list(s->run_set, s->runnable);
-	s->nr_blocked = runq_list(s->wait_set, s->blocked);
+	q->nr_runnable = runq_list(q->run_set, q->runnable);
+	q->nr_blocked = runq_list(q->wait_set, q->blocked);
 	s->runq = RUNQ_OK;
 }
 
@@ -536,25 +557,25 @@ static int pick(struct model *m)
 {
 	runq_update(m);
 	struct world *w = WORLD(m);
-	const struct sched_state *s = &w->sched;
-	const uint8_t *cand = s->runnable;
-	int n = s->nr_runnable;
+	const struct runq *q = runq_of(m);
+	const uint8_t *cand = q->runnable;
+	int n = q->nr_runnable;
 	if (n == 0)
 		return -1;
 	switch (w->cfg.sched.kind) {
 	case SVZ_SCHED_ROUND_ROBIN:
 		for (int i = 0; i < n; i++)
 			if (cand[i] >= w->sched.rr_next) {
-				w->sched.rr_next = (uint32_t)cand[i] + 1;
+				w->sched.rr_next = (uint16_t)(cand[i] + 1);
 				return cand[i];
 			}
-		w->sched.rr_next = (uint32_t)cand[0] + 1;
+		w->sched.rr_next = (uint16_t)(cand[0] + 1);
 		return cand[0];
 	case SVZ_SCHED_RANDOM:
 		/* a pure function of (seed, step): nothing to restore */
 		return cand[mix64(w->cfg.sched.seed * 0x9e3779b97f4a7c15ull + (uint64_t)w->seq) % (uint64_t)n];
 	default:
-		return timing_pick(m, cand, n, s->blocked, s->nr_blocked);
+		return timing_pick(m, q);
 	}
 }
 
@@ -644,7 +665,11 @@ ARENA_MOVES int model_step(struct model *m)
 		stop_with(m, "out of memory");
 		return -1;
 	}
-	w = WORLD(m); /* timing_wait() may have moved the arena */
+	if (runq_alloc(m)) {
+		stop_with(m, "out of memory");
+		return -1;
+	}
+	w = WORLD(m); /* timing_wait() and runq_alloc() may have moved the arena */
 	int cpu = pick(m);
 	if (w->stopped) /* test builds: the run queue's check failed */
 		return -1;

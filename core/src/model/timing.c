@@ -126,10 +126,12 @@ static void wake(struct world *w, int cpu)
 	c->waits_on = 0;
 }
 
-int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *blocked, int nb)
+int timing_pick(struct model *m, const struct runq *q)
 {
 	struct world *w = WORLD(m);
 	struct sched_state *s = &w->sched;
+	const uint8_t *cand = q->runnable, *blocked = q->blocked;
+	int n = q->nr_runnable, nb = q->nr_blocked;
 	/* a CPU that waited starts when the op it waited for returned: no
 	 * earlier than that op's CPU's clock, which is that time (the op's
 	 * last step was the last thing it ran). Only a CPU that waited has
@@ -140,7 +142,7 @@ int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *bloc
 			wake(w, cand[i]);
 	} else if (s->woke == RUNQ_WOKE_SOME) {
 		for (int k = 0; k < RUNQ_WORDS; k++)
-			for (uint64_t b = s->woke_set[k] & s->run_set[k]; b; b &= b - 1)
+			for (uint64_t b = q->woke_set[k] & q->run_set[k]; b; b &= b - 1)
 				wake(w, k * 64 + __builtin_ctzll(b));
 	}
 	s->woke = RUNQ_WOKE_NONE;

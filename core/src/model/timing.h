@@ -17,9 +17,9 @@ enum cost_key {
 /* Before a timed step: make room for the tables (may move the arena) and
  * bring waiting CPUs' clocks up to now. 0, or -1 out of memory. */
 ARENA_MOVES int timing_wait(struct model *m);
-/* The runnable CPU (among cand[0..n-1]) with the smallest clock; the
+/* The runnable CPU of pick()'s run queue with the smallest clock; the
  * blocked CPUs (ops left, none may start) idle up to its clock. */
-int timing_pick(struct model *m, const uint8_t *cand, int n, const uint8_t *blocked, int nb);
+int timing_pick(struct model *m, const struct runq *q);
 /* After a step of `cpu`: charge its cost (the step's event) to its clock,
  * its kernel function and the lock it waited for. */
 void timing_charge(struct model *m, int cpu);

@@ -319,10 +319,7 @@ struct range_free { uint32_t n; idx_t head; };
 
 /* The scheduler's state (sched.c): part of the run, so checkpoints carry
  * it and step back works under every schedule. */
-/* sched_state's CPU bit sets: 64 CPUs a word */
-enum { RUNQ_WORDS = (SVZ_MAX_CPUS + 63) / 64 };
 struct sched_state {
-	uint32_t rr_next;        /* round-robin: the CPU to try first */
 	uint32_t step, step_done; /* explicit: the 'steps' token running, its progress */
 	uint32_t unstarted;      /* no op below it is unstarted (a cursor) */
 	/* the step's last event (note_last()): what the explicit schedule
@@ -330,27 +327,36 @@ struct sched_state {
 	 * and item packed as ev_record() takes them (last_kind() etc.) */
 	uint32_t last_what;
 	int16_t last_node;
-	int64_t last_value;
+	uint16_t rr_next;        /* round-robin: the CPU to try first */
 	uint32_t timing;         /* timed: 1 + where timing.c's u64 tables start (0: none yet) */
-	/* pick()'s run queue (round-robin, random, timed): the CPUs that may
-	 * run and those whose next op waits, as bit sets and as lists in CPU
-	 * order. Only an op's return changes them, and only for its CPU and
-	 * the waiting ones: a CPU whose op starts was runnable and still is,
-	 * an op that returned stays returned, a CPU with no op left has none.
-	 * `runq` says what is stale (RUNQ_*). `woke`: the CPUs that waited and
-	 * may run since the last rebuild, which timing_pick() has not seen yet
-	 * (RUNQ_WOKE_SOME: those in woke_set, RUNQ_WOKE_ANY: any runnable). */
+	/* pick()'s run queue (struct runq, sched.c): 1 + where it starts in
+	 * P_U64 (0: none yet), what of it is stale (RUNQ_*), and which CPUs
+	 * that waited timing_pick() has yet to see (RUNQ_WOKE_*). In the arena,
+	 * not the world: a bigger world moved every pool against the world's
+	 * hot fields, and the serial fast path ran 20% slower. */
+	uint32_t runq_at;
 	uint16_t runq;
 	uint8_t woke;
-	uint16_t nr_runnable, nr_blocked;
-	uint64_t run_set[RUNQ_WORDS], wait_set[RUNQ_WORDS], woke_set[RUNQ_WORDS];
-	uint8_t runnable[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS];
+	int64_t last_value;
 };
 /* sched_state.runq: all of it stale (a new world), none, or one CPU's op
  * returned (RUNQ_ONE + that CPU) */
 enum { RUNQ_FILL = 0, RUNQ_OK = 1, RUNQ_ONE = 2 };
-/* sched_state.woke */
+/* sched_state.woke: none, those in runq.woke_set, any runnable CPU */
 enum { RUNQ_WOKE_NONE, RUNQ_WOKE_SOME, RUNQ_WOKE_ANY };
+/* 64 CPUs a word of a CPU set */
+enum { RUNQ_WORDS = (SVZ_MAX_CPUS + 63) / 64 };
+/* pick()'s run queue (round-robin, random, timed): the CPUs that may run
+ * and those whose next op waits, as bit sets and as lists in CPU order.
+ * Only an op's return changes them, and only for its CPU and the waiting
+ * ones: a CPU whose op starts was runnable and still is, an op that
+ * returned stays returned, a CPU with no op left has none. woke_set: the
+ * CPUs that waited and may run since the last rebuild. */
+struct runq {
+	uint64_t run_set[RUNQ_WORDS], wait_set[RUNQ_WORDS], woke_set[RUNQ_WORDS];
+	uint16_t nr_runnable, nr_blocked;
+	uint8_t runnable[SVZ_MAX_CPUS], blocked[SVZ_MAX_CPUS];
+};
 _Static_assert(SVZ_MAX_CPUS <= 256, "sched_state keeps CPU numbers in bytes");
 
 /* kmalloc_slab()'s caches: KMALLOC_NORMAL, _CGROUP, _RECLAIM, DMA (cache.c
