@@ -17,12 +17,12 @@ int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (!CLASSIC(m) || cache_r(m, f->cache)->has_sheaves) {
-		CALL(CO_ALLOC_FROM_PCS, (void)callee);
+		CALL_HOT(CO_ALLOC_FROM_PCS, (void)callee);
 		if (f->ret >= 0)
 			CO_RETURN(f->ret);
 	}
 	if (CLASSIC(m)) {
-		CALL(CO_C_SLAB_ALLOC_NODE, (void)callee);
+		CALL_HOT(CO_C_SLAB_ALLOC_NODE, (void)callee);
 		CO_RETURN(f->ret);
 	}
 	CALL(CO_SLAB_ALLOC, (void)callee);

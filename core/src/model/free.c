@@ -14,7 +14,7 @@ int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 	if (CLASSIC(m) && !cache_r(m, f->cache)->has_sheaves)
 		goto to_slab;
 	if (slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
-		CALL(CO_FREE_TO_PCS, callee->b = object; callee->flag1 = true);
+		CALL_HOT(CO_FREE_TO_PCS, callee->b = object; callee->flag1 = true);
 		if (f->ret)
 			CO_RETURN(0);
 	} else {
@@ -25,11 +25,11 @@ to_slab:
 	obj_r(m, object)->state = OBJ_CHAIN;
 	if (CLASSIC(m)) {
 		obj_r(m, object)->next = NIL;
-		CALL(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object;
+		CALL_HOT(CO_C_DO_SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object;
 		     callee->y = object; callee->n = 1);
 		CO_RETURN(0);
 	}
-	CALL(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
+	CALL_HOT(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
 	     callee->n = 1);
 	STAT(FREE_SLOWPATH, 1);
 	CO_RETURN(0);

@@ -37,7 +37,7 @@ static enum handle_state handle_state(struct model *m, idx_t h)
  * trace is wrong, not the kernel. So is an alloc into a handle another
  * CPU's op in flight will fill (interleaved by svz_step_cpu()): two CPUs
  * storing to one pointer, one object leaked. The op claims the handle. */
-int claim_handle(struct model *m, int cpu, idx_t h)
+int claim_handle_slow(struct model *m, int cpu, idx_t h)
 {
 	struct handle_rec *hr = handle_r(m, h);
 	uint32_t op = cur_op(m, cpu);
@@ -135,7 +135,7 @@ int co_OP_ALLOC(struct model *m, int cpu, struct frame *f)
 	REQUIRE_CACHE();
 	if (claim_handle(m, cpu, OP(f)->handle))
 		CO_RETURN(-1);
-	CALL(CO_SLAB_ALLOC_NODE, (void)callee);
+	CALL_HOT(CO_SLAB_ALLOC_NODE, (void)callee);
 	if (f->ret < 0) {
 		handle_r(m, OP(f)->handle)->alloc_line = OP(f)->line;
 		handle_r(m, OP(f)->handle)->free_line = 0;
@@ -194,7 +194,7 @@ int co_OP_KMALLOC(struct model *m, int cpu, struct frame *f)
 		   .value = (int64_t)large_r(m, large_kmalloc)->pfn);
 		CO_RETURN(0);
 	}
-	CALL(CO_SLAB_ALLOC_NODE, (void)callee);
+	CALL_HOT(CO_SLAB_ALLOC_NODE, (void)callee);
 	if (f->ret < 0) {
 		handle_r(m, OP(f)->handle)->alloc_line = OP(f)->line;
 		CO_RETURN(0);
@@ -246,7 +246,7 @@ static int free_common(struct model *m, int cpu, struct frame *f, bool is_kfree)
 		EV(.kind = EV_PAGE_FREE, .fn = KFN_free_large_kmalloc, .node = large_node, .count = large_order);
 		CO_RETURN(0);
 	}
-	CALL(CO_SLAB_FREE, callee->b = object);
+	CALL_HOT(CO_SLAB_FREE, callee->b = object);
 	CO_RETURN(0);
 	CO_END;
 }

@@ -124,7 +124,7 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 		STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
-	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	LOCK_HOT(LK_PCS_LOCK, PCSI(cpu), true);
 	if (!f->ret)
 		CO_RETURN(-1);
 	if (sheaf_size(m, PCS(cpu)->main) == 0) {
@@ -332,7 +332,7 @@ int co_REFILL_SHEAF(struct model *m, int cpu, struct frame *f)
 int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
+	LOCK_HOT(LK_PCS_LOCK, PCSI(cpu), true);
 	if (!f->ret)
 		CO_RETURN(0);
 	if (sheaf_size(m, PCS(cpu)->main) == sheaf_cap(m, PCS(cpu)->main)) {

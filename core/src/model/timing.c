@@ -197,11 +197,9 @@ static int lock_last(const struct model *m, enum lock_kind lk, int node)
  * Which CPU that was is the allocator's doing: a cpu slab refilled by its
  * neighbour's frees hands back the neighbour's lines, a refill from a
  * node's partial list those of any CPU that freed there. */
-void timing_use_object(struct model *m, int cpu, idx_t obj)
+void timing_use_object_timed(struct model *m, int cpu, idx_t obj)
 {
 	struct world *w = WORLD(m);
-	if (!w->sched.timing)
-		return; /* not a timed run */
 	struct obj_rec *o = obj_r(m, obj);
 	uint64_t lines = (cache_r(m, slab_r(m, o->slab)->cache)->g.object_size + 63) / 64;
 	uint64_t x = lines * line_cost(m, cpu, (int)o->user_cpu - 1);

@@ -26,7 +26,12 @@ void timing_charge(struct model *m, int cpu);
 /* A timed run's CPU uses object `obj` (the allocation returns it to the
  * caller, or the caller frees it): the object's cache lines move to that
  * CPU from the one that used it last, paid with this step. */
-void timing_use_object(struct model *m, int cpu, idx_t obj);
+void timing_use_object_timed(struct model *m, int cpu, idx_t obj);
+static inline void timing_use_object(struct model *m, int cpu, idx_t obj)
+{
+	if (WORLD(m)->sched.timing) /* not a call per op in serial runs (wasm) */
+		timing_use_object_timed(m, cpu, obj);
+}
 /* The price timing_charge() will charge for the step of `cpu` whose event
  * was just emitted (sched.last_*), without charging it: the cycles of a
  * timed run's events (ev_emit(), docs/events.md). */
