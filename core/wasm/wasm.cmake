@@ -28,8 +28,12 @@ set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 # frame) for size, -Oz, which LTO keeps per function. The model is most
 # of the code; in wasm its EV() sites keep only the common end of a step
 # inline and its CALL() sites call co_push() (engine.h: WASM_NOINLINE):
-# 314 KB (424 KB with all of it inline, 443 KB all -O2). At -Os the model
-# runs about twice as slow under Node.
+# 314 KB (424 KB with all of it inline, 443 KB all -O2). Inside the per-step
+# files, what runs once per trace or report and the coroutines a
+# kmalloc/kfree workload never enters are compiled for size as well
+# (engine.h FOR_SIZE, coroutines.def SIZE): 307.6 -> 296 KB. The whole
+# model at -Oz would be 257 KB, but 4x slower under Node at -Os (the arena
+# accessors and the frame copy become calls).
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(slubviz_core PRIVATE -flto -O2)
   set(SVZ_WASM_COLD_SOURCES ${SVZ_CORE_SOURCES})
@@ -37,7 +41,7 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
   # configuration, slab geometry, gfp parsing, counter sums and the
   # validator, is cold too)
   list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX
-       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|events|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing)[.]c$")
+       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing)[.]c$")
   set_source_files_properties(${SVZ_WASM_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS -Oz)
   # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
   set(SVZ_WASM_LINK_OPT -O2 -flto)

@@ -40,7 +40,7 @@ static int cache_geometry(const struct svz_config *cfg, uint32_t object_size, ui
 
 /* Everything here allocates: the arena rule (types.h) holds, so records are
  * reached by index after every pool_alloc()/sheaf_new(). */
-static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
+FOR_SIZE static ARENA_MOVES int create_cache(struct model *m, const char *name, uint32_t object_size,
 				    uint32_t align, uint32_t flags, bool ctor, uint32_t sheaf_req,
 				    bool is_kmalloc, uint32_t decl, idx_t *out, char *err, size_t errlen)
 {
@@ -321,7 +321,7 @@ ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
 	return cache_r(m, c)->alive ? c : NIL;
 }
 
-int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
+FOR_SIZE int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
 {
 	if (svz_topology_check(&cfg->topo, err, errlen) || sched_check(t, cfg, err, errlen))
 		return -1;
@@ -431,7 +431,7 @@ oom:
 	return -1;
 }
 
-void model_destroy(struct model *m)
+FOR_SIZE void model_destroy(struct model *m)
 {
 	free(m->op_dep);
 	m->op_dep = NULL;

@@ -312,14 +312,17 @@ enum co_fn {
 	CO__COUNT
 };
 
-/* What a coroutine is compiled for (coroutines.def): in wasm SIZE is clang's
- * minsize, kept per function by the link-time optimiser. */
-#define CO_OPT_SPEED
+/* In wasm, compiled for size (clang's minsize, kept per function by the
+ * link-time optimiser): what runs once per trace, report or parse in the
+ * files whose other code runs per step (-O2, wasm.cmake). */
 #ifdef __wasm__
-#define CO_OPT_SIZE __attribute__((minsize))
+#define FOR_SIZE __attribute__((minsize))
 #else
-#define CO_OPT_SIZE
+#define FOR_SIZE
 #endif
+/* What a coroutine is compiled for (coroutines.def). */
+#define CO_OPT_SPEED
+#define CO_OPT_SIZE FOR_SIZE
 typedef int (*co_func)(struct model *m, int cpu, struct frame *f);
 #define CO_FN(n, kfn, opt) CO_OPT_##opt int co_##n(struct model *m, int cpu, struct frame *f);
 #include "model/coroutines.def"

@@ -184,7 +184,7 @@ static uint32_t op_handles(const struct svz_trace *t, const struct svz_op *o, ui
 /* m->op_dep: for each op the latest earlier op of another CPU it must wait
  * for (DEP_NONE, DEP_ALL). Derived from the trace alone, so it lives
  * outside the arena. 0, or -1 out of memory. */
-static int build_deps(struct model *m)
+FOR_SIZE static int build_deps(struct model *m)
 {
 	const struct svz_trace *t = m->trace;
 	if (m->op_dep)
@@ -349,7 +349,7 @@ static ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 }
 
 static void stop_with(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void stop_with(struct model *m, const char *fmt, ...)
+FOR_SIZE static void stop_with(struct model *m, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -579,7 +579,7 @@ static int pick(struct model *m)
 	}
 }
 
-void svz_sched_step_text(const struct svz_sched_step *st, char *buf, size_t len)
+FOR_SIZE void svz_sched_step_text(const struct svz_sched_step *st, char *buf, size_t len)
 {
 	switch (st->until) {
 	case SVZ_STEP_OPS:
@@ -705,7 +705,7 @@ ARENA_MOVES int model_step_op(struct model *m)
 	return WORLD(m)->stopped ? -1 : 1;
 }
 
-int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
+FOR_SIZE int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
 {
 	if (cfg->sched.kind != SVZ_SCHED_EXPLICIT || t->nr_steps)
 		return 0;
@@ -732,7 +732,7 @@ const char *svz_event_kind_name(int i)
 	return i >= 0 && i < EV__COUNT ? ev_kind_names[i] : NULL;
 }
 
-int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size_t errlen)
+FOR_SIZE int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size_t errlen)
 {
 	char word[32];
 	const char *p = spec ? spec : "";
@@ -776,7 +776,7 @@ int svz_schedule_parse(struct svz_schedule *s, const char *spec, char *err, size
 	return 0;
 }
 
-void svz_schedule_text(const struct svz_schedule *s, char *buf, size_t len)
+FOR_SIZE void svz_schedule_text(const struct svz_schedule *s, char *buf, size_t len)
 {
 	const char *name = svz_sched_kind_name(s->kind);
 	if (s->kind == SVZ_SCHED_RANDOM)

@@ -27,7 +27,7 @@ static const struct {
 };
 _Static_assert(COST__COUNT <= SVZ_MAX_COSTS, "raise SVZ_MAX_COSTS");
 
-int svz_cost_info(int i, const char **key, uint64_t *cycles, const char **what)
+FOR_SIZE int svz_cost_info(int i, const char **key, uint64_t *cycles, const char **what)
 {
 	if (i < 0 || i >= COST__COUNT)
 		return -1;
@@ -37,7 +37,7 @@ int svz_cost_info(int i, const char **key, uint64_t *cycles, const char **what)
 	return 0;
 }
 
-int svz_cost_set(struct svz_schedule *s, const char *key, const char *cycles, char *err, size_t errlen)
+FOR_SIZE int svz_cost_set(struct svz_schedule *s, const char *key, const char *cycles, char *err, size_t errlen)
 {
 	for (int i = 0; i < COST__COUNT; i++) {
 		if (strcmp(key, costs[i].key) != 0)
@@ -316,7 +316,7 @@ void timing_charge(struct model *m, int cpu)
 /* ---- what a timed run reports ---- */
 
 /* The run's length: the largest clock. */
-static uint64_t makespan(struct model *m)
+FOR_SIZE static uint64_t makespan(struct model *m)
 {
 	uint64_t end = 0;
 	for (int c = 0; c < WORLD(m)->nr_cpus; c++)
@@ -325,7 +325,7 @@ static uint64_t makespan(struct model *m)
 	return end;
 }
 
-int timing_summary(struct model *m, double *mops, double *spin_share)
+FOR_SIZE int timing_summary(struct model *m, double *mops, double *spin_share)
 {
 	struct world *w = WORLD(m);
 	if (w->cfg.sched.kind != SVZ_SCHED_TIMED || !w->sched.timing)
@@ -368,7 +368,7 @@ struct profile {
 	struct prof_line lines[KFN__COUNT * (1 + LK__COUNT)]; /* by cycles, largest first */
 };
 
-static int profile_read(struct model *m, struct profile *p)
+FOR_SIZE static int profile_read(struct model *m, struct profile *p)
 {
 	if (timing_summary(m, &p->mops, &p->spin_share))
 		return -1;
@@ -402,7 +402,7 @@ static uint64_t lock_stat(struct model *m, int lk, int node, int field)
 /* A CPU's idle cycles: waiting, and after its last step to the run's end. */
 static uint64_t idle_of(const struct cpu_rec *r, uint64_t end) { return r->idle + (end - r->clock); }
 
-void timing_report(struct model *m, struct sbuf *b)
+FOR_SIZE void timing_report(struct model *m, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
 	struct profile *p = malloc(sizeof *p);
@@ -460,7 +460,7 @@ static void json_num(struct sbuf *b, double v)
 	sb_printf(b, "%.17g", v == v && v < 1e300 && v > -1e300 ? v : 0.0);
 }
 
-void timing_report_json(struct model *m, struct sbuf *b)
+FOR_SIZE void timing_report_json(struct model *m, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
 	struct profile *p = malloc(sizeof *p);
