@@ -31,17 +31,20 @@ set(SVZ_WASM_EXPORTS ${SVZ_WASM_DIR}/exported_functions.json)
 # 314 KB (424 KB with all of it inline, 443 KB all -O2). Inside the per-step
 # files, what runs once per trace or report and the coroutines a
 # kmalloc/kfree workload never enters are compiled for size as well
-# (engine.h FOR_SIZE, coroutines.def SIZE): 307.6 -> 296 KB. The whole
-# model at -Oz would be 257 KB, but 4x slower under Node at -Os (the arena
-# accessors and the frame copy become calls).
+# (engine.h FOR_SIZE, coroutines.def SIZE): 307.6 -> 299 KB, with the
+# validator at -O2. The whole model at -Oz would be 257 KB, but it runs 4x
+# slower under Node at -Os (the arena accessors and the frame copy become
+# calls).
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(slubviz_core PRIVATE -flto -O2)
   set(SVZ_WASM_COLD_SOURCES ${SVZ_CORE_SOURCES})
   # ... but the model's files that run per step (the rest of the model,
-  # configuration, slab geometry, gfp parsing, counter sums and the
-  # validator, is cold too)
+  # configuration, slab geometry, gfp parsing, counter sums and event
+  # text, is cold too). The validator runs after every micro-step of a
+  # round-robin or random schedule: at -Oz partial-churn.trace
+  # round-robin took 46 us/op under Node, 3x native; at -O2 26 (+3.4 KB).
   list(FILTER SVZ_WASM_COLD_SOURCES EXCLUDE REGEX
-       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing)[.]c$")
+       "/core/src/model/(alloc|arena|barn|cache|coroutine|cpu|free|node|ops|page_alloc|rcu|sched|sheaf|slab|timing|validate)[.]c$")
   set_source_files_properties(${SVZ_WASM_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS -Oz)
   # (-O2, not -O3: emcc -O3 minifies the export names the page calls)
   set(SVZ_WASM_LINK_OPT -O2 -flto)
