@@ -37,7 +37,7 @@ int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 int co_SLAB_ALLOC(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	STAT(ALLOC_SLOWPATH, 1);
+	STAT_HOT(ALLOC_SLOWPATH, 1);
 	/* a classic kernel (a debug cache's single-object path) has it from v6.9 */
 	try_thisnode = kernel_tries_thisnode(m);
 new_objects:
@@ -94,7 +94,7 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (!CNODE(f->node)->exists) {
-		CHECK_EV(CHK_NO_NODE, .node = f->node);
+		CHECK_EV_HOT(CHK_NO_NODE, .node = f->node);
 		CO_RETURN(-1);
 	}
 	if (CNODE(f->node)->nr_partial == 0) {
@@ -112,7 +112,7 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 		/* new.freelist of this cmpxchg: whether it emptied the slab is
 		 * decided now, not re-read after the pause */
 		emptied = slab_r(m, partial_slab)->freelist == NIL;
-		EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = partial_slab, .obj = object, .node = f->node,
+		EV_HOT(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = partial_slab, .obj = object, .node = f->node,
 		   .count = 1, .value = slab_r(m, partial_slab)->inuse);
 		if (emptied) {
 			remove_partial(m, f->cache, f->node, partial_slab);
@@ -120,7 +120,7 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 			   .from = LOC_PARTIAL, .to = LOC_NONE, .value = slab_r(m, partial_slab)->inuse);
 		}
 	}
-	UNLOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
+	UNLOCK_HOT(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node));
 	CO_RETURN(object == NIL ? -1 : (int32_t)object);
 	CO_END;
 }

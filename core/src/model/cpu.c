@@ -104,9 +104,9 @@ int co_C_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(f->ret);
 	}
 	load_freelist(m, f, cpu, object);
-	EV(.kind = EV_CMPXCHG, .fn = KFN_slab_alloc_node, .slab = cpu_slab, .obj = object, .from = LOC_CPU_FREELIST,
+	EV_HOT(.kind = EV_CMPXCHG, .fn = KFN_slab_alloc_node, .slab = cpu_slab, .obj = object, .from = LOC_CPU_FREELIST,
 	   .to = LOC_USER, .count = 1, .value = (int64_t)C->tid);
-	STAT(ALLOC_FASTPATH, 1);
+	STAT_HOT(ALLOC_FASTPATH, 1);
 	CO_RETURN((int32_t)object);
 	CO_END;
 }
@@ -432,9 +432,9 @@ int co_C_DO_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 		C->c_freelist = head;
 		next_tid(m, C);
 		own_freelist(m, head, cpu);
-		EV(.kind = EV_CMPXCHG, .fn = KFN_do_slab_free, .slab = this_slab, .obj = head, .from = LOC_USER,
+		EV_HOT(.kind = EV_CMPXCHG, .fn = KFN_do_slab_free, .slab = this_slab, .obj = head, .from = LOC_USER,
 		   .to = LOC_CPU_FREELIST, .count = -cnt, .value = (int64_t)C->tid);
-		STAT(FREE_FASTPATH, cnt);
+		STAT_HOT(FREE_FASTPATH, cnt);
 		CO_RETURN(0);
 	}
 	CALL(CO_C___SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail; callee->n = cnt);

@@ -124,6 +124,7 @@ extern const char *const check_names[CHK__COUNT];
 extern const char *const check_texts[CHK__COUNT];
 #define check_text(e) check_texts[(e)->item]
 #define CHECK_EV(ITEM, ...) EV(.kind = EV_CHECK, .fn = f_kfn(f), .item = (ITEM), __VA_ARGS__)
+#define CHECK_EV_HOT(ITEM, ...) EV_HOT(.kind = EV_CHECK, .fn = f_kfn(f), .item = (ITEM), __VA_ARGS__)
 
 /* The locks a micro-step takes: LOCK_KIND(enum name, name in events). */
 #define LOCK_KINDS(X) \
@@ -272,8 +273,8 @@ NATIVE_INLINE static inline void step_boundary(struct world *w)
  * so frames hold the same bytes): its event (ev_note()) and, if
  * may_fuse(), the step boundary. true if the step was fused (the code runs
  * on). */
-STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
-		   idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+__attribute__((always_inline)) static inline bool step_end(struct model *m, int cpu, uint32_t what, uint32_t where,
+		   idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
 	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
 	if (!may_fuse(m))
@@ -281,9 +282,15 @@ STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t
 	step_boundary(WORLD(m));
 	return true;
 }
+STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
+		   idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+{
+	return step_end(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+}
 /* The common end first, inline: a fused step with events off (the
- * step's event count ends at 0 either way). */
-__attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev)
+ * step's event count ends at 0 either way). The rest in step_end_slow(),
+ * or inline too at a `hot` site (EV_HOT()). */
+__attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev, bool hot)
 {
 	if (__builtin_expect(m->fuse_steps == FUSE_QUIET, 1)) {
 		struct world *w = WORLD(m);
@@ -291,8 +298,8 @@ __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, i
 		step_boundary(w);
 		return true;
 	}
-	return step_end_slow(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj,
-			     ev.sheaf, ev.node, ev.count, ev.value);
+	return (hot ? step_end : step_end_slow)(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab,
+						ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
 }
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
@@ -395,8 +402,8 @@ extern const co_func co_table[CO__COUNT];
 #define CO_END } f->pc = 0xffff; return CO_DONE
 #define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
 /* Record one event and pause: the end of a micro-step. */
-#define EV(...) EV_AT(__COUNTER__ + 1, __VA_ARGS__)
-#define EV_AT(n, ...) do { f->pc = (n); if (!ev_step_end(m, cpu, EVT(__VA_ARGS__))) return CO_YIELD; \
+#define EV(...) EV_AT(__COUNTER__ + 1, false, __VA_ARGS__)
+#define EV_AT(n, HOT, ...) do { f->pc = (n); if (!ev_step_end(m, cpu, EVT(__VA_ARGS__), (HOT))) return CO_YIELD; \
 	__attribute__((fallthrough)); case (n):; } while (0)
 /* Call a coroutine; its return value is in f->ret afterwards. `setup` is
  * statements on `callee` (use ';' between them, not ','). The callee
@@ -404,18 +411,21 @@ extern const co_func co_table[CO__COUNT];
  * at (n) later, the scheduler pops it when it returns) or returns (CO_DONE:
  * popped here, and this frame runs on at (n), as the scheduler would
  * resume it) without a trip through the scheduler's loop. */
-#define CO_CALL_AT(n, FN, setup) do { struct frame *callee = co_push(m, cpu, f, FN); \
+#define CO_CALL_AT(n, PUSH, FN, setup) do { struct frame *callee = PUSH(m, cpu, f, FN); \
 	setup; f->pc = (n); if (co_table[FN](m, cpu, callee) == CO_YIELD) return CO_YIELD; \
 	f = co_pop(m, cpu); case (n):; } while (0)
-#define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, FN, setup)
-/* A CALL() on a fast path (kmem_cache_alloc/free, kmalloc/kfree down to
- * the per-CPU lock): in wasm too the frame push inline, not co_push(). Ten
- * sites, 2 KB: 2-4% faster under Node on fastpath.trace and ublk-bio256
- * (inline at all ~230 sites: 3%, 20 KB). Natively the same as CALL(). */
-#define CALL_HOT(FN, setup) CO_CALL_HOT_AT(__COUNTER__ + 1, FN, setup)
-#define CO_CALL_HOT_AT(n, FN, setup) do { struct frame *callee = co_push_frame(m, cpu, f, FN); \
-	setup; f->pc = (n); if (co_table[FN](m, cpu, callee) == CO_YIELD) return CO_YIELD; \
-	f = co_pop(m, cpu); case (n):; } while (0)
+#define CALL(FN, setup) CO_CALL_AT(__COUNTER__ + 1, co_push, FN, setup)
+/* The steps and calls a kmalloc/kfree workload takes most (the fast paths
+ * of both eras; ublk-bio256's memoryless-node slow path, the seed 004
+ * regression), marked as the kernel marks likely(): in wasm all of their
+ * code inline too, the step's event (EV_HOT(), STAT_HOT(), UNLOCK_HOT(),
+ * CHECK_EV_HOT(), 20 sites) and the callee's frame push (CALL_HOT(),
+ * LOCK_HOT(), 10 sites). Natively the same as EV() and CALL(). Under Node:
+ * the steps, events on, fastpath.trace 12% and ublk-bio256 5-11% faster
+ * for 8 KB of module (every EV() site inline: 11-14%, +91 KB); the calls
+ * 2-4%, 2 KB (every CALL() site: 3%, 20 KB). */
+#define EV_HOT(...) EV_AT(__COUNTER__ + 1, true, __VA_ARGS__)
+#define CALL_HOT(FN, setup) CO_CALL_AT(__COUNTER__ + 1, co_push_frame, FN, setup)
 /* A coroutine's frame is in the arena: the arena rule (types.h) applies to
  * f. MOVES(call) makes an ARENA_MOVES call and re-fetches f; MOVES_TO(lhs,
  * call) also stores its result, in the frame or elsewhere, after the move.
@@ -432,8 +442,10 @@ struct frame *co_self(struct model *m, int cpu);
  * UNLOCK releases and is one micro-step (EV_UNLOCK). */
 #define LOCK(KIND, REC, TRY) CALL(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY))
 #define LOCK_HOT(KIND, REC, TRY) CALL_HOT(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY))
-#define UNLOCK(KIND, REC) do { *lock_owner(m, (KIND), (REC)) = -1; \
-	EV(.kind = EV_UNLOCK, .fn = f_kfn(f), .lock = (KIND), .node = lock_node(m, (KIND), (REC))); \
+#define UNLOCK(KIND, REC) UNLOCK_BY(EV, KIND, REC)
+#define UNLOCK_HOT(KIND, REC) UNLOCK_BY(EV_HOT, KIND, REC)
+#define UNLOCK_BY(EV_, KIND, REC) do { *lock_owner(m, (KIND), (REC)) = -1; \
+	EV_(.kind = EV_UNLOCK, .fn = f_kfn(f), .lock = (KIND), .node = lock_node(m, (KIND), (REC))); \
 	} while (0)
 int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec);
 int lock_node(struct model *m, enum lock_kind kind, idx_t rec);
@@ -453,10 +465,12 @@ double per_kop(uint64_t v, uint64_t ops);
 void cache_stat_sums(struct model *m, idx_t cache, uint64_t stat[NR_SLUB_STAT_ITEMS]);
 uint64_t cache_node_counter(struct model *m, idx_t cache, int counter);
 /* stat(s, item) += delta and report it as this step's event. */
-#define STAT(ITEM, DELTA) STAT_CPU(f->on_cpu, ITEM, DELTA)
+#define STAT(ITEM, DELTA) STAT_BY(EV, f->on_cpu, ITEM, DELTA)
+#define STAT_HOT(ITEM, DELTA) STAT_BY(EV_HOT, f->on_cpu, ITEM, DELTA)
 
 /* stat() on another CPU's counters (flush_all runs its work on each CPU). */
-#define STAT_CPU(CPU, ITEM, DELTA) EV(.kind = EV_STAT, .fn = f_kfn(f), .item = (ITEM), .count = (DELTA), \
+#define STAT_CPU(CPU, ITEM, DELTA) STAT_BY(EV, CPU, ITEM, DELTA)
+#define STAT_BY(EV_, CPU, ITEM, DELTA) EV_(.kind = EV_STAT, .fn = f_kfn(f), .item = (ITEM), .count = (DELTA), \
 	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
 
 /* Which kfn a frame models (for events). */

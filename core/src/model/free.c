@@ -18,7 +18,7 @@ int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 		if (f->ret)
 			CO_RETURN(0);
 	} else {
-		CHECK_EV(CHK_REMOTE_OBJECT, .obj = object, .node = slab_r(m, obj_r(m, object)->slab)->node);
+		CHECK_EV_HOT(CHK_REMOTE_OBJECT, .obj = object, .node = slab_r(m, obj_r(m, object)->slab)->node);
 	}
 to_slab:
 	WORLD(m)->cpus[cpu].pending = NIL;
@@ -31,7 +31,7 @@ to_slab:
 	}
 	CALL_HOT(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
 	     callee->n = 1);
-	STAT(FREE_SLOWPATH, 1);
+	STAT_HOT(FREE_SLOWPATH, 1);
 	CO_RETURN(0);
 	CO_END;
 }
@@ -73,7 +73,7 @@ retry:
 		}
 	}
 	slab_push_chain(m, this_slab, head, tail, (uint32_t)cnt);
-	EV(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = this_slab, .obj = head, .node = f->node,
+	EV_HOT(.kind = EV_CMPXCHG, .fn = f_kfn(f), .slab = this_slab, .obj = head, .node = f->node,
 	   .count = -cnt, .value = slab_r(m, this_slab)->inuse);
 	if (!locked && was_full && WORLD(m)->cfg.sw.cpu_partial_free && HAS_CPU_PARTIAL(m, f->cache)) {
 		/* 17c38c88294d: a was-full slab goes to this CPU's partial list

@@ -76,7 +76,7 @@ int co_LOCK(struct model *m, int cpu, struct frame *f)
 		if (*lock_owner(m, (enum lock_kind)which_lock, lock_rec) < 0) {
 			*lock_owner(m, (enum lock_kind)which_lock, lock_rec) = cpu;
 			count(m, f, NC_LIST_LOCK);
-			EV(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
+			EV_HOT(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
 			   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec));
 			CO_RETURN(1);
 		}

@@ -140,10 +140,10 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 	}
 	sheaf_pop(m, PCS(cpu)->main);
 	bulk_push(m, cpu, object);
-	EV(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
+	EV_HOT(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
-	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	STAT(PCS_ALLOC_STAT(m), 1);
+	UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
+	STAT_HOT(PCS_ALLOC_STAT(m), 1);
 	CO_RETURN((int32_t)object);
 	CO_END;
 }
@@ -171,8 +171,8 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 	}
 	barn = get_barn(m, f->cache, cpu);
 	if (barn == NIL) {
-		CHECK_EV(CHK_NO_BARN, .node = cpu_node(m, cpu));
-		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
+		CHECK_EV_HOT(CHK_NO_BARN, .node = cpu_node(m, cpu));
+		UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
 		CO_RETURN(0);
 	}
 	CALL(CO_BARN_REPLACE_EMPTY, callee->a = barn; callee->b = PCS(cpu)->main;
@@ -342,10 +342,10 @@ int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 	}
 	WORLD(m)->cpus[cpu].pending = NIL;
 	sheaf_push(m, PCS(cpu)->main, object);
-	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
+	EV_HOT(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
 	   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
-	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-	STAT(PCS_FREE_STAT(m), 1);
+	UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
+	STAT_HOT(PCS_FREE_STAT(m), 1);
 	CO_RETURN(1);
 	CO_END;
 }
