@@ -159,6 +159,44 @@ static void test_free_waits_for_alloc(void)
 }
 
 /* The race at 17c38c88294d (scenarios/race-17c38c88294d.trace). */
+/* A handle two CPUs' ops would fill at once (ops.c claim_handle()). Op 2
+ * names s (last named by op 1, CPU 2) and a (op 0, CPU 0): it waits only for
+ * the later, op 1 (build_deps()). So with op 0's alloc of a in flight on
+ * CPU 0 (one step: it holds CPU 0's sheaves lock), CPU 2's prefill returns
+ * and CPU 1's alloc_from_sheaf may start: storing into a, which op 0 will
+ * fill too, is the trace's error, not the kernel's. A handle last claimed by
+ * another CPU's op that has returned is free to claim (ops 2 and 4 of the
+ * second trace). */
+static void test_handle_claimed_in_flight(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-2 node=0\n"
+		"preset v7.0+fix1+fix2\ncache c size=64\n"
+		"c0 alloc c a\nc2 prefill_sheaf c 2 s\nc1 alloc_from_sheaf c s a\n";
+	int h = svz_open(t, NULL, NULL);
+	CHECK(h > 0);
+	if (h <= 0)
+		return;
+	CHECK_EQ_INT(svz_step_cpu(h, 0), 1); /* op 0 in flight */
+	while (svz_ops_done(h) == 0 && svz_step_cpu(h, 2) == 1)
+		;
+	CHECK_EQ_INT(svz_ops_done(h), 1);    /* op 1 returned, op 0 still in flight */
+	int r = 0;
+	for (int i = 0; i < 64 && (r = svz_step_cpu(h, 1)) == 1 && !svz_run_error(h)[0]; i++)
+		;
+	CHECK_EQ_INT(r, -1);
+	CHECK(strstr(svz_run_error(h), "trace:9: error: handle 'a' is being allocated by CPU 0's op at "
+				       "line 7, still in flight") != NULL);
+	svz_close(h);
+
+	h = svz_open("slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\n"
+		     "cache c size=64\nc0 alloc c a\nc0 free c a\nc1 alloc c a\nc1 free c a\n"
+		     "c0 alloc c a\nc0 free c a\n", NULL, NULL);
+	CHECK(h > 0);
+	CHECK_EQ_INT(svz_run_all(h), 6);
+	CHECK_EQ_INT((int)strlen(svz_run_error(h)), 0);
+	svz_close(h);
+}
+
 static void test_race_scenario(void)
 {
 	char *text = svz_t_read_file("scenarios/race-17c38c88294d.trace", NULL);
@@ -308,6 +346,7 @@ int main(void)
 	test_explicit_trylock_fails();
 	test_explicit_cmpxchg_retry();
 	test_free_waits_for_alloc();
+	test_handle_claimed_in_flight();
 	test_race_scenario();
 	test_checkpoint_replays();
 	test_kmalloc_caches_across_restore();

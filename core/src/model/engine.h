@@ -580,11 +580,13 @@ static inline uint32_t cur_op(struct model *m, int cpu) { return WORLD(m)->cpus[
 int claim_handle_slow(struct model *m, int cpu, idx_t h);
 static inline int claim_handle(struct model *m, int cpu, idx_t h)
 {
-	/* the common case inline: the handle is empty and unclaimed, or
-	 * claimed by this op; the reports out of line */
+	/* the common case inline: the handle is empty, and unclaimed or last
+	 * claimed by an op of this CPU (one op in flight per CPU); the reports
+	 * out of line */
 	struct handle_rec *hr = handle_r(m, h);
-	uint32_t mine = cur_op(m, cpu) + 1;
-	if (hr->obj == NIL && hr->large == NIL && hr->sheaf == NIL && (!hr->claim || hr->claim == mine)) {
+	uint32_t mine = cur_op(m, cpu) + 1, claim = hr->claim;
+	if (hr->obj == NIL && hr->large == NIL && hr->sheaf == NIL &&
+	    (!claim || claim == mine || m->trace->ops[claim - 1].cpu == cpu)) {
 		hr->claim = mine;
 		return 0;
 	}

@@ -51,7 +51,7 @@ static ARENA_MOVES void op_start(struct model *m, uint32_t op)
 	WORLD(m)->cpus[o->cpu].op = op;
 	WORLD(m)->cpus[o->cpu].bulk_len = 0;
 	idx_t cache = model_op_cache(m, o);
-	struct frame *f = co_push(m, o->cpu, NULL, (enum co_fn)op_root[o->type]);
+	struct frame *f = co_push_frame(m, o->cpu, NULL, (enum co_fn)op_root[o->type]); /* inline: once per op */
 	f->cache = cache;
 	f->gfp = o->gfp;
 	f->node = o->node;
