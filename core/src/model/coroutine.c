@@ -28,4 +28,10 @@ struct frame *co_push(struct model *m, int cpu, struct frame *parent, enum co_fn
 {
 	return co_push_frame(m, cpu, parent, fn);
 }
+
+bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
+		   idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+{
+	return step_end(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+}
 #endif

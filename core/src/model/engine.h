@@ -175,8 +175,8 @@ struct event {
 
 /* Code behind every EV() and CALL() site: inline natively, for speed
  * (forced: GCC's limits outlined a copy here and there, a call per step,
- * whenever a coroutine grew); in wasm out of line (a static function: one
- * copy per file), so each of the ~270 EV() and ~230 CALL() sites stays
+ * whenever a coroutine grew); in wasm out of line (one copy, in
+ * coroutine.c), so each of the ~270 EV() and ~230 CALL() sites stays
  * small (issue 14: most of the module's size). */
 #ifdef __wasm__
 #define WASM_NOINLINE __attribute__((noinline))
@@ -185,14 +185,13 @@ struct event {
 #define WASM_NOINLINE
 #define NATIVE_INLINE __attribute__((always_inline))
 #endif
-#define STEP_END_FN WASM_NOINLINE NATIVE_INLINE __attribute__((unused)) static inline
 
 /* The ring and the sink, for events someone reads. Given the fields an
  * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
  * << 8 | lock << 16 | item << 24, where = from | to << 8), not an event
  * built on the stack. Inline both ways: in wasm into the out-of-line
- * step_end_slow(), one copy per file (a call with 11 arguments less per
- * event: fastpath events on 3-6% faster under Node, the module no larger). */
+ * step_end_slow() (a call with 11 arguments less per event: fastpath
+ * events on 3-6% faster under Node, the module no larger). */
 __attribute__((always_inline, unused)) static inline void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
 			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
@@ -282,11 +281,14 @@ __attribute__((always_inline)) static inline bool step_end(struct model *m, int 
 	step_boundary(WORLD(m));
 	return true;
 }
-STEP_END_FN bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache, idx_t slab,
-		   idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
-{
-	return step_end(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
-}
+#ifdef __wasm__
+/* one copy for the module (coroutine.c; a static one per file was 9 copies,
+ * 3.4 KB more) */
+WASM_NOINLINE bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
+				 idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value);
+#else
+#define step_end_slow step_end
+#endif
 /* The common end first, inline: a fused step with events off (the
  * step's event count ends at 0 either way). The rest in step_end_slow(),
  * or inline too at a `hot` site (EV_HOT()). */
