@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "api/session.h"
+#include "model/types.h"
 #include "slubviz/slubviz.h"
 
 #define HEAD "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\n" \
@@ -268,6 +270,48 @@ static void test_checkpoint_replays(void)
 	free(text);
 }
 
+/* A serial run of whole ops fuses its steps, and with events off a fused
+ * step records nothing, not even the step's last event (engine.h
+ * ev_step_end()): every op ends with its RETURN, which notes it. So at every
+ * op boundary the world holds the bytes a run step by step (svz_step(), no
+ * step fused) leaves, under both eras. (A write the quiet path made and
+ * the RETURN did not undo fails it at every boundary.) */
+static void test_fused_run_leaves_same_world(void)
+{
+	const char *files[] = { "scenarios/basics.trace", "scenarios/sheaf-cycle.trace",
+				"scenarios/kfree-rcu.trace", "scenarios/slub-bulk-bench.trace",
+				"scenarios/lesson-batched.trace", "scenarios/lesson-classic-paths.trace" };
+	const char *presets[] = { NULL, "v6.19", "v5.10" };
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char *text = svz_t_read_file(files[i], NULL);
+		CHECK(text != NULL);
+		for (size_t p = 0; text && p < sizeof presets / sizeof *presets; p++) {
+			int fused = svz_open(text, presets[p], NULL), stepped = svz_open(text, presets[p], NULL);
+			CHECK(fused > 0 && stepped > 0);
+			if (fused <= 0 || stepped <= 0)
+				continue;
+			svz_set_events(fused, 0);
+			svz_set_events(stepped, 0);
+			int differ = 0, ops = svz_ops_total(fused);
+			for (int k = 1; k <= ops; k++) {
+				int r = svz_run_to_op(fused, k);
+				while (svz_ops_done(stepped) < k && svz_step(stepped) == 1)
+					;
+				const struct model *a = svz_session_model(fused), *b = svz_session_model(stepped);
+				differ += arena_used(a) != arena_used(b) || memcmp(a->mem, b->mem, sizeof(struct world)) != 0;
+				if (r < 0)
+					break;
+			}
+			if (differ)
+				fprintf(stderr, "%s [%s]: %d op boundaries differ\n", files[i], presets[p] ? presets[p] : "its preset", differ);
+			CHECK_EQ_INT(differ, 0);
+			svz_close(fused);
+			svz_close(stepped);
+		}
+		free(text);
+	}
+}
+
 /* kmalloc caches are made on first use, and a kmalloc op finds its cache by
  * (kmalloc type, index) in state a checkpoint carries (cache.c
  * kmalloc_cache()): back to before any of them existed, or to between the
@@ -349,6 +393,7 @@ int main(void)
 	test_handle_claimed_in_flight();
 	test_race_scenario();
 	test_checkpoint_replays();
+	test_fused_run_leaves_same_world();
 	test_kmalloc_caches_across_restore();
 	test_bad_schedules();
 	return svz_t_done();

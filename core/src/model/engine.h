@@ -290,14 +290,16 @@ WASM_NOINLINE bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32
 #define step_end_slow step_end
 #endif
 /* The common end first, inline: a fused step with events off (the
- * step's event count ends at 0 either way). The rest in step_end_slow(),
- * or inline too at a `hot` site (EV_HOT()). */
+ * step's event count ends at 0 either way), the step boundary alone. Not
+ * note_last(): the schedules that read it (explicit, timed) never fuse,
+ * and a fused run stops only where an op returns (ev_emit() of its
+ * RETURN notes that) or where a step is not fused, so it leaves the world
+ * as a run step by step does. The rest in step_end_slow(), or inline too
+ * at a `hot` site (EV_HOT()). */
 __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev, bool hot)
 {
 	if (__builtin_expect(m->fuse_steps == FUSE_QUIET, 1)) {
-		struct world *w = WORLD(m);
-		note_last(w, EV_WHAT(ev), ev.node, ev.value);
-		step_boundary(w);
+		step_boundary(WORLD(m));
 		return true;
 	}
 	return (hot ? step_end : step_end_slow)(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab,
