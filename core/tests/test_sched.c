@@ -270,12 +270,13 @@ static void test_checkpoint_replays(void)
 	free(text);
 }
 
-/* A serial run of whole ops fuses its steps, and with events off a fused
- * step records nothing, not even the step's last event (engine.h
- * ev_step_end()): every op ends with its RETURN, which notes it. So at every
- * op boundary the world holds the bytes a run step by step (svz_step(), no
- * step fused) leaves, under both eras. (A write the quiet path made and
- * the RETURN did not undo fails it at every boundary.) */
+/* A serial run of whole ops fuses its steps, and a fused step records its
+ * event (events on) and nothing else, not even the step's last event
+ * (engine.h fused_step()): every op ends with its RETURN, which notes it. So
+ * at every op boundary the world holds the bytes a run step by step
+ * (svz_step(), no step fused) leaves, under both eras, events off and on.
+ * (A write a fused step made and the RETURN did not undo fails it at every
+ * boundary.) */
 static void test_fused_run_leaves_same_world(void)
 {
 	const char *files[] = { "scenarios/basics.trace", "scenarios/sheaf-cycle.trace",
@@ -285,13 +286,15 @@ static void test_fused_run_leaves_same_world(void)
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		char *text = svz_t_read_file(files[i], NULL);
 		CHECK(text != NULL);
-		for (size_t p = 0; text && p < sizeof presets / sizeof *presets; p++) {
-			int fused = svz_open(text, presets[p], NULL), stepped = svz_open(text, presets[p], NULL);
+		for (int run = 0; text && run < 2 * (int)(sizeof presets / sizeof *presets); run++) {
+			const char *preset = presets[run / 2];
+			int events = run % 2;
+			int fused = svz_open(text, preset, NULL), stepped = svz_open(text, preset, NULL);
 			CHECK(fused > 0 && stepped > 0);
 			if (fused <= 0 || stepped <= 0)
 				continue;
-			svz_set_events(fused, 0);
-			svz_set_events(stepped, 0);
+			svz_set_events(fused, events);
+			svz_set_events(stepped, events);
 			int differ = 0, ops = svz_ops_total(fused);
 			for (int k = 1; k <= ops; k++) {
 				int r = svz_run_to_op(fused, k);
@@ -303,7 +306,8 @@ static void test_fused_run_leaves_same_world(void)
 					break;
 			}
 			if (differ)
-				fprintf(stderr, "%s [%s]: %d op boundaries differ\n", files[i], presets[p] ? presets[p] : "its preset", differ);
+				fprintf(stderr, "%s [%s, events %s]: %d op boundaries differ\n", files[i],
+					preset ? preset : "its preset", events ? "on" : "off", differ);
 			CHECK_EQ_INT(differ, 0);
 			svz_close(fused);
 			svz_close(stepped);

@@ -246,21 +246,37 @@ static inline void ev_emit(struct model *m, int cpu, struct event ev)
 		ev.count, ev.value);
 }
 void model_report(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A serial run of whole ops (m->fuse_steps) need not go back to the
- * scheduler between steps: make the boundary run_cpu() would make (count
- * the step, a new step's event count) and let the code run on, saving a
- * return and a dispatch per step. Only when run_cpu() would go on at once:
- * the run has not stopped and the arena has its headroom (arena_reserve()
- * would neither check nor move anything); m->fuse_steps says so. */
-NATIVE_INLINE static inline bool may_fuse(struct model *m)
-{
-	return m->fuse_steps != FUSE_NO;
-}
 /* Stop the run on an error; no EV() fuses a step past it. */
 static inline void model_stop(struct model *m)
 {
 	WORLD(m)->stopped = true;
 	m->fuse_steps = FUSE_NO;
+}
+/* A serial run of whole ops (m->fuse_steps) need not go back to the
+ * scheduler between steps: make the boundary run_cpu() would make (count
+ * the step) and let the code run on, saving a return and a dispatch per
+ * step. Only when run_cpu() would go on at once: the run has not stopped
+ * and the arena has its headroom (arena_reserve() would neither check nor
+ * move anything); m->fuse_steps says so (FUSE_QUIET events off,
+ * FUSE_EVENTS on).
+ *
+ * A fused step records its event, if events are on, and nothing else: its
+ * step's event count is 0 already (a fused step counts none; run_cpu()
+ * zeroes it where a run starts and between steps it did not fuse), and it
+ * does not note_last(): the schedules that read that (explicit, timed)
+ * never fuse, and a fused run stops only where an op returns (ev_emit() of
+ * its RETURN notes it) or where a step is not fused. So it leaves the
+ * world as a run step by step does (test_sched
+ * test_fused_run_leaves_same_world). */
+static inline void fused_step(struct model *m)
+{
+#ifdef SVZ_VALIDATE_EVERY_OP
+	if (WORLD(m)->step_events != 0) { /* test builds */
+		model_report(m, "BUG: a fused step finds %u events in its step", WORLD(m)->step_events);
+		model_stop(m);
+	}
+#endif
+	WORLD(m)->seq++;
 }
 /* The boundary between two steps of a run (run_cpu(), or a fused EV()):
  * the step just ended counted, the next one's event count from 0. */
@@ -269,18 +285,24 @@ NATIVE_INLINE static inline void step_boundary(struct world *w)
 	w->seq++;
 	w->step_events = 0;
 }
-/* The end of an EV() step, after its resume point is stored (either way,
- * so frames hold the same bytes): its event (ev_note()) and, if
- * may_fuse(), the step boundary. true if the step was fused (the code runs
- * on). */
+/* The end of an EV() step not fused quietly, after its resume point is
+ * stored (either way, so frames hold the same bytes): a fused step with
+ * events on (its event recorded, fused_step()), or the step's event noted
+ * (ev_note()), the step ending here. true if the step was fused (the code
+ * runs on). */
 __attribute__((always_inline)) static inline bool step_end(struct model *m, int cpu, uint32_t what, uint32_t where,
 		   idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
-	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
-	if (!may_fuse(m))
-		return false;
-	step_boundary(WORLD(m));
-	return true;
+	bool fused = m->fuse_steps == FUSE_EVENTS;
+	if (!fused) { /* ev_note(), with one copy of ev_record() */
+		WORLD(m)->step_events++;
+		note_last(WORLD(m), what, node, value);
+	}
+	if (m->events_on)
+		ev_record(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+	if (fused)
+		fused_step(m);
+	return fused;
 }
 #ifdef __wasm__
 /* one copy for the module (coroutine.c; a static one per file was 9 copies,
@@ -290,24 +312,13 @@ WASM_NOINLINE bool step_end_slow(struct model *m, int cpu, uint32_t what, uint32
 #else
 #define step_end_slow step_end
 #endif
-/* The common end first, inline: a fused step with events off, the step
- * boundary alone: seq++, the step's event count being 0 already (a quiet
- * step counts none; run_cpu() zeroes it where a run starts and between
- * steps it did not fuse). Not note_last(): the schedules that read it
- * (explicit, timed) never fuse, and a fused run stops only where an op
- * returns (ev_emit() of its RETURN notes that) or where a step is not
- * fused, so it leaves the world as a run step by step does. The rest in
- * step_end_slow(), or inline too at a `hot` site (EV_HOT()). */
+/* The common end first, inline: a fused step with events off is
+ * fused_step() alone. The rest in step_end_slow(), or inline too at a
+ * `hot` site (EV_HOT()). */
 __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, int cpu, struct event ev, bool hot)
 {
 	if (__builtin_expect(m->fuse_steps == FUSE_QUIET, 1)) {
-#ifdef SVZ_VALIDATE_EVERY_OP
-		if (WORLD(m)->step_events != 0) { /* test builds */
-			model_report(m, "BUG: a fused quiet step finds %u events in its step", WORLD(m)->step_events);
-			model_stop(m);
-		}
-#endif
-		WORLD(m)->seq++;
+		fused_step(m);
 		return true;
 	}
 	return (hot ? step_end : step_end_slow)(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab,

@@ -126,7 +126,7 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
 	/* whole ops: steps end inside the coroutines where they can
-	 * (step_fused()); this loop makes the boundaries they leave to it */
+	 * (fused_step()); this loop makes the boundaries they leave to it */
 	int r = 1;
 	const enum fuse fuse = !whole_op ? FUSE_NO : m->events_on ? FUSE_EVENTS : FUSE_QUIET;
 	WORLD(m)->step_events = 0;

@@ -413,8 +413,8 @@ struct model {
 	const struct svz_trace *trace;
 	bool events_on;
 	/* sched.c run_cpu(): a serial run of whole ops, where EV() makes the
-	 * step boundary itself and runs on (step_fused(), engine.h): whether
-	 * it may now (may_fuse()), in one byte the ends of a step read. run_cpu()
+	 * step boundary itself and runs on (fused_step(), engine.h): whether
+	 * it may now, and with events on or off, in one byte the ends of a step read. run_cpu()
 	 * sets it after arena_reserve(); what ends a part of it clears it
 	 * (model_stop(), pool_alloc()). FUSE_NO is always safe: a step that
 	 * could have fused goes back to run_cpu(), the same bytes. */
