@@ -139,39 +139,6 @@ enum lock_kind {
 };
 extern const char *const lock_names[LK__COUNT];
 
-/* The byte-sized fields overlay ev_record()'s packed `what` and `where`
- * (byte 0 the lowest: both targets are little-endian), so each pair of
- * words is one store where the packed values are not constants (wasm's
- * out-of-line ev_record()), not one store per byte. */
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "struct event overlays packed words on bytes: little-endian only"
-#endif
-struct event {
-	int64_t seq;
-	uint32_t op;         /* op index in the trace */
-	union {
-		uint32_t what;       /* EV_WHAT(): the four below */
-		struct {
-			uint8_t kind;        /* enum ev_kind */
-			uint8_t fn;          /* enum kfn */
-			uint8_t lock;        /* enum lock_kind */
-			uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
-		};
-	};
-	union {
-		uint16_t where;      /* EV_WHERE(): from, to */
-		struct {
-			uint8_t from, to;    /* enum loc */
-		};
-	};
-	int16_t cpu;
-	idx_t cache, slab, obj, sheaf;
-	int32_t node;
-	int32_t count;       /* objects moved, stat delta, page order */
-	uint32_t cycles;     /* timed runs: the step's price (timing_price()) */
-	int64_t value;       /* a resulting value (counter total, sheaf size...) */
-	uint64_t t;          /* timed runs: the CPU's clock when the step began */
-};
 
 /* Code behind every EV() and CALL() site: inline natively, for speed
  * (forced: GCC's limits outlined a copy here and there, a call per step,
@@ -199,10 +166,12 @@ __attribute__((always_inline, unused)) static inline void ev_record(struct model
 	uint64_t seq = (uint64_t)w->seq;
 	uint32_t cap = m->ring_cap;
 	/* built in its ring slot, not copied there; the API's ring is a power
-	 * of two (session.c): a mask, not a 64-bit division */
-	struct event own, *ev = &own;
-	if (cap)
-		ev = &m->ring[seq & (cap - 1)];
+	 * of two (session.c): a mask, not a 64-bit division. Without a ring in
+	 * m->unringed, not on the stack: in wasm an event on the stack gave
+	 * every function with an inline ev_record() (the EV_HOT() sites) a
+	 * shadow-stack frame, set up at each call, events on or off (3.5% of
+	 * fastpath.trace under Node) */
+	struct event *ev = cap ? &m->ring[seq & (cap - 1)] : &m->unringed;
 	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op, .what = what,
 		.where = (uint16_t)where, .cpu = (int16_t)cpu, .cache = cache, .slab = slab, .obj = obj,
 		.sheaf = sheaf, .node = node, .count = count, .cycles = 0, .value = value,

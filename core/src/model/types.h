@@ -399,7 +399,40 @@ struct world {
 	struct sched_state sched;
 };
 
-struct event;
+/* The byte-sized fields overlay ev_record()'s packed `what` and `where`
+ * (byte 0 the lowest: both targets are little-endian), so each pair of
+ * words is one store where the packed values are not constants (wasm's
+ * out-of-line ev_record()), not one store per byte. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "struct event overlays packed words on bytes: little-endian only"
+#endif
+struct event {
+	int64_t seq;
+	uint32_t op;         /* op index in the trace */
+	union {
+		uint32_t what;       /* EV_WHAT(): the four below */
+		struct {
+			uint8_t kind;        /* enum ev_kind */
+			uint8_t fn;          /* enum kfn */
+			uint8_t lock;        /* enum lock_kind */
+			uint8_t item;        /* stat item for EV_STAT; head(0)/tail(1) for list moves */
+		};
+	};
+	union {
+		uint16_t where;      /* EV_WHERE(): from, to */
+		struct {
+			uint8_t from, to;    /* enum loc */
+		};
+	};
+	int16_t cpu;
+	idx_t cache, slab, obj, sheaf;
+	int32_t node;
+	int32_t count;       /* objects moved, stat delta, page order */
+	uint32_t cycles;     /* timed runs: the step's price (timing_price()) */
+	int64_t value;       /* a resulting value (counter total, sheaf size...) */
+	uint64_t t;          /* timed runs: the CPU's clock when the step began */
+};
+
 struct svz_event_sink;
 
 /* model.fuse_steps: may an EV() end its step and run on, and with events
@@ -422,6 +455,7 @@ struct model {
 	/* event ring, retained for the API; sink for streaming */
 	struct event *ring;
 	uint32_t ring_cap;
+	struct event unringed;   /* ev_record()'s event when there is no ring (the sink's) */
 	void (*sink)(void *ctx, const struct model *m, const struct event *ev);
 	void *sink_ctx;
 	/* reports (kernel-style), appended as text */
