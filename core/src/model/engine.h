@@ -139,7 +139,6 @@ enum lock_kind {
 };
 extern const char *const lock_names[LK__COUNT];
 
-
 /* Code behind every EV() and CALL() site: inline natively, for speed
  * (forced: GCC's limits outlined a copy here and there, a call per step,
  * whenever a coroutine grew); in wasm out of line (one copy, in
@@ -247,8 +246,9 @@ static inline void fused_step(struct model *m)
 #endif
 	WORLD(m)->seq++;
 }
-/* The boundary between two steps of a run (run_cpu(), or a fused EV()):
- * the step just ended counted, the next one's event count from 0. */
+/* The boundary between two steps of a run that run_cpu() makes (a step
+ * not fused): the step just ended counted, the next one's event count
+ * from 0. */
 NATIVE_INLINE static inline void step_boundary(struct world *w)
 {
 	w->seq++;

@@ -324,7 +324,8 @@ struct sched_state {
 	uint32_t unstarted;      /* no op below it is unstarted (a cursor) */
 	/* the step's last event (note_last()): what the explicit schedule
 	 * waits for and what the timed schedule charges; its kind, kfn, lock
-	 * and item packed as ev_record() takes them (last_kind() etc.) */
+	 * and item packed as ev_record() takes them (last_kind() etc.). A
+	 * fused step does not note it (engine.h fused_step()) */
 	uint32_t last_what;
 	int16_t last_node;
 	uint16_t rr_next;        /* round-robin: the CPU to try first */
