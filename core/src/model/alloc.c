@@ -101,7 +101,7 @@ int co_GET_FROM_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_PARTIAL_EMPTY, .node = f->node);
 		CO_RETURN(-1);
 	}
-	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), !svz_gfp_allow_spinning(f->gfp));
+	LOCK_HOT(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), !svz_gfp_allow_spinning(f->gfp));
 	if (!f->ret)
 		CO_RETURN(-1);
 	partial_slab = slab_first(m, CNODE(f->node)->partial.first);

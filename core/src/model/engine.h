@@ -411,7 +411,8 @@ extern const co_func co_table[CO__COUNT];
  * regression), marked as the kernel marks likely(): in wasm all of their
  * code inline too, the step's event (EV_HOT(), STAT_HOT(), UNLOCK_HOT(),
  * CHECK_EV_HOT(), 20 sites) and the callee's frame push (CALL_HOT(),
- * LOCK_HOT(), 10 sites). Natively the same as EV() and CALL(). Under Node:
+ * LOCK_HOT(), 11 sites; LOCK_HOT() also has lock_take_fused() inline).
+ * Natively the same as EV(), CALL() and LOCK(). Under Node:
  * the steps, events on, fastpath.trace 12% and ublk-bio256 5-11% faster
  * for 8 KB of module (every EV() site inline: 11-14%, +91 KB); the calls
  * 2-4%, 2 KB (every CALL() site: 3%, 20 KB). */
@@ -431,15 +432,89 @@ struct frame *co_self(struct model *m, int cpu);
  * per-CPU sheaves lock; waiting is a micro-step of its own (EV_SPIN), a
  * trylock that fails returns 0 (EV_TRYLOCK_FAIL). f->ret = 1 if taken.
  * UNLOCK releases and is one micro-step (EV_UNLOCK). */
-#define LOCK(KIND, REC, TRY) CALL(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY))
-#define LOCK_HOT(KIND, REC, TRY) CALL_HOT(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY))
+#define LOCK(KIND, REC, TRY) LOCK_BY(CALL, lock_take_fused_slow, KIND, REC, TRY)
+#define LOCK_HOT(KIND, REC, TRY) LOCK_BY(CALL_HOT, lock_take_fused, KIND, REC, TRY)
+/* In a fused run a free lock is taken at the LOCK() site, in the step
+ * co_LOCK would take (lock_take_fused()), without co_LOCK's frame and
+ * call. */
+#define LOCK_BY(CALL_, TAKE_FUSED, KIND, REC, TRY) do { \
+	if (m->fuse_steps != FUSE_NO && TAKE_FUSED(m, cpu, f, (KIND), (REC))) { \
+		f->ret = 1; \
+		break; \
+	} \
+	CALL_(CO_LOCK, callee->k = (KIND); callee->a = (REC); callee->flag1 = (TRY)); \
+} while (0)
 #define UNLOCK(KIND, REC) UNLOCK_BY(EV, KIND, REC)
 #define UNLOCK_HOT(KIND, REC) UNLOCK_BY(EV_HOT, KIND, REC)
 #define UNLOCK_BY(EV_, KIND, REC) do { *lock_owner(m, (KIND), (REC)) = -1; \
 	EV_(.kind = EV_UNLOCK, .fn = f_kfn(f), .lock = (KIND), .node = lock_node(m, (KIND), (REC))); \
 	} while (0)
-int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec);
-int lock_node(struct model *m, enum lock_kind kind, idx_t rec);
+/* The lock's owner (a CPU, or -1 when free) and the node it belongs to
+ * (-1: a per-CPU lock). Inline: at a LOCK() site the kind is a constant. */
+static inline int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec)
+{
+	switch (kind) {
+	case LK_LIST_LOCK: return &cnode_r(m, rec)->list_lock;
+	case LK_BARN_LOCK: return &barn_r(m, rec)->lock;
+	case LK_CPU_SLAB_LOCK: return &pcs_r(m, rec)->c_lock;
+	default: return &pcs_r(m, rec)->lock;
+	}
+}
+static inline int lock_node(struct model *m, enum lock_kind kind, idx_t rec)
+{
+	switch (kind) {
+	case LK_LIST_LOCK: return cnode_r(m, rec)->node;
+	case LK_BARN_LOCK: return barn_r(m, rec)->node;
+	default: return -1;
+	}
+}
+/* Count an acquisition, trylock failure or spin (list_nc: the list_lock
+ * counter; a barn lock counts its own) in the cache's node counters. The
+ * per-CPU locks have none. */
+static inline void lock_count(struct model *m, idx_t cache, enum lock_kind kind, idx_t rec,
+			      enum node_counter list_nc)
+{
+	if (kind != LK_LIST_LOCK && kind != LK_BARN_LOCK)
+		return;
+	enum node_counter nc = kind == LK_BARN_LOCK ? list_nc + (NC_BARN_LOCK - NC_LIST_LOCK) : list_nc;
+	int node = lock_node(m, kind, rec);
+	if (node >= 0)
+		cnode_r(m, cnode_idx(m, cache, node))->counters[nc]++;
+}
+/* co_LOCK's first step on a free lock: the lock is `cpu`'s, counted. */
+static inline void lock_take(struct model *m, int cpu, idx_t cache, enum lock_kind kind, idx_t rec)
+{
+	*lock_owner(m, kind, rec) = cpu;
+	lock_count(m, cache, kind, rec, NC_LIST_LOCK);
+}
+/* co_LOCK's event for a lock lock_take_fused() took (node.c; out of line:
+ * inline, fastpath.trace events off was 5% slower natively). */
+__attribute__((noinline)) void lock_event_fused(struct model *m, int cpu, const struct frame *caller,
+						enum lock_kind kind, idx_t rec);
+/* LOCK() in a fused run: if the lock is free, the step co_LOCK would take
+ * (lock_take(), its event when events are on, the step's boundary), made
+ * at the call site. co_LOCK's frame (which would have the caller's cache
+ * and report the caller's kfn) is not pushed; the frame slot above the
+ * stack keeps older bytes, which no one reads (a push writes all of them).
+ * true if taken; else co_LOCK runs, to spin or fail its trylock. */
+static inline bool lock_take_fused(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind,
+				   idx_t rec)
+{
+	if (*lock_owner(m, kind, rec) >= 0)
+		return false;
+	lock_take(m, cpu, caller->cache, kind, rec);
+	if (m->fuse_steps == FUSE_EVENTS)
+		lock_event_fused(m, cpu, caller, kind, rec);
+	fused_step(m);
+	return true;
+}
+#ifdef __wasm__
+/* one copy, for the LOCK() sites that are not hot (node.c; +4.4 KB inline) */
+WASM_NOINLINE bool lock_take_fused_slow(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind,
+					idx_t rec);
+#else
+#define lock_take_fused_slow lock_take_fused
+#endif
 
 /* ---- stats.c ---- */
 extern const char *const stat_names[NR_SLUB_STAT_ITEMS];

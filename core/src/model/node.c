@@ -21,49 +21,25 @@
  * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
 #include "model/engine.h"
 
-int32_t *lock_owner(struct model *m, enum lock_kind kind, idx_t rec)
+/* The fields of co_LOCK's event (EVT() gives f's cache): co_LOCK's frame
+ * has its caller's cache and reports its caller's kfn (co_push_frame()),
+ * so either frame gives the same event. */
+#define LOCK_EV(f, KIND, REC) .kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)(KIND), \
+	.node = lock_node(m, (enum lock_kind)(KIND), (REC))
+
+void lock_event_fused(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
-	switch (kind) {
-	case LK_LIST_LOCK: return &cnode_r(m, rec)->list_lock;
-	case LK_BARN_LOCK: return &barn_r(m, rec)->lock;
-	case LK_CPU_SLAB_LOCK: return &pcs_r(m, rec)->c_lock;
-	default: return &pcs_r(m, rec)->lock;
-	}
+	const struct frame *f = caller;
+	const struct event ev = EVT(LOCK_EV(f, kind, rec));
+	ev_record(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
 }
 
-int lock_node(struct model *m, enum lock_kind kind, idx_t rec)
+#ifdef __wasm__
+bool lock_take_fused_slow(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
-	switch (kind) {
-	case LK_LIST_LOCK: return cnode_r(m, rec)->node;
-	case LK_BARN_LOCK: return barn_r(m, rec)->node;
-	default: return -1;
-	}
+	return lock_take_fused(m, cpu, caller, kind, rec);
 }
-
-#define which_lock f->k      /* in: enum lock_kind */
-#define lock_rec   f->a      /* in: the cnode, barn or pcs record */
-static uint64_t *lock_counter(struct model *m, struct frame *f, enum node_counter nc)
-{
-	int node = lock_node(m, (enum lock_kind)which_lock, lock_rec);
-	if (node < 0)
-		return NULL;
-	return &cnode_r(m, cnode_idx(m, f->cache, node))->counters[nc];
-}
-#undef which_lock
-#undef lock_rec
-
-#define which_lock f->k      /* in: enum lock_kind */
-static void count(struct model *m, struct frame *f, enum node_counter list_nc)
-{
-	enum node_counter nc = list_nc;
-	if (which_lock == LK_BARN_LOCK)
-		nc = list_nc + (NC_BARN_LOCK - NC_LIST_LOCK);
-	/* the per-CPU locks have no node counters */
-	uint64_t *c = which_lock == LK_PCS_LOCK || which_lock == LK_CPU_SLAB_LOCK ? NULL : lock_counter(m, f, nc);
-	if (c)
-		(*c)++;
-}
-#undef which_lock
+#endif
 
 /* LOCK() (engine.h): returns 1 if taken. */
 #define which_lock f->k      /* in: enum lock_kind */
@@ -74,21 +50,19 @@ int co_LOCK(struct model *m, int cpu, struct frame *f)
 	CO_BEGIN
 	for (;;) {
 		if (*lock_owner(m, (enum lock_kind)which_lock, lock_rec) < 0) {
-			*lock_owner(m, (enum lock_kind)which_lock, lock_rec) = cpu;
-			count(m, f, NC_LIST_LOCK);
-			EV_HOT(.kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
-			   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec));
+			lock_take(m, cpu, f->cache, (enum lock_kind)which_lock, lock_rec);
+			EV_HOT(LOCK_EV(f, which_lock, lock_rec));
 			CO_RETURN(1);
 		}
 		/* Held (by another CPU, or by this one: a nested trylock). */
 		if (trylock || *lock_owner(m, (enum lock_kind)which_lock, lock_rec) == cpu) {
-			count(m, f, NC_LIST_LOCK_TRYFAIL);
+			lock_count(m, f->cache, (enum lock_kind)which_lock, lock_rec, NC_LIST_LOCK_TRYFAIL);
 			EV(.kind = EV_TRYLOCK_FAIL, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
 			   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec),
 			   .value = *lock_owner(m, (enum lock_kind)which_lock, lock_rec));
 			CO_RETURN(0);
 		}
-		count(m, f, NC_LIST_LOCK_SPIN);
+		lock_count(m, f->cache, (enum lock_kind)which_lock, lock_rec, NC_LIST_LOCK_SPIN);
 		EV(.kind = EV_SPIN, .fn = f_kfn(f), .lock = (uint8_t)which_lock,
 		   .node = lock_node(m, (enum lock_kind)which_lock, lock_rec),
 		   .value = *lock_owner(m, (enum lock_kind)which_lock, lock_rec));
