@@ -87,6 +87,22 @@ static void op_finish(struct model *m, int cpu, int result)
 #endif
 }
 
+/* Run or resume frame f: co_table[f->fn](), with the root coroutines of
+ * the ops most traces are made of called directly. A serial run of whole
+ * ops comes here once an op, for its root; under Node an indirect call
+ * there made fastpath.trace 8% slower (77.9 against 71.5 ns/op; natively
+ * the same). */
+static inline int co_resume(struct model *m, int cpu, struct frame *f)
+{
+	switch (f->fn) {
+	case CO_OP_ALLOC: return co_OP_ALLOC(m, cpu, f);
+	case CO_OP_FREE: return co_OP_FREE(m, cpu, f);
+	case CO_OP_KMALLOC: return co_OP_KMALLOC(m, cpu, f);
+	case CO_OP_KFREE: return co_OP_KFREE(m, cpu, f);
+	default: return co_table[f->fn](m, cpu, f);
+	}
+}
+
 /* Resume `cpu`'s top frame until one event has been emitted: callees run in
  * the same micro-step, a returning frame hands its result to its caller.
  * 1 if the step ended the op (its root frame returned), else 0. */
@@ -94,7 +110,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct mod
 {
 	for (;;) {
 		struct frame *f = co_self(m, cpu);
-		int r = co_table[f->fn](m, cpu, f);
+		int r = co_resume(m, cpu, f);
 		if (r == CO_YIELD)
 			return 0;
 		/* CO_DONE: pop; hand the result to the caller or end the op.
