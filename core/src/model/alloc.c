@@ -25,7 +25,7 @@ int co_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 		CALL_HOT(CO_C_SLAB_ALLOC_NODE, (void)callee);
 		CO_RETURN(f->ret);
 	}
-	CALL(CO_SLAB_ALLOC, (void)callee);
+	CALL_HOT(CO_SLAB_ALLOC, (void)callee);
 	CO_RETURN(f->ret);
 	CO_END;
 }
@@ -45,7 +45,7 @@ new_objects:
 	if (f->node >= 0 && !(f->gfp & __GFP_THISNODE) && try_thisnode)
 		pc_flags = (int32_t)(svz_gfp_allow_spinning(f->gfp) ? (GFP_NOWAIT | __GFP_THISNODE)
 							      : (f->gfp | __GFP_THISNODE));
-	CALL(CO_GET_FROM_PARTIAL, callee->gfp = (uint32_t)pc_flags;
+	CALL_HOT(CO_GET_FROM_PARTIAL, callee->gfp = (uint32_t)pc_flags;
 	     callee->k_fn = CLASSIC(m) ? KFN_get_partial : callee->k_fn);
 	if (f->ret >= 0)
 		CO_RETURN(f->ret);
@@ -76,7 +76,7 @@ new_objects:
 int co_GET_FROM_PARTIAL(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	CALL(CO_GET_FROM_PARTIAL_NODE, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu);
+	CALL_HOT(CO_GET_FROM_PARTIAL_NODE, callee->node = f->node >= 0 ? f->node : cpu_node(m, cpu);
 	     callee->k_fn = CLASSIC(m) ? KFN_alloc_single_from_partial : callee->k_fn);
 	if (f->ret >= 0 ||
 	    (f->node >= 0 && ((f->gfp & __GFP_THISNODE) || !kernel_tries_thisnode(m))))

@@ -128,7 +128,7 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 	if (!f->ret)
 		CO_RETURN(-1);
 	if (sheaf_size(m, PCS(cpu)->main) == 0) {
-		CALL(CO_PCS_REPLACE_EMPTY_MAIN, (void)callee);
+		CALL_HOT(CO_PCS_REPLACE_EMPTY_MAIN, (void)callee);
 		if (!f->ret)
 			CO_RETURN(-1);
 	}
