@@ -16,6 +16,10 @@
  * spinlock at all; __slab_free of a slab that stays partially used only does
  * a cmpxchg on the slab's freelist.
  *
+ * Taking a lock is co_LOCK here; its owner, node counters and the fused
+ * take a LOCK() site makes itself (lock_owner(), lock_count(),
+ * lock_take_fused()) are inline in engine.h, next to LOCK().
+ *
  * List pointer writes are counted per list op as the kernel's list.h does
  * them: list_add 4 writes, list_del 4 (2 unlink + 2 poison),
  * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
