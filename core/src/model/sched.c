@@ -87,21 +87,24 @@ static void op_finish(struct model *m, int cpu, int result)
 #endif
 }
 
-/* Run or resume frame f: co_table[f->fn](), with the root coroutines of
- * the ops most traces are made of called directly. A serial run of whole
- * ops comes here once an op, for its root; under Node an indirect call
- * there made fastpath.trace 8% slower (77.9 against 71.5 ns/op; natively
- * the same). */
+/* Run or resume frame f: co_table[f->fn](), with the SPEED coroutines
+ * (coroutines.def) called directly. A serial run of whole ops comes here
+ * once an op, for its root; the interleaving schedules at every step, for
+ * the frame that paused. Under Node an indirect call there made
+ * fastpath.trace 8% slower (77.9 against 71.5 ns/op); natively the same. */
+#define CO_RESUME_SPEED(n) case CO_##n: return co_##n(m, cpu, f);
+#define CO_RESUME_SIZE(n)
 static inline int co_resume(struct model *m, int cpu, struct frame *f)
 {
 	switch (f->fn) {
-	case CO_OP_ALLOC: return co_OP_ALLOC(m, cpu, f);
-	case CO_OP_FREE: return co_OP_FREE(m, cpu, f);
-	case CO_OP_KMALLOC: return co_OP_KMALLOC(m, cpu, f);
-	case CO_OP_KFREE: return co_OP_KFREE(m, cpu, f);
+#define CO_FN(n, kfn, opt) CO_RESUME_##opt(n)
+#include "model/coroutines.def"
+#undef CO_FN
 	default: return co_table[f->fn](m, cpu, f);
 	}
 }
+#undef CO_RESUME_SPEED
+#undef CO_RESUME_SIZE
 
 /* Resume `cpu`'s top frame until one event has been emitted: callees run in
  * the same micro-step, a returning frame hands its result to its caller.
