@@ -402,8 +402,8 @@ struct world {
 
 /* The byte-sized fields overlay ev_record()'s packed `what` and `where`
  * (byte 0 the lowest: both targets are little-endian), so each pair of
- * words is one store where the packed values are not constants (wasm's
- * out-of-line ev_record()), not one store per byte. */
+ * words is one store where the packed values are not constants (in wasm's
+ * out-of-line step_end_slow()), not one store per byte. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "struct event overlays packed words on bytes: little-endian only"
 #endif
