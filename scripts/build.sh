@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build slubviz. Usage: scripts/build.sh [native|test|move|wasm|all]...  (default: all)
+# Build slubviz. Usage: scripts/build.sh [native|test|move|wasm|wasm-san|all]...  (default: all)
 #
 #   native  build/       Release, Ninja: build/slubviz
 #   test    build-test/  Debug + SVZ_SANITIZE=ON + SVZ_VALIDATE=ON (ctest runs here)
@@ -9,6 +9,9 @@
 #   wasm    build-wasm/  Emscripten (emcmake), Release:
 #                          build-wasm/slubviz_node.js    the CLI for Node
 #                          build-wasm/slubviz_core.mjs   the browser module (+ .wasm)
+#   wasm-san build-wasm-san/  the wasm targets as `test` builds them: Debug,
+#                        ASan + UBSan, validator after every op (the vitest
+#                        suites take it through SVZ_WASM_DIR)
 #   all     native, test and wasm
 #
 # Each build re-runs the (cheap) CMake configure step, then builds
@@ -79,6 +82,12 @@ build_wasm() {
   done
 }
 
+build_wasm_san() {
+  need cmake; need ninja; need emcmake; need emcc; need node
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  build_dir wasm-san build-wasm-san emcmake cmake -DCMAKE_BUILD_TYPE=Debug -DSVZ_SANITIZE=ON -DSVZ_VALIDATE=ON
+}
+
 [ $# -gt 0 ] || set -- all
 for what in "$@"; do
   case "$what" in
@@ -86,8 +95,9 @@ for what in "$@"; do
     test)   build_test ;;
     move)   build_move ;;
     wasm)   build_wasm ;;
+    wasm-san) build_wasm_san ;;
     all)    build_native; build_test; build_wasm ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) die "unknown build '$what' (native|test|move|wasm|all)" ;;
+    *) die "unknown build '$what' (native|test|move|wasm|wasm-san|all)" ;;
   esac
 done

@@ -10,6 +10,8 @@
 #      release build's ctest timing_sweep (seed 004's throughput figures)
 #   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI;
 #      (web/src/**/*.test.ts): the web app's engine, store actions, viz
+#      wasm sanitizer build (build-wasm-san/: Debug, ASan+UBSan, validator
+#      after every op) and test/hostile.test.mjs through it (counted with vitest)
 #   5. web app: typecheck (tsc) and build (vite build -> web/dist)
 #   6. Playwright (e2e/) on the built app with the system Chromium
 # A build failure stops at once; failing tests do not stop the later steps
@@ -95,23 +97,41 @@ run_ctest build -R '^timing_sweep$'
 [ "$prev_status" -eq 0 ] || ctest_status=$prev_status
 ctest_passed=$((ctest_passed + prev_passed)) ctest_failed=$((ctest_failed + prev_failed))
 
+# run_vitest JSON [vitest args...]: sets vitest_status, vitest_passed and
+# vitest_failed from the run's JSON report.
+run_vitest() {
+  local json="$1"; shift
+  rm -f "$json"
+  set +e
+  node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$json" "$@"
+  vitest_status=$?
+  set -e
+  vitest_passed=0 vitest_failed=0
+  if [ -f "$json" ]; then
+    read -r vitest_passed vitest_failed < <(node -e '
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      // Failed suites (a file that failed to load, a failing beforeAll) count too.
+      const failedSuites = r.numFailedTestSuites || 0;
+      console.log(r.numPassedTests, r.numFailedTests + (r.numFailedTests ? 0 : failedSuites));
+    ' "$json")
+  fi
+  if [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ]; then vitest_failed=1; fi
+}
+
 step "vitest"
-vitest_json=build-test/vitest.json
-rm -f "$vitest_json"
-set +e
-node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$vitest_json"
-vitest_status=$?
-set -e
-vitest_passed=0 vitest_failed=0
-if [ -f "$vitest_json" ]; then
-  read -r vitest_passed vitest_failed < <(node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    // Failed suites (a file that failed to load, a failing beforeAll) count too.
-    const failedSuites = r.numFailedTestSuites || 0;
-    console.log(r.numPassedTests, r.numFailedTests + (r.numFailedTests ? 0 : failedSuites));
-  ' "$vitest_json")
-fi
-if [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ]; then vitest_failed=1; fi
+run_vitest build-test/vitest.json
+
+# The wasm-only code (out-of-line step ends and frame pushes, 32-bit
+# pointers, the browser module's API) under ASan + UBSan, every UBSan report
+# an abort: the hostile inputs through its CLI and its browser module must
+# still match the native CLI byte for byte (about 2.5 min with the build).
+step "wasm sanitizer build (ASan + UBSan + validator) + hostile inputs"
+bash scripts/build.sh wasm-san
+prev_status=$vitest_status prev_passed=$vitest_passed prev_failed=$vitest_failed
+SVZ_WASM_DIR="$ROOT/build-wasm-san" run_vitest build-test/vitest-wasm-san.json test/hostile.test.mjs
+echo "wasm sanitizer build: $vitest_passed passed, $vitest_failed failed"
+[ "$prev_status" -eq 0 ] || vitest_status=$prev_status
+vitest_passed=$((vitest_passed + prev_passed)) vitest_failed=$((vitest_failed + prev_failed))
 
 step "web app: typecheck + build"
 node_modules/.bin/tsc -p web/tsconfig.json

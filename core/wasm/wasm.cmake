@@ -63,9 +63,24 @@ list(APPEND SVZ_WASM_LINK_OPT "SHELL:-s MALLOC=emmalloc")
 # The Debian Emscripten 3.1.6 JS optimizer needs NODE_PATH=/usr/share/nodejs
 # (acorn); scripts/build.sh exports it.
 
+# Sanitizer builds (scripts/build.sh wasm-san: Debug, SVZ_SANITIZE,
+# SVZ_VALIDATE): ASan + UBSan in wasm, for the paths only wasm takes (its
+# out-of-line step ends and frame pushes, 32-bit pointers, the browser
+# module's API). Every UBSan report aborts, so a test sees it as a trap.
+if(SVZ_SANITIZE)
+  set(SVZ_WASM_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+  # -O1: at -O0 a validated run is several times slower again
+  target_compile_options(slubviz_core PRIVATE ${SVZ_WASM_SAN_FLAGS} -O1)
+  list(APPEND SVZ_WASM_LINK_OPT ${SVZ_WASM_SAN_FLAGS} "SHELL:-s INITIAL_MEMORY=268435456")
+  set(SVZ_WASM_SAN_SOURCES ${SVZ_WASM_DIR}/sanitize_options.c)
+endif()
+
 # ---- a. The CLI for Node ---------------------------------------------------
 file(GLOB SVZ_WASM_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/core/cli/*.c)
-add_executable(slubviz_node ${SVZ_WASM_CLI_SOURCES})
+add_executable(slubviz_node ${SVZ_WASM_CLI_SOURCES} ${SVZ_WASM_SAN_SOURCES})
+if(SVZ_SANITIZE)
+  target_compile_options(slubviz_node PRIVATE ${SVZ_WASM_SAN_FLAGS} -O1)
+endif()
 target_link_libraries(slubviz_node PRIVATE slubviz_core)
 target_include_directories(slubviz_node PRIVATE ${CMAKE_SOURCE_DIR}/core/src)
 set_target_properties(slubviz_node PROPERTIES
@@ -94,7 +109,7 @@ file(WRITE ${CMAKE_BINARY_DIR}/package.json "{ \"type\": \"commonjs\" }\n")
 # are still called slubviz_core.mjs / slubviz_core.wasm.
 # module.c only includes the public header (add_executable needs a source);
 # everything exported comes from the library, pulled in by the export list.
-add_executable(slubviz_core_wasm ${SVZ_WASM_DIR}/module.c)
+add_executable(slubviz_core_wasm ${SVZ_WASM_DIR}/module.c ${SVZ_WASM_SAN_SOURCES})
 target_link_libraries(slubviz_core_wasm PRIVATE slubviz_core)
 set_target_properties(slubviz_core_wasm PROPERTIES
   OUTPUT_NAME slubviz_core
