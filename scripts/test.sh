@@ -11,7 +11,8 @@
 #   4. vitest (test/): native CLI vs wasm CLI, browser module vs native CLI;
 #      (web/src/**/*.test.ts): the web app's engine, store actions, viz
 #      wasm sanitizer build (build-wasm-san/: Debug, ASan+UBSan, validator
-#      after every op) and test/hostile.test.mjs through it (counted with vitest)
+#      after every op) and test/{hostile,import,sched,manifest}.test.mjs through
+#      it (counted with vitest)
 #   5. web app: typecheck (tsc) and build (vite build -> web/dist)
 #   6. Playwright (e2e/) on the built app with the system Chromium
 # A build failure stops at once; failing tests do not stop the later steps
@@ -123,12 +124,15 @@ run_vitest build-test/vitest.json
 
 # The wasm-only code (out-of-line step ends and frame pushes, 32-bit
 # pointers, the browser module's API) under ASan + UBSan, every UBSan report
-# an abort: the hostile inputs through its CLI and its browser module must
-# still match the native CLI byte for byte (about 2.5 min with the build).
-step "wasm sanitizer build (ASan + UBSan + validator) + hostile inputs"
+# an abort: the hostile inputs, the real-format import samples, the
+# interleaving schedules and the manifest, through its CLI and its browser
+# module, must still match the native CLI byte for byte (about 3.5 min with
+# the build; module-api and exports take over 5 min each there, so not here).
+step "wasm sanitizer build (ASan + UBSan + validator) + hostile inputs, imports, schedules"
 bash scripts/build.sh wasm-san
 prev_status=$vitest_status prev_passed=$vitest_passed prev_failed=$vitest_failed
-SVZ_WASM_DIR="$ROOT/build-wasm-san" run_vitest build-test/vitest-wasm-san.json test/hostile.test.mjs
+SVZ_WASM_DIR="$ROOT/build-wasm-san" run_vitest build-test/vitest-wasm-san.json \
+  test/hostile.test.mjs test/import.test.mjs test/sched.test.mjs test/manifest.test.mjs
 echo "wasm sanitizer build: $vitest_passed passed, $vitest_failed failed"
 [ "$prev_status" -eq 0 ] || vitest_status=$prev_status
 vitest_passed=$((vitest_passed + prev_passed)) vitest_failed=$((vitest_failed + prev_failed))
