@@ -253,6 +253,15 @@ test('64-CPU scenario: topology marks memoryless nodes; seeks use checkpoints', 
   await controls.jumpInput.fill('150000');
   await app.click(controls.jumpButton);
   expect((await app.state()).op).toBe(150000);
+  // far past where the background pre-pass had counted when the run
+  // opened: the step count shown is never below the step ("≥" while it counts)
+  const seq = (await app.state()).seq;
+  const shownTotal = async () => {
+    const m = /step (\d+) \/ ≥?(\d+)/.exec((await controls.position.textContent()) ?? '');
+    return m && Number(m[1]) === seq ? Number(m[2]) : -1;
+  };
+  await expect.poll(shownTotal).toBeGreaterThanOrEqual(seq);
+  expect(Number(await controls.position.getAttribute('data-seq-total'))).toBeGreaterThanOrEqual(seq);
   await app.click(controls.stepBack);
   expect((await app.state()).op).toBe(149999);
 });

@@ -21,6 +21,9 @@ export class ControlsArea {
   readonly timelineLegend: Locator;
   /** the timeline's columns (one per bucket of ops) */
   readonly buckets: Locator;
+  /** the position line: op and step, with the run's step count
+   * (data-seq-total, data-seq-total-final) */
+  readonly position: Locator;
 
   constructor(readonly page: Page) {
     this.step = page.getByRole('button', { name: 'Step', exact: true });
@@ -38,5 +41,6 @@ export class ControlsArea {
     this.timelineCounter = page.getByRole('combobox', { name: 'Timeline counter' });
     this.timelineLegend = page.getByTestId('timeline-legend');
     this.buckets = page.locator('.timeline svg.markers g.bk');
+    this.position = page.getByTestId('position');
   }
 }

@@ -25,6 +25,17 @@ const BREAKPOINTS: { kind: BreakpointKind; era?: 'sheaves' | 'classic'; obj?: bo
 
 const bpLabel = (kind: BreakpointKind) => t(`bp.${kind}` as MsgKey);
 
+/** The run's step count as the position line shows it. Until the
+ * background pre-pass has run to the end, the meta's count is of the part
+ * it has run (a lower bound), and playing or seeking past that frontier
+ * goes on beyond it: then at least the step shown, never a total below it. */
+export function stepTotal(seq: number, meta: Pick<RunMeta, 'seqTotal' | 'prepassDone'> | null): { n: number | null; final: boolean; text: string } {
+  if (!meta) return { n: null, final: false, text: '?' };
+  if (meta.prepassDone) return { n: meta.seqTotal, final: true, text: String(meta.seqTotal) };
+  const n = Math.max(seq, meta.seqTotal);
+  return { n, final: false, text: `≥${n}` };
+}
+
 /** Why the jump box refuses its text (null: it is an op of the run). */
 export function jumpProblem(text: string, opsTotal: number): string | null {
   const s = text.trim();
@@ -43,6 +54,7 @@ export function Controls() {
   const st = useAppState();
   const f = st.frame;
   const disabled = !ready(st);
+  const total = f ? stepTotal(f.seq, st.meta) : null;
   const [jump, setJump] = useState('');
   const [jumpError, setJumpError] = useState<string | null>(null);
   const [obj, setObj] = useState('');
@@ -125,8 +137,8 @@ export function Controls() {
               : t('ctl.noHit', { what: t(`bpw.${st.lastHit.bp.kind}` as MsgKey), seq: st.lastHit.seq })}
           </span>
         )}
-        <span className="pos" data-testid="position" aria-live="polite">
-          {f ? t('ctl.position', { done: f.opsDone, inflight: f.inflight ? '+' : '', total: f.opsTotal, seq: f.seq, seqTotal: st.meta?.seqTotal ?? '?' }) : ''}
+        <span className="pos" data-testid="position" aria-live="polite" data-seq-total={total?.n ?? undefined} data-seq-total-final={total?.final}>
+          {f && total ? t('ctl.position', { done: f.opsDone, inflight: f.inflight ? '+' : '', total: f.opsTotal, seq: f.seq, seqTotal: total.text }) : ''}
         </span>
         {st.meta && <CheckpointInfo meta={st.meta} />}
         {st.busy && <span className="busy">{t('ctl.working')}</span>}
