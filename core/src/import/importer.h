@@ -32,7 +32,7 @@
 #include "slubviz/import.h"
 #include "lib/sbuf.h"
 #include "lib/strtab.h"
-#include "lib/util.h" /* GROW() */
+#include "lib/util.h" /* GROW(), the character classes */
 
 #define NONE UINT32_MAX
 #define MAX_OBJECT (64u << 20) /* the v1 limit on sizes */
@@ -159,21 +159,15 @@ struct slice {
 	size_t len;
 };
 
-static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_ident_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static inline bool is_ident(char c) { return is_ident_start(c) || is_digit(c); }
-
-static inline bool slice_is(struct slice t, const char *s)
+/* Inline always, as the character classes (lib/util.h): at -Oz strlen()
+ * of the literal was a call per comparison. */
+static inline __attribute__((always_inline)) bool slice_is(struct slice t, const char *s)
 {
 	return t.len == strlen(s) && memcmp(t.s, s, t.len) == 0;
 }
 
 /* The line without its leading blanks. */
-static inline struct slice trimmed(const char *s, size_t n)
+static inline __attribute__((always_inline)) struct slice trimmed(const char *s, size_t n)
 {
 	while (n && is_space(*s))
 		s++, n--;
@@ -181,7 +175,7 @@ static inline struct slice trimmed(const char *s, size_t n)
 }
 
 /* The first blank-separated token of a value. */
-static inline struct slice first_tok(struct slice v)
+static inline __attribute__((always_inline)) struct slice first_tok(struct slice v)
 {
 	size_t n = 0;
 	while (n < v.len && !is_space(v.s[n]))

@@ -26,6 +26,7 @@
 
 #include "slubviz/trace.h"
 #include "lib/strtab.h"
+#include "lib/util.h" /* the character classes */
 
 /* The limits on a whole trace are in trace.h (the importers share them). */
 #define MAX_REPEAT_COUNT SVZ_TRACE_MAX_ITERATIONS /* one repeat may use them all */
@@ -178,13 +179,6 @@ static inline bool tok_opt(const struct tok *t, const char *key, struct tok *val
 	value->col = t->col + (uint32_t)n + 1;
 	return true;
 }
-
-static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_ident_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static inline bool is_ident(char c) { return is_ident_start(c) || is_digit(c); }
 
 /* The position just past the last token: where a missing token belongs. */
 static inline uint32_t end_col(const struct tok *toks, uint32_t n)
