@@ -193,16 +193,19 @@ static bool starts_key(const char *s, size_t n, size_t i)
  * others (e.g. a future field) are skipped. */
 static const struct {
 	const char *key;
+	size_t len; /* strlen(key): compared per field of every line */
 	size_t at;
 } field_keys[] = {
-	{ "ptr", offsetof(struct ev, ptr) },
-	{ "bytes_req", offsetof(struct ev, req) },
-	{ "bytes_alloc", offsetof(struct ev, alloc) },
-	{ "gfp_flags", offsetof(struct ev, gfp) },
-	{ "node", offsetof(struct ev, node) },
-	{ "accounted", offsetof(struct ev, accounted) },
-	{ "name", offsetof(struct ev, name) },
-	{ "call_site", offsetof(struct ev, site) },
+#define FIELD(KEY, MEMBER) { KEY, sizeof KEY - 1, offsetof(struct ev, MEMBER) }
+	FIELD("ptr", ptr),
+	FIELD("bytes_req", req),
+	FIELD("bytes_alloc", alloc),
+	FIELD("gfp_flags", gfp),
+	FIELD("node", node),
+	FIELD("accounted", accounted),
+	FIELD("name", name),
+	FIELD("call_site", site),
+#undef FIELD
 };
 
 int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t msglen)
@@ -242,7 +245,7 @@ int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t m
 		}
 		struct slice val = { s + v, end > v ? end - v : 0 };
 		for (size_t f = 0; f < sizeof field_keys / sizeof field_keys[0]; f++)
-			if (slice_is(key, field_keys[f].key)) {
+			if (key.len == field_keys[f].len && memcmp(key.s, field_keys[f].key, key.len) == 0) {
 				*(struct slice *)((char *)ev + field_keys[f].at) = val;
 				break;
 			}
