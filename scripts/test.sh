@@ -98,6 +98,16 @@ run_ctest build -R '^timing_sweep$'
 [ "$prev_status" -eq 0 ] || ctest_status=$prev_status
 ctest_passed=$((ctest_passed + prev_passed)) ctest_failed=$((ctest_failed + prev_failed))
 
+# report_counts JSON SCRIPT: "passed failed" from a runner's JSON report, by
+# SCRIPT (node, the report in r); "0 0" when there is no report.
+report_counts() {
+  if [ -f "$1" ]; then
+    node -e "const r = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); $2" "$1"
+  else
+    echo 0 0
+  fi
+}
+
 # run_vitest JSON [vitest args...]: sets vitest_status, vitest_passed and
 # vitest_failed from the run's JSON report.
 run_vitest() {
@@ -107,15 +117,10 @@ run_vitest() {
   node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$json" "$@"
   vitest_status=$?
   set -e
-  vitest_passed=0 vitest_failed=0
-  if [ -f "$json" ]; then
-    read -r vitest_passed vitest_failed < <(node -e '
-      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      // Failed suites (a file that failed to load, a failing beforeAll) count too.
-      const failedSuites = r.numFailedTestSuites || 0;
-      console.log(r.numPassedTests, r.numFailedTests + (r.numFailedTests ? 0 : failedSuites));
-    ' "$json")
-  fi
+  # Failed suites (a file that failed to load, a failing beforeAll) count too.
+  read -r vitest_passed vitest_failed < <(report_counts "$json" '
+    const failedSuites = r.numFailedTestSuites || 0;
+    console.log(r.numPassedTests, r.numFailedTests + (r.numFailedTests ? 0 : failedSuites));')
   if [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ]; then vitest_failed=1; fi
 }
 
@@ -148,16 +153,11 @@ set +e
 SVZ_PW_JSON="$pw_json" node_modules/.bin/playwright test
 pw_status=$?
 set -e
-pw_passed=0 pw_failed=0
-if [ -f "$pw_json" ]; then
-  read -r pw_passed pw_failed < <(node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    const s = r.stats || {};
-    // errors outside tests (a config or web server failure) count as one failure
-    const outside = (r.errors || []).length ? 1 : 0;
-    console.log((s.expected || 0) + (s.flaky || 0), (s.unexpected || 0) + ((s.unexpected || 0) ? 0 : outside));
-  ' "$pw_json")
-fi
+# errors outside tests (a config or web server failure) count as one failure
+read -r pw_passed pw_failed < <(report_counts "$pw_json" '
+  const s = r.stats || {};
+  const outside = (r.errors || []).length ? 1 : 0;
+  console.log((s.expected || 0) + (s.flaky || 0), (s.unexpected || 0) + ((s.unexpected || 0) ? 0 : outside));')
 if [ "$pw_status" -ne 0 ] && [ "$pw_failed" -eq 0 ]; then pw_failed=1; fi
 if [ $((pw_passed + pw_failed)) -eq 0 ]; then echo "playwright ran no test"; pw_status=1; pw_failed=1; fi
 
