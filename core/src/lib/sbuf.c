@@ -69,6 +69,16 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 	va_end(aq);
 }
 
+void sb_putu(struct sbuf *b, uint64_t v)
+{
+	char buf[20]; /* UINT64_MAX has 20 digits */
+	size_t i = sizeof buf;
+	do
+		buf[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	sb_putn(b, buf + i, sizeof buf - i);
+}
+
 void sb_json_str(struct sbuf *b, const char *s)
 {
 	sb_putc(b, '"');

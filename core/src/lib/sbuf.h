@@ -22,6 +22,9 @@ void sb_putn(struct sbuf *b, const char *s, size_t n);
 void sb_puts(struct sbuf *b, const char *s);
 void sb_putc(struct sbuf *b, char c);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An unsigned decimal, as "%llu" writes it, without printf's format
+ * parsing (the v1 exporter writes a few per op line). */
+void sb_putu(struct sbuf *b, uint64_t v);
 /* A JSON string literal: quotes, backslashes and control characters
  * escaped; other bytes (UTF-8) pass through. */
 void sb_json_str(struct sbuf *b, const char *s);
