@@ -25,11 +25,14 @@ const BREAKPOINTS: { kind: BreakpointKind; era?: 'sheaves' | 'classic'; obj?: bo
 
 const bpLabel = (kind: BreakpointKind) => t(`bp.${kind}` as MsgKey);
 
+type RunCount = Pick<RunMeta, 'seqTotal' | 'prepassDone'>;
+type StepTotal = { n: number | null; final: boolean; text: string };
+
 /** The run's step count as the position line shows it. Until the
  * background pre-pass has run to the end, the meta's count is of the part
  * it has run (a lower bound), and playing or seeking past that frontier
  * goes on beyond it: then at least the step shown, never a total below it. */
-export function stepTotal(seq: number, meta: Pick<RunMeta, 'seqTotal' | 'prepassDone'> | null): { n: number | null; final: boolean; text: string } {
+export function stepTotal(seq: number, meta: RunCount | null): StepTotal {
   if (!meta) return { n: null, final: false, text: '?' };
   if (meta.prepassDone) return { n: meta.seqTotal, final: true, text: String(meta.seqTotal) };
   const n = Math.max(seq, meta.seqTotal);
