@@ -170,8 +170,7 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 	 * written piece by piece, not through sb_printf()'s format parsing
 	 * (most of the export's time in the page), and the gfp text kept
 	 * for the next op with the same flags. */
-	uint32_t gfp_of = GFP_KERNEL;
-	gfp[0] = 0;
+	uint32_t gfp_of = GFP_KERNEL; /* never formatted: the first other flags are */
 	for (uint32_t i = 0; i < t->nr_ops && !b.oom; i++) {
 		const struct svz_op *o = &t->ops[i];
 		const char *cache = o->cache < t->nr_caches ? t->caches[o->cache].name : "?";
@@ -245,7 +244,7 @@ char *svz_trace_to_v1(const struct svz_trace *t, size_t *len)
 			break;
 		}
 		if (has_gfp && o->gfp != GFP_KERNEL) {
-			if (o->gfp != gfp_of || !gfp[0]) {
+			if (o->gfp != gfp_of) {
 				svz_gfp_format(o->gfp, gfp, sizeof gfp);
 				if (strlen(gfp) >= 120) /* the v1 parser takes gfp= values below 128 bytes */
 					snprintf(gfp, sizeof gfp, "0x%x", o->gfp);
