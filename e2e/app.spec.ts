@@ -33,6 +33,19 @@ test('loads the default scenario', async ({ app, views }) => {
   await expect(app.page.getByTestId('text-slabinfo')).toContainText('slabinfo - version: 2.1');
 });
 
+// The Release module is split (core/wasm/split.mjs): the first screen runs
+// on its first half alone, and the worker fetches the other once it is up.
+// 'on-demand' would mean the first screen called into the second half.
+test('the first screen needs only the first half of the wasm module; the other is prefetched', async ({ app }) => {
+  await app.open();
+  await expect.poll(() => app.deferredWasm(), { timeout: 15_000 }).toBe('prefetched');
+  // and the other era (classic SLUB, in that half) runs
+  await app.act('setConfig', { preset: 'v6.8' });
+  await app.idle();
+  expect((await app.state()).status).toBe('ready');
+  expect(await app.deferredWasm()).toBe('prefetched');
+});
+
 test('Step and Step back move a sheaf and an object, and undo it', async ({ app, controls, views }) => {
   await app.open();
   let sheafMoved = false;

@@ -8,7 +8,8 @@
 #                        kept across one (its ctest adds move_corpus)
 #   wasm    build-wasm/  Emscripten (emcmake), Release:
 #                          build-wasm/slubviz_node.js    the CLI for Node
-#                          build-wasm/slubviz_core.mjs   the browser module (+ .wasm)
+#                          build-wasm/slubviz_core.mjs   the browser module (+ .wasm,
+#                                                        and .deferred.wasm: split.mjs)
 #   wasm-san build-wasm-san/  the wasm targets as `test` builds them: Debug,
 #                        ASan + UBSan, validator after every op (the vitest
 #                        suites take it through SVZ_WASM_DIR)
@@ -76,9 +77,10 @@ build_wasm() {
   build_dir wasm build-wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
   local f
   for f in build-wasm/slubviz_node.js build-wasm/slubviz_node.wasm \
-           build-wasm/slubviz_core.mjs build-wasm/slubviz_core.wasm; do
+           build-wasm/slubviz_core.mjs build-wasm/slubviz_core.wasm \
+           build-wasm/slubviz_core.deferred.wasm; do
     [ -f "$f" ] || die "expected output $f is missing"
-    printf '  %-32s %8d bytes\n' "$f" "$(wc -c <"$f")"
+    printf '  %-38s %8d bytes\n' "$f" "$(wc -c <"$f")"
   done
 }
 

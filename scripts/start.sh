@@ -35,6 +35,7 @@ slubviz state
   native CLI     $(size build/slubviz)
   wasm CLI       $(size build-wasm/slubviz_node.js)  run: node build-wasm/slubviz_node.js run TRACE ...
   wasm module    $(size build-wasm/slubviz_core.mjs) + $(size build-wasm/slubviz_core.wasm)
+                 + $(size build-wasm/slubviz_core.deferred.wasm), fetched after the first screen
   scenarios      $(ls scenarios/*.trace 2>/dev/null | wc -l) in scenarios/
   web app        web/dist ($(du -sh web/dist | cut -f1))
   default run    $SCENARIO exited with status $status

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DeferredHalf } from '../core/wasm/slubviz-api.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -12,6 +13,7 @@ export const WASM_DIR = process.env.SVZ_WASM_DIR || join(ROOT, 'build-wasm');
 export const WASM_CLI = join(WASM_DIR, 'slubviz_node.js');
 export const WASM_MODULE = join(WASM_DIR, 'slubviz_core.mjs');
 export const WASM_BINARY = join(WASM_DIR, 'slubviz_core.wasm');
+export const WASM_DEFERRED = join(WASM_DIR, 'slubviz_core.deferred.wasm');
 export const SCENARIO_DIR = process.env.SVZ_SCENARIO_DIR || join(ROOT, 'scenarios');
 
 /** Throws (failing the test) if a build output is missing. */
@@ -58,18 +60,23 @@ export function runWasmCli(args, opts) {
   return run(process.execPath, [WASM_CLI, ...args], opts);
 }
 
-/** Instantiates the browser module under Node (bytes passed as wasmBinary). */
+/** Instantiates the browser module under Node (bytes passed as wasmBinary);
+ * its deferred half (Release builds) loads on the first call into it, and
+ * `mod.deferred` (a DeferredHalf) tells when it did. */
 export async function loadBrowserModule() {
   requireBuilt(WASM_MODULE, 'scripts/build.sh wasm');
   requireBuilt(WASM_BINARY, 'scripts/build.sh wasm');
   const { default: factory } = await import(pathToFileURL(WASM_MODULE).href);
   const printed = [];
-  const mod = await factory({
+  const deferred = new DeferredHalf(() => readFileSync(WASM_DEFERRED));
+  const mod = deferred.attach(await factory({
     wasmBinary: readFileSync(WASM_BINARY),
     print: (s) => printed.push(s),
     printErr: (s) => printed.push(s),
-  });
+    ...deferred.factoryOptions(),
+  }));
   mod.printed = printed;
+  mod.deferred = deferred;
   return mod;
 }
 

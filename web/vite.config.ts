@@ -1,5 +1,5 @@
 // Vite config for the slubviz web app (root: web/).
-// The wasm module (build-wasm/slubviz_core.{mjs,wasm}), the scenarios
+// The wasm module (build-wasm/slubviz_core.{mjs,wasm,deferred.wasm}), the scenarios
 // (scenarios/*.trace + a generated index.json) and the sample kernel traces
 // of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) and
 // the lessons (lessons/index.json, lessons/<id>/lesson[.<lang>].{json,md}) are
@@ -26,7 +26,7 @@ export function copyAssets(): void {
   const pub = join(WEB, 'public');
   mkdirSync(join(pub, 'wasm'), { recursive: true });
   mkdirSync(join(pub, 'scenarios'), { recursive: true });
-  for (const f of ['slubviz_core.mjs', 'slubviz_core.wasm']) {
+  for (const f of ['slubviz_core.mjs', 'slubviz_core.wasm', 'slubviz_core.deferred.wasm']) {
     const src = join(ROOT, 'build-wasm', f);
     if (!existsSync(src)) throw new Error(`${src} missing: run scripts/build.sh wasm`);
     copyFileSync(src, join(pub, 'wasm', f));

@@ -48,6 +48,8 @@ export interface SlubvizModule {
   /** test only: traps the instance (1: abort(), else unreachable) */
   _svz_debug_trap(kind: number): void;
   HEAPU8: Uint8Array;
+  /** the instance's exports */
+  asm: Record<string, unknown>;
   _malloc(n: number): number;
   _free(p: number): void;
   UTF8ToString(p: number): string;
@@ -61,7 +63,21 @@ export type SlubvizModuleFactory = (opts: {
   locateFile?: (path: string) => string;
   print?: (s: string) => void;
   printErr?: (s: string) => void;
+  /** Emscripten's hook for the deferred half: DeferredHalf.factoryOptions() */
+  loadSplitModule?: (file: string, imports: WebAssembly.Imports) => void;
 }) => Promise<SlubvizModule>;
+
+export type DeferredState = 'pending' | 'prefetched' | 'on-demand' | 'whole';
+
+/** The browser module's deferred half (slubviz_core.deferred.wasm), loaded
+ * on the first call into it or prefetched before that. */
+export class DeferredHalf {
+  state: DeferredState;
+  constructor(read: () => BufferSource, fetch?: () => Promise<BufferSource>);
+  factoryOptions(): { loadSplitModule: (file: string, imports: WebAssembly.Imports) => void };
+  attach(mod: SlubvizModule): SlubvizModule;
+  prefetch(): Promise<void>;
+}
 
 export interface ManifestPreset {
   name: string;

@@ -213,3 +213,55 @@ export class SlubvizImport {
     this.#release();
   }
 }
+
+/** The browser module's deferred half, slubviz_core.deferred.wasm: a
+ * Release build splits the module in two (core/wasm/split.mjs), and
+ * slubviz_core.wasm holds only what the page's first screen runs. Give the
+ * factory `factoryOptions()`, then `attach()` the module it made. The first
+ * call into the other half loads it on the spot with `read()` ('on-demand');
+ * `prefetch()` compiles it off the thread with `fetch()` and instantiates it
+ * before that ('prefetched'). A module built whole ('whole': Debug and
+ * sanitizer builds) needs neither. Instantiating the half writes its
+ * functions into the primary's table: no call ever waits for it again. */
+export class DeferredHalf {
+  /** 'pending' | 'prefetched' | 'on-demand' | 'whole' */
+  state = 'pending';
+  #mod = null;
+  #read;
+  #fetch;
+  #prefetching = null;
+
+  /** `read()` returns the half's bytes at once (a worker: synchronous XHR;
+   * Node: readFileSync), `fetch()` a promise of them (default: read()). */
+  constructor(read, fetch = async () => read()) {
+    this.#read = read;
+    this.#fetch = fetch;
+  }
+
+  factoryOptions() {
+    // Emscripten's glue (-sSPLIT_MODULE) calls this from the first
+    // placeholder hit, then retries the call through the table
+    return { loadSplitModule: (_file, imports) => this.#instantiate(new WebAssembly.Module(this.#read()), imports, 'on-demand') };
+  }
+
+  attach(mod) {
+    this.#mod = mod;
+    // wasm-split's exports for the other half are named '%...'
+    if (!Object.keys(mod.asm).some((name) => name.startsWith('%'))) this.state = 'whole';
+    return mod;
+  }
+
+  prefetch() {
+    this.#prefetching ??= (async () => {
+      if (this.state !== 'pending') return;
+      const compiled = await WebAssembly.compile(await this.#fetch());
+      if (this.state === 'pending') this.#instantiate(compiled, { primary: this.#mod.asm }, 'prefetched');
+    })();
+    return this.#prefetching;
+  }
+
+  #instantiate(compiled, imports, how) {
+    new WebAssembly.Instance(compiled, imports);
+    this.state = how;
+  }
+}

@@ -127,3 +127,24 @@ target_link_options(slubviz_core_wasm PRIVATE
   # int64_t arguments/results (svz_seq, svz_events_* from_seq) cross as
   # BigInt instead of being split into two i32 halves.
   "SHELL:-s WASM_BIGINT=1")
+
+# Release builds split the browser module in two (issue 14, binaryen's
+# wasm-split): slubviz_core.wasm holds what the page's first screen runs
+# (the default scenario under the default preset, opened and played as
+# the page does: split.mjs), slubviz_core.deferred.wasm the rest (the other
+# era's paths, the importers, the text views, the validator). The worker
+# fetches and instantiates the deferred half once its first screen is up;
+# a call into it before then loads it on the spot (slubviz-api.mjs,
+# DeferredHalf). Emscripten links the module instrumented for a profile
+# (and keeps the plain one as .wasm.orig); split.mjs runs the workload on
+# it under Node and splits the plain one by that profile.
+if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT SVZ_SANITIZE)
+  find_program(SVZ_NODE NAMES node nodejs REQUIRED)
+  find_program(SVZ_WASM_SPLIT wasm-split HINTS /usr/bin REQUIRED)
+  target_link_options(slubviz_core_wasm PRIVATE "SHELL:-s SPLIT_MODULE=1" -Wno-experimental)
+  set_property(TARGET slubviz_core_wasm APPEND PROPERTY LINK_DEPENDS ${SVZ_WASM_DIR}/split.mjs)
+  add_custom_command(TARGET slubviz_core_wasm POST_BUILD
+    COMMAND ${SVZ_NODE} ${SVZ_WASM_DIR}/split.mjs ${CMAKE_BINARY_DIR} ${SVZ_WASM_SPLIT}
+            ${CMAKE_SOURCE_DIR}/scenarios/basics.trace
+    VERBATIM)
+endif()

@@ -68,6 +68,11 @@ export class AppPage {
     return this.page.evaluate(() => window.__slubviz!.state());
   }
 
+  /** How the engine's wasm module got its deferred half (testHook.ts). */
+  async deferredWasm(): Promise<string> {
+    return this.page.evaluate(() => window.__slubviz!.deferredWasm());
+  }
+
   /** The drawn state: data-* attributes of every element in <main>. */
   async dump(): Promise<string[]> {
     await this.idle();

@@ -1,5 +1,6 @@
 // window.__slubviz: the typed test hook. Tests read model state here (and
 // data-* attributes in the DOM), never pixels.
+import type { DeferredState } from '../../core/wasm/slubviz-api';
 import type { Snapshot, SvzEvent } from './engine/types';
 import { act, type ActionName } from './state/actions';
 import type { AppState, Store } from './state/store';
@@ -65,6 +66,10 @@ export interface SlubvizTestHook {
   synthFtrace(lines: number): Blob;
   /** the handles live at the end of the trace (free play can free them) */
   liveHandles(): { handle: string; cache: string; kmalloc: boolean; site: string }[];
+  /** how the engine's wasm module got its deferred half (Release builds
+   * split it: core/wasm/split.mjs): 'prefetched' after the first screen,
+   * 'on-demand' if something ran into it first, 'pending' before either */
+  deferredWasm(): Promise<DeferredState>;
   /** test only: trap the engine's wasm instance (abort() or unreachable);
    * resolves with the error the request got, once the store is idle again */
   debugTrap(kind: 'abort' | 'unreachable'): Promise<string>;
@@ -147,6 +152,7 @@ export function installTestHook(store: Store, synthFtraceBlob: (lines: number) =
     flights: () => [...flightLog],
     synthFtrace: (lines) => synthFtraceBlob(lines),
     liveHandles: () => store.liveHandles(),
+    deferredWasm: () => store.engine.call({ type: 'deferredWasm' }),
     debugTrap: async (kind) => {
       const err = await store.engine.call({ type: 'debugTrap', kind }).then(
         () => 'no trap',

@@ -15,10 +15,15 @@
 // PREPASS_SLICE_MS run while no engine request is running or came in the
 // last PREPASS_IDLE_MS (playing goes first), each after a macrotask so
 // that requests waiting in the worker's queue run first.
+//
+// The wasm module's deferred half (a Release build's other era, importers,
+// text views: core/wasm/split.mjs) is fetched PREPASS_IDLE_MS after the
+// first engine request, so the first screen downloads and compiles only the
+// half it runs.
 import { Engine, LANES_MAX } from './engine';
 import { parseHand } from './hand';
 import type { Held, ImportResult, ReplyPayload, RequestBody, RunMeta } from './protocol';
-import { lastError, manifest, SlubvizImport, type SlubvizModule, type SlubvizSession } from '../../../core/wasm/slubviz-api';
+import { lastError, manifest, SlubvizImport, type DeferredHalf, type SlubvizModule, type SlubvizSession } from '../../../core/wasm/slubviz-api';
 import type { StoredMeta, TraceStorage } from './storage';
 import type { ImportSummary } from './types';
 
@@ -65,6 +70,9 @@ export class Backend {
   /** when the last engine request ended */
   private engineAt = 0;
 
+  /** the module's deferred half (null: tests' in-process modules) */
+  private readonly deferred: DeferredHalf | null;
+  private prefetchStarted = false;
   private readonly now: () => number;
   /** bytes read from the source per svz_import_feed */
   readonly chunk: number;
@@ -72,16 +80,17 @@ export class Backend {
   constructor(
     readonly mod: SlubvizModule,
     readonly storage: TraceStorage,
-    opts: { engine?: Engine; now?: () => number; chunk?: number } = {},
+    opts: { engine?: Engine; now?: () => number; chunk?: number; deferred?: DeferredHalf } = {},
   ) {
     this.engine = opts.engine ?? new Engine(mod);
+    this.deferred = opts.deferred ?? null;
     this.now = opts.now ?? (() => performance.now());
     this.chunk = opts.chunk ?? CHUNK;
   }
 
   /** Requests that may run beside the engine's (not queued behind them). */
   static concurrent(type: RequestBody['type']): boolean {
-    return type === 'import' || type === 'held' || type === 'manifest' || type === 'prepass';
+    return type === 'import' || type === 'held' || type === 'manifest' || type === 'prepass' || type === 'deferredWasm';
   }
 
   async handle<T extends RequestBody>(req: T, progress?: BackendProgress, signal?: AbortSignal): Promise<ReplyPayload[T['type']]> {
@@ -95,8 +104,17 @@ export class Backend {
       if (engine) {
         this.engineBusy--;
         this.engineAt = this.now();
+        this.prefetchDeferred();
       }
     }
+  }
+
+  /** Once, after the first engine request: the deferred half, off the thread. */
+  private prefetchDeferred(): void {
+    const d = this.deferred;
+    if (!d || this.prefetchStarted) return;
+    this.prefetchStarted = true;
+    setTimeout(() => d.prefetch().catch((e: unknown) => console.warn('slubviz_core.deferred.wasm:', message(e))), PREPASS_IDLE_MS);
   }
 
   /** The open run's pre-pass, in slices while the engine is idle: the
@@ -196,6 +214,8 @@ export class Backend {
         this.openRef = req.held.openRef;
         this.pendingRef = req.held.pendingRef;
         return null;
+      case 'deferredWasm':
+        return this.deferred?.state ?? 'whole';
       case 'debugTrap':
         this.mod._svz_debug_trap(req.kind === 'abort' ? 1 : 0);
         return null;

@@ -1,5 +1,6 @@
 // The engine worker's requests and replies, carried by the shared worker
 // protocol (rpc/protocol.ts: ids, 'ok' / 'error' / 'progress' replies).
+import type { DeferredState } from '../../../core/wasm/slubviz-api';
 import type { InitBody } from '../rpc/protocol';
 import type { StoredMeta } from './storage';
 import type { Manifest, Snapshot, SvzEvent } from './types';
@@ -176,6 +177,8 @@ export type RequestBody =
   /** the texts a replaced worker held */
   | { type: 'adopt'; held: Held }
   /** test only: trap the wasm instance (svz_debug_trap) */
+  /** how the wasm module's deferred half came (DeferredHalf.state) */
+  | { type: 'deferredWasm' }
   | { type: 'debugTrap'; kind: 'abort' | 'unreachable' };
 
 /** Trace texts a worker holds (imports by ref), handed to its successor. */
@@ -218,5 +221,6 @@ export type ReplyPayload = {
   getText: string | null;
   held: Held;
   adopt: null;
+  deferredWasm: DeferredState;
   debugTrap: null;
 };

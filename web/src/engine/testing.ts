@@ -7,17 +7,21 @@ import { Backend } from './backend';
 import type { EngineApi, ProgressFn } from './client';
 import { Engine } from './engine';
 import type { RequestBody, ReplyPayload } from './protocol';
-import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
+import { DeferredHalf, type SlubvizModule, type SlubvizModuleFactory } from '../../../core/wasm/slubviz-api';
 import { MemoryStorage } from './storage';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** The browser module; its deferred half (Release builds) loads on the
+ * first call into it. */
 export async function loadModule(): Promise<SlubvizModule> {
   const mjs = join(ROOT, 'build-wasm/slubviz_core.mjs');
   const { default: factory } = (await import(/* @vite-ignore */ pathToFileURL(mjs).href)) as {
-    default: (o: object) => Promise<SlubvizModule>;
+    default: SlubvizModuleFactory;
   };
-  return factory({ wasmBinary: readFileSync(join(ROOT, 'build-wasm/slubviz_core.wasm')), print: () => {}, printErr: () => {} });
+  const deferred = new DeferredHalf(() => readFileSync(join(ROOT, 'build-wasm/slubviz_core.deferred.wasm')));
+  const wasmBinary = readFileSync(join(ROOT, 'build-wasm/slubviz_core.wasm'));
+  return deferred.attach(await factory({ wasmBinary, print: () => {}, printErr: () => {}, ...deferred.factoryOptions() }));
 }
 
 export function scenario(id: string): string {

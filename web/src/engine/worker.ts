@@ -13,7 +13,10 @@ declare const self: DedicatedWorkerGlobalScope;
 
 // where slubviz_core.{mjs,wasm} are served; the page sends it first ('init')
 const onRequest = serve(
-  async (base) => new Backend(await loadWasm(base, (s) => console.log(s)), new IdbStorage()),
+  async (base) => {
+    const { mod, deferred } = await loadWasm(base, (s) => console.log(s));
+    return new Backend(mod, new IdbStorage(), { deferred });
+  },
   (r) => self.postMessage(r),
   new URL('../wasm/', self.location.href).href,
 );

@@ -11,7 +11,12 @@ import type { LessonRequestBody } from './protocol';
 declare const self: DedicatedWorkerGlobalScope;
 
 const onRequest = serve<LessonRequestBody>(
-  async (base) => new LessonBackend(await loadWasm(base)),
+  async (base) => {
+    const { mod, deferred } = await loadWasm(base);
+    // a lesson's runs take any preset: its other half at once, off the thread
+    deferred.prefetch().catch((e: unknown) => console.warn('slubviz_core.deferred.wasm:', e));
+    return new LessonBackend(mod);
+  },
   (r) => self.postMessage(r),
   new URL('../wasm/', self.location.href).href,
 );

@@ -8,7 +8,7 @@
 // instance: it may be corrupt, so every later request fails (as a trap)
 // except those `afterTrap` allows (plain JS state the client fetches for
 // the worker it starts instead, client.ts).
-import type { SlubvizModule, SlubvizModuleFactory } from '../../../core/wasm/slubviz-api';
+import { DeferredHalf, type SlubvizModule, type SlubvizModuleFactory } from '../../../core/wasm/slubviz-api';
 import type { Body, Cancel, InitBody, Message, ProgressFn, Reply } from './protocol';
 
 /** What a worker does with each request but 'init'. */
@@ -93,8 +93,29 @@ export function serve<B extends Body>(
   };
 }
 
-/** The wasm module served from `base` (the folder of slubviz_core.{mjs,wasm}). */
-export async function loadWasm(base: string, print: (s: string) => void = () => {}): Promise<SlubvizModule> {
+/** The deferred half's bytes at once: a synchronous XHR (a worker may). */
+function readNow(url: string): ArrayBuffer {
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', url, false);
+  xhr.responseType = 'arraybuffer';
+  xhr.send();
+  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  return xhr.response as ArrayBuffer;
+}
+
+async function fetchBytes(url: string): Promise<ArrayBuffer> {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.arrayBuffer();
+}
+
+/** The wasm module served from `base` (the folder of slubviz_core.{mjs,wasm}),
+ * and its deferred half (slubviz_core.deferred.wasm): the caller says when
+ * to prefetch it; a call into it before then loads it at once. */
+export async function loadWasm(base: string, print: (s: string) => void = () => {}): Promise<{ mod: SlubvizModule; deferred: DeferredHalf }> {
   const factory = (await import(/* @vite-ignore */ `${base}slubviz_core.mjs`)) as { default: SlubvizModuleFactory };
-  return factory.default({ locateFile: (p: string) => base + p, print, printErr: (s: string) => console.warn(s) });
+  const url = `${base}slubviz_core.deferred.wasm`;
+  const deferred = new DeferredHalf(() => readNow(url), () => fetchBytes(url));
+  const mod = await factory.default({ locateFile: (p: string) => base + p, print, printErr: (s: string) => console.warn(s), ...deferred.factoryOptions() });
+  return { mod: deferred.attach(mod), deferred };
 }

@@ -1,0 +1,52 @@
+// The browser module in two halves (core/wasm/split.mjs: a Release build
+// splits slubviz_core.wasm by what the page's first screen runs). The
+// deferred half comes either on the first call into it or when prefetched;
+// either way the module answers as the native CLI does.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { SlubvizSession } from '../core/wasm/slubviz-api.mjs';
+import { ROOT, WASM_DEFERRED, describeRun, loadBrowserModule, runNative } from './helpers.mjs';
+
+// classic SLUB (per-CPU slabs): none of it runs on the first screen (basics,
+// under the default preset, of the sheaves era)
+const CLASSIC = 'scenarios/lesson-classic-paths.trace';
+
+function statsLikeTheCli(mod) {
+  const native = runNative(['run', CLASSIC, '--stats-only-raw']);
+  expect(native.status, describeRun('native', native)).toBe(0);
+  const s = SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8'));
+  try {
+    s.runAll();
+    expect(s.statsText()).toBe(native.stdout.toString('utf8'));
+  } finally {
+    s.close();
+  }
+}
+
+const placeholderHits = (mod) => mod.printed.filter((l) => /placeholder function called/.test(l));
+
+describe('the deferred half of the browser module', () => {
+  test('the Release build is split, and a fresh module has not loaded its second half', async () => {
+    expect(existsSync(WASM_DEFERRED), `${WASM_DEFERRED} (scripts/build.sh wasm)`).toBe(true);
+    const mod = await loadBrowserModule();
+    expect(mod.deferred.state).toBe('pending');
+  });
+
+  test('loads on the first call into it, and the run matches the native CLI', async () => {
+    const mod = await loadBrowserModule();
+    statsLikeTheCli(mod);
+    expect(mod.deferred.state).toBe('on-demand');
+    // Emscripten's glue says when it loads the half: once
+    expect(placeholderHits(mod)).toHaveLength(1);
+  });
+
+  test('prefetched, no call waits for it, and the run matches the native CLI', async () => {
+    const mod = await loadBrowserModule();
+    await mod.deferred.prefetch();
+    expect(mod.deferred.state).toBe('prefetched');
+    statsLikeTheCli(mod);
+    expect(mod.deferred.state).toBe('prefetched');
+    expect(placeholderHits(mod)).toHaveLength(0);
+  });
+});
