@@ -70,7 +70,7 @@ build_move() {
 }
 
 build_wasm() {
-  need cmake; need ninja; need emcmake; need emcc; need node
+  need cmake; need ninja; need emcmake; need emcc; need node; need wasm-split
   # Debian's Emscripten runs its JS optimizer with the system node; acorn &
   # co. live in /usr/share/nodejs.
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"

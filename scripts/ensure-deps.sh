@@ -46,6 +46,9 @@ want cmake cmake
 want ninja-build ninja
 want build-essential cc make
 want emscripten emcc emcmake
+# wasm-split (binaryen, a dependency of emscripten) splits the browser module
+# (core/wasm/split.mjs)
+want binaryen wasm-split
 want clang clang
 # slabtop (procps) and unshare (util-linux) read the model's /proc/slabinfo in
 # a private mount namespace (core/tests/cli_kernel_tools.sh).

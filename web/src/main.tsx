@@ -3,7 +3,6 @@ import { createRoot } from 'react-dom/client';
 import { EngineClient } from './engine/client';
 import { installShortcuts } from './state/keys';
 import { Store } from './state/store';
-import { installTestHook } from './testHook';
 import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
@@ -35,16 +34,10 @@ async function boot(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
   if (params.get('anim') === '0' || reduced) store.setAnim(0);
-  // the hook appears once the test-only log generator is in (a chunk of
-  // its own, out of the main one); tests wait for the hook, so nothing
-  // they read depends on when that chunk arrives
-  void import('./engine/synth').then(
-    (m) => installTestHook(store, m.synthFtraceBlob),
-    () =>
-      installTestHook(store, () => {
-        throw new Error('engine/synth.ts did not load');
-      }),
-  );
+  // the test hook and the test-only log generator are a chunk of their
+  // own, out of the main one; tests wait for the hook, so nothing they
+  // read depends on when that chunk arrives
+  void import('./testHook').then((m) => m.installTestHook(store));
   installShortcuts(store);
   void store.loadManifest();
   const firstRun = openFirstRun(store);

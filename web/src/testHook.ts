@@ -1,6 +1,7 @@
 // window.__slubviz: the typed test hook. Tests read model state here (and
 // data-* attributes in the DOM), never pixels.
 import type { DeferredState } from '../../core/wasm/slubviz-api';
+import { synthFtraceBlob } from './engine/synth';
 import type { Snapshot, SvzEvent } from './engine/types';
 import { act, type ActionName } from './state/actions';
 import type { AppState, Store } from './state/store';
@@ -135,9 +136,9 @@ export function summarize(st: AppState, restarts = 0): StateSummary {
   };
 }
 
-/** `synthFtraceBlob` comes from engine/synth.ts, which main.tsx loads
- * apart from the main chunk (tests and the bench only). */
-export function installTestHook(store: Store, synthFtraceBlob: (lines: number) => Blob): void {
+/** main.tsx loads this module (and engine/synth.ts with it) apart from
+ * the main chunk: tests and the bench only. */
+export function installTestHook(store: Store): void {
   window.__slubviz = {
     version: 1,
     state: () => summarize(store.getState(), store.engine.restarts ?? 0),
