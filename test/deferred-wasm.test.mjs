@@ -49,4 +49,21 @@ describe('the deferred half of the browser module', () => {
     expect(mod.deferred.state).toBe('prefetched');
     expect(placeholderHits(mod)).toHaveLength(0);
   });
+
+  // (the worker's loop, rpc/server.ts, drops an instance that trapped and
+  // the client starts another: the failed call never half-ran silently)
+  test('a half that cannot be loaded fails the call as a trap, naming the file', async () => {
+    const mod = await loadBrowserModule(() => {
+      throw new Error('HTTP 404');
+    });
+    let err;
+    try {
+      SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8')).runAll();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(WebAssembly.RuntimeError);
+    expect(err.message).toBe('slubviz_core.deferred.wasm could not be loaded: HTTP 404');
+    expect(mod.deferred.state).toBe('pending');
+  });
 });

@@ -61,14 +61,15 @@ export function runWasmCli(args, opts) {
 }
 
 /** Instantiates the browser module under Node (bytes passed as wasmBinary);
- * its deferred half (Release builds) loads on the first call into it, and
- * `mod.deferred` (a DeferredHalf) tells when it did. */
-export async function loadBrowserModule() {
+ * its deferred half (Release builds) loads on the first call into it
+ * (`readDeferred()` gives its bytes), and `mod.deferred` (a DeferredHalf)
+ * tells when it did. */
+export async function loadBrowserModule(readDeferred = () => readFileSync(WASM_DEFERRED)) {
   requireBuilt(WASM_MODULE, 'scripts/build.sh wasm');
   requireBuilt(WASM_BINARY, 'scripts/build.sh wasm');
   const { default: factory } = await import(pathToFileURL(WASM_MODULE).href);
   const printed = [];
-  const deferred = new DeferredHalf(() => readFileSync(WASM_DEFERRED));
+  const deferred = new DeferredHalf(readDeferred);
   const mod = deferred.attach(await factory({
     wasmBinary: readFileSync(WASM_BINARY),
     print: (s) => printed.push(s),

@@ -240,8 +240,19 @@ export class DeferredHalf {
 
   factoryOptions() {
     // Emscripten's glue (-sSPLIT_MODULE) calls this from the first
-    // placeholder hit, then retries the call through the table
-    return { loadSplitModule: (_file, imports) => this.#instantiate(new WebAssembly.Module(this.#read()), imports, 'on-demand') };
+    // placeholder hit, then retries the call through the table. It runs in
+    // the middle of a C call: if the half cannot be had, that call cannot
+    // finish, so the failure is a trap (the caller drops the instance).
+    const load = (_file, imports) => {
+      let compiled;
+      try {
+        compiled = new WebAssembly.Module(this.#read());
+      } catch (e) {
+        throw new WebAssembly.RuntimeError(`slubviz_core.deferred.wasm could not be loaded: ${e instanceof Error ? e.message : e}`);
+      }
+      this.#instantiate(compiled, imports, 'on-demand');
+    };
+    return { loadSplitModule: load };
   }
 
   attach(mod) {
