@@ -8,7 +8,7 @@
 # Chromium is Debian's (/usr/bin/chromium): the e2e tests (Playwright) use
 # the system browser; `playwright install` is never run.
 #
-# apt: cmake, ninja-build, build-essential, emscripten, nodejs, npm, clang and
+# apt: cmake, ninja-build, build-essential, emscripten (binaryen), nodejs, npm, clang and
 # libclang-rt-dev (libFuzzer + sanitizer runtimes for the fuzz harnesses:
 # Debian's clang only recommends them) (only the missing ones, one
 # `apt-get update` first). npm: `npm ci` (`npm install`
