@@ -63,6 +63,8 @@ export type SlubvizModuleFactory = (opts: {
   locateFile?: (path: string) => string;
   print?: (s: string) => void;
   printErr?: (s: string) => void;
+  /** instantiates the module itself (Emscripten's hook): `done(instance, module)`, returns its exports */
+  instantiateWasm?: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => WebAssembly.Exports;
   /** Emscripten's hook for the deferred half: DeferredHalf.factoryOptions() */
   loadSplitModule?: (file: string, imports: WebAssembly.Imports) => void;
 }) => Promise<SlubvizModule>;

@@ -113,9 +113,24 @@ async function fetchBytes(url: string): Promise<ArrayBuffer> {
  * and its deferred half (slubviz_core.deferred.wasm): the caller says when
  * to prefetch it; a call into it before then loads it at once. */
 export async function loadWasm(base: string, print: (s: string) => void = () => {}): Promise<{ mod: SlubvizModule; deferred: DeferredHalf }> {
-  const factory = (await import(/* @vite-ignore */ `${base}slubviz_core.mjs`)) as { default: SlubvizModuleFactory };
+  // the module downloads and compiles while the glue loads (the glue would
+  // only start fetching it once loaded itself)
+  const [glue, compiled] = await Promise.all([
+    import(/* @vite-ignore */ `${base}slubviz_core.mjs`) as Promise<{ default: SlubvizModuleFactory }>,
+    fetchBytes(`${base}slubviz_core.wasm`).then((bytes) => WebAssembly.compile(bytes)),
+  ]);
   const url = `${base}slubviz_core.deferred.wasm`;
   const deferred = new DeferredHalf(() => readNow(url), () => fetchBytes(url));
-  const mod = await factory.default({ locateFile: (p: string) => base + p, print, printErr: (s: string) => console.warn(s), ...deferred.factoryOptions() });
+  const mod = await glue.default({
+    locateFile: (p: string) => base + p,
+    print,
+    printErr: (s: string) => console.warn(s),
+    instantiateWasm: (imports, done) => {
+      const instance = new WebAssembly.Instance(compiled, imports);
+      done(instance, compiled);
+      return instance.exports;
+    },
+    ...deferred.factoryOptions(),
+  });
   return { mod: deferred.attach(mod), deferred };
 }
