@@ -121,16 +121,28 @@ export async function loadWasm(base: string, print: (s: string) => void = () => 
   ]);
   const url = `${base}slubviz_core.deferred.wasm`;
   const deferred = new DeferredHalf(() => readNow(url), () => fetchBytes(url));
-  const mod = await glue.default({
-    locateFile: (p: string) => base + p,
-    print,
-    printErr: (s: string) => console.warn(s),
-    instantiateWasm: (imports, done) => {
-      const instance = new WebAssembly.Instance(compiled, imports);
-      done(instance, compiled);
-      return instance.exports;
-    },
-    ...deferred.factoryOptions(),
-  });
+  // Emscripten only logs an error thrown by instantiateWasm and never
+  // settles its promise: the error (a glue and module of two versions from
+  // a stale cache: LinkError) must fail the load, not hang it
+  let failed: (e: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  const mod = await Promise.race([
+    glue.default({
+      print,
+      printErr: (s: string) => console.warn(s),
+      instantiateWasm: (imports, done) => {
+        try {
+          const instance = new WebAssembly.Instance(compiled, imports);
+          done(instance, compiled);
+          return instance.exports;
+        } catch (e) {
+          failed(e);
+          throw e;
+        }
+      },
+      ...deferred.factoryOptions(),
+    }),
+    failure,
+  ]);
   return { mod: deferred.attach(mod), deferred };
 }
