@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SlubvizSession } from '../core/wasm/slubviz-api.mjs';
-import { ROOT, WASM_DEFERRED, describeRun, loadBrowserModule, runNative } from './helpers.mjs';
+import { ROOT, WASM_BINARY, WASM_DEFERRED, describeRun, loadBrowserModule, runNative } from './helpers.mjs';
 
 // classic SLUB (per-CPU slabs): none of it runs on the first screen (basics,
 // under the default preset, of the sheaves era)
@@ -64,6 +64,21 @@ describe('the deferred half of the browser module', () => {
     }
     expect(err).toBeInstanceOf(WebAssembly.RuntimeError);
     expect(err.message).toBe('slubviz_core.deferred.wasm could not be loaded: HTTP 404');
+    expect(mod.deferred.state).toBe('pending');
+  });
+
+  test('a half that does not fit this module (another build) fails the call as a trap too', async () => {
+    // the first half's bytes stand for a second half of another build: it
+    // compiles, and cannot be instantiated with this module's exports
+    const mod = await loadBrowserModule(() => readFileSync(WASM_BINARY));
+    let err;
+    try {
+      SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8')).runAll();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(WebAssembly.RuntimeError);
+    expect(err.message).toMatch(/^slubviz_core\.deferred\.wasm could not be loaded: /);
     expect(mod.deferred.state).toBe('pending');
   });
 });

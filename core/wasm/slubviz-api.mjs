@@ -243,14 +243,14 @@ export class DeferredHalf {
     // placeholder hit, then retries the call through the table. It runs in
     // the middle of a C call: if the half cannot be had, that call cannot
     // finish, so the failure is a trap (the caller drops the instance).
+    // (a half of another build than the first, from a stale cache, fails
+    // to link: a trap too)
     const load = (_file, imports) => {
-      let compiled;
       try {
-        compiled = new WebAssembly.Module(this.#read());
+        this.#instantiate(new WebAssembly.Module(this.#read()), imports, 'on-demand');
       } catch (e) {
         throw new WebAssembly.RuntimeError(`slubviz_core.deferred.wasm could not be loaded: ${e instanceof Error ? e.message : e}`);
       }
-      this.#instantiate(compiled, imports, 'on-demand');
     };
     return { loadSplitModule: load };
   }
