@@ -78,6 +78,7 @@ export class DeferredHalf {
   constructor(read: () => BufferSource, fetch?: () => Promise<BufferSource>);
   factoryOptions(): { loadSplitModule: (file: string, imports: WebAssembly.Imports) => void };
   attach(mod: SlubvizModule): SlubvizModule;
+  /** never rejects: a failure leaves 'pending' and warns */
   prefetch(): Promise<void>;
 }
 

@@ -262,12 +262,14 @@ export class DeferredHalf {
     return mod;
   }
 
+  /** Never rejects: a half that cannot be had stays 'pending' (a warning
+   * says why), and the first call into it tries again, as a trap if in vain. */
   prefetch() {
     this.#prefetching ??= (async () => {
       if (this.state !== 'pending') return;
       const compiled = await WebAssembly.compile(await this.#fetch());
       if (this.state === 'pending') this.#instantiate(compiled, { primary: this.#mod.asm }, 'prefetched');
-    })();
+    })().catch((e) => console.warn(`slubviz_core.deferred.wasm could not be prefetched: ${e instanceof Error ? e.message : e}`));
     return this.#prefetching;
   }
 

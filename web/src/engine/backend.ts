@@ -114,7 +114,7 @@ export class Backend {
     const d = this.deferred;
     if (!d || this.prefetchStarted) return;
     this.prefetchStarted = true;
-    setTimeout(() => d.prefetch().catch((e: unknown) => console.warn('slubviz_core.deferred.wasm:', message(e))), PREPASS_IDLE_MS);
+    setTimeout(() => void d.prefetch(), PREPASS_IDLE_MS);
   }
 
   /** The open run's pre-pass, in slices while the engine is idle: the

@@ -14,7 +14,7 @@ const onRequest = serve<LessonRequestBody>(
   async (base) => {
     const { mod, deferred } = await loadWasm(base);
     // a lesson's runs take any preset: its other half at once, off the thread
-    deferred.prefetch().catch((e: unknown) => console.warn('slubviz_core.deferred.wasm:', e));
+    void deferred.prefetch();
     return new LessonBackend(mod);
   },
   (r) => self.postMessage(r),
