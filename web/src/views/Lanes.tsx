@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { ready } from '../state/actions';
 import { LANES_WINDOWS } from '../state/store';
 import { lanesModel, renderLanes, windowFunctions } from '../viz/lanes';
-import { useD3, useSelect, useStore, useWidth } from './hooks';
+import { useD3, useSelect, useStore, useWidth, heldOffscreen } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -99,7 +99,7 @@ export function StepCpuControls() {
   );
 }
 
-export function LanesView() {
+export const LanesView = heldOffscreen(function LanesViewBody() {
   const st = useSelect(({ frame, focusNode, focusCpu, lanesWindow }) => ({ frame, focusNode, focusCpu, lanesWindow }));
   const store = useStore();
   const f = st.frame;
@@ -163,4 +163,4 @@ export function LanesView() {
       )}
     </Panel>
   );
-}
+});

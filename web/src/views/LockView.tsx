@@ -4,7 +4,7 @@
 // co_LOCK waits for). Other caches with a lock held or wanted are listed
 // below. Strings: views/lanes/strings.ts.
 import type { SnapCache, Snapshot } from '../engine/types';
-import { useAppState } from './hooks';
+import { useAppState, heldOffscreen } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -83,7 +83,7 @@ function Rows({ snap, cache }: { snap: Snapshot; cache: SnapCache }) {
   );
 }
 
-export function LockView() {
+export const LockView = heldOffscreen(function LockViewBody() {
   const st = useAppState();
   const snap = st.frame?.snapshot;
   const live = snap?.caches.filter((c) => c.alive) ?? [];
@@ -108,4 +108,4 @@ export function LockView() {
       )}
     </Panel>
   );
-}
+});

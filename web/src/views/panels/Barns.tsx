@@ -1,11 +1,11 @@
 // The per-node barns panel (viz/barns.ts).
 import { renderBarns } from '../../viz/barns';
-import { useD3 } from '../hooks';
+import { useD3, heldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export function BarnsView() {
+export const BarnsView = heldOffscreen(function BarnsViewBody() {
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
   return (
@@ -15,4 +15,4 @@ export function BarnsView() {
       </div>
     </Panel>
   );
-}
+});

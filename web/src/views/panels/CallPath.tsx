@@ -1,5 +1,5 @@
 // The call path panel: the coroutine frames of each CPU's op in flight.
-import { useAppState } from '../hooks';
+import { useAppState, heldOffscreen } from '../hooks';
 import { kernelTag, sourceLinks } from '../kernelSource';
 import { Panel } from './Panel';
 import { t } from '../../i18n';
@@ -14,7 +14,7 @@ function Fn({ fn, tag }: { fn: string; tag: string | null }) {
   );
 }
 
-export function CallPathView() {
+export const CallPathView = heldOffscreen(function CallPathViewBody() {
   const st = useAppState();
   const f = st.frame;
   const ev = f?.event ?? null;
@@ -72,4 +72,4 @@ export function CallPathView() {
       {f?.runError ? <pre className="error" role="alert">{f.runError}</pre> : null}
     </Panel>
   );
-}
+});

@@ -2,12 +2,12 @@
 import { cacheOf } from '../../viz/common';
 import { hasKcpu, renderKcpu } from '../../viz/kcpu';
 import { renderSheaves } from '../../viz/sheaves';
-import { useD3 } from '../hooks';
+import { useD3, heldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export function SheavesView() {
+export const SheavesView = heldOffscreen(function SheavesViewBody() {
   const { input, opts } = useViz();
   const cache = input ? cacheOf(input.snap, opts.cache) : null;
   const era = input?.snap.config.era;
@@ -47,4 +47,4 @@ export function SheavesView() {
       )}
     </Panel>
   );
-}
+});

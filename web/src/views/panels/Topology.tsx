@@ -1,12 +1,12 @@
 // The topology panel: nodes, their CPUs and memory (viz/topology.ts); the
 // classic era's per-CPU slabs (viz/kcpu.ts).
 import { renderTopology } from '../../viz/topology';
-import { useD3, useStore } from '../hooks';
+import { useD3, useStore, heldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export function TopologyView() {
+export const TopologyView = heldOffscreen(function TopologyViewBody() {
   const store = useStore();
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderTopology(el, input, opts), [input, opts.focusCpu, opts.focusNode, opts.animMs]);
@@ -35,4 +35,4 @@ export function TopologyView() {
       <svg ref={ref} role="group" aria-label={t('panel.topologyAria')} />
     </Panel>
   );
-}
+});

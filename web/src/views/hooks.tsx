@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
@@ -42,15 +42,97 @@ function shallowEqual<T>(a: T, b: T): boolean {
  * on and off around each step while playing, progress...). */
 export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore()): T {
   const last = useRef<{ st: AppState; value: T } | null>(null);
+  const hold = useContext(OffscreenHold);
   const get = (): T => {
     const st = store.getState();
     const l = last.current;
     if (l?.st === st) return l.value;
+    // playing, a panel out of sight keeps what it showed (OffscreenHold)
+    if (l && hold?.holding(st)) return l.value;
     const value = pick(st);
     last.current = { st, value: l && shallowEqual(l.value, value) ? l.value : value };
     return last.current.value;
   };
-  return useSyncExternalStore(store.subscribe, get);
+  const subscribe = useCallback(
+    (l: () => void) => {
+      const off = store.subscribe(l);
+      const offHold = hold?.subscribe(l);
+      return () => {
+        off();
+        offHold?.();
+      };
+    },
+    [store, hold],
+  );
+  return useSyncExternalStore(subscribe, get);
+}
+
+/** While playing, a panel scrolled out of sight is not redrawn: each step
+ * would restyle, lay out and paint (and run the D3 joins of) a drawing no
+ * one sees, most of a playing frame with every panel on the page. The
+ * panel's useSelect() calls keep their last value until it comes within
+ * MARGIN of the viewport (an IntersectionObserver on its <section>, which
+ * Panel registers) or the play stops; then it draws the current frame at
+ * once. Paused, every panel follows every change, seen or not (a seek, a
+ * test reading data-* attributes). */
+export class PanelVisibility {
+  static readonly MARGIN = '200px';
+  /** until the observer says otherwise (and where there is none: jsdom) */
+  private inView = true;
+  private observer: IntersectionObserver | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  holding(st: AppState): boolean {
+    return st.playing && !this.inView;
+  }
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  /** The panel's element (null: unmounted). */
+  observe = (el: Element | null): void => {
+    this.observer?.disconnect();
+    this.observer = null;
+    this.inView = true;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        const seen = entries[entries.length - 1].isIntersecting;
+        if (seen === this.inView) return;
+        this.inView = seen;
+        if (seen) for (const l of this.listeners) l();
+      },
+      { rootMargin: PanelVisibility.MARGIN },
+    );
+    this.observer.observe(el);
+  };
+}
+
+const OffscreenHold = createContext<PanelVisibility | null>(null);
+
+/** Around a panel's view (whose hooks run above its <Panel>): see PanelVisibility. */
+export function HoldOffscreen({ children }: { children: ReactNode }) {
+  const [vis] = useState(() => new PanelVisibility());
+  useEffect(() => () => vis.observe(null), [vis]);
+  return <OffscreenHold.Provider value={vis}>{children}</OffscreenHold.Provider>;
+}
+
+/** A panel's view held while out of sight (HoldOffscreen around it). */
+export function heldOffscreen(View: () => React.JSX.Element): () => React.JSX.Element {
+  const Held = () => (
+    <HoldOffscreen>
+      <View />
+    </HoldOffscreen>
+  );
+  Held.displayName = `Held(${View.name})`;
+  return Held;
+}
+
+/** Panel's ref: the <section> the nearest HoldOffscreen watches. */
+export function usePanelVisibilityRef(): ((el: Element | null) => void) | undefined {
+  return useContext(OffscreenHold)?.observe;
 }
 
 /** An <svg> drawn by a D3 render function whenever `deps` change. */
