@@ -7,6 +7,7 @@
 export interface SlubvizModule {
   _svz_open(trace: number, preset: number, sets: number): number;
   _svz_open_any(text: number, preset: number, sets: number): number;
+  _svz_reopen(h: number, preset: number, sets: number): number;
   _svz_last_error(): number;
   _svz_close(h: number): void;
   _svz_set_events(h: number, on: number): void;
@@ -142,6 +143,8 @@ export class SlubvizSession {
   static open(mod: SlubvizModule, traceText: string, opts?: OpenOptions): SlubvizSession;
   /** any supported format; throws SlubvizError when nothing could be imported */
   static openAny(mod: SlubvizModule, text: string, opts?: OpenOptions): SlubvizSession;
+  /** svz_reopen: another session on this one's parsed trace under other options (the run open() of the same text gives). */
+  reopen(opts?: OpenOptions): SlubvizSession;
   constructor(mod: SlubvizModule, handle: number);
   readonly mod: SlubvizModule;
   /** the session handle; -1 once closed */

@@ -76,6 +76,16 @@ export class SlubvizSession {
     return new SlubvizSession(mod, h);
   }
 
+  /** svz_reopen: another session on this one's parsed trace (not parsed
+   * again) under `preset` and `sets`, the run SlubvizSession.open() of the
+   * same text would give; throws SlubvizError(svz_last_error()). */
+  reopen({ preset = '', sets = null } = {}) {
+    const mod = this.mod;
+    const h = withCString(mod, preset ?? '', (p) => withCString(mod, setsText(sets), (s) => mod._svz_reopen(this.h, p, s)));
+    if (h < 0) throw new SlubvizError(lastError(mod));
+    return new SlubvizSession(mod, h);
+  }
+
   constructor(mod, handle) {
     this.mod = mod;
     this.h = handle;

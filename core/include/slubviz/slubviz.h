@@ -28,6 +28,12 @@ const char *svz_manifest_json(void);
 int svz_open(const char *trace_text, const char *preset, const char *sets);
 const char *svz_last_error(void);
 void svz_close(int h);
+/* Another session on session h's trace under `preset` and `sets`: the run
+ * svz_open() of the same text would give, without parsing it again (a
+ * trace that expands to a million ops parses in a fraction of a second).
+ * The sessions share the parsed trace; either may be closed first. Returns
+ * a handle, or -1 (svz_last_error()). */
+int svz_reopen(int h, const char *preset, const char *sets);
 
 /* Events on/off (on by default). Off still counts sequence numbers. */
 void svz_set_events(int h, int on);

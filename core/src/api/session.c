@@ -50,7 +50,10 @@ struct timeline {
 };
 
 struct session {
-	struct svz_trace trace; /* owned; the model points at it */
+	struct svz_trace trace; /* the model points at it; its arrays are shared
+				 * by the sessions svz_reopen() made (trace_refs) */
+	int *trace_refs;        /* sessions sharing the arrays (NULL: this one alone) */
+	struct svz_config parsed_config; /* the trace's own, before preset and sets */
 	struct model m;
 	bool model_ok;
 	int64_t valid_lo;      /* ring events below this seq are not ours */
@@ -62,6 +65,7 @@ struct session {
 	char *validate_buf;
 	char *import_text, *import_json; /* import report (svz_open_any, imports) */
 	bool aliases_noted;    /* the report names the caches merged under this preset */
+	char *import_text0, *import_json0; /* the report before those notes (svz_reopen()) */
 	char *export_v1;       /* last svz_export_v1() */
 	struct owners_memo owners_sent; /* what svz_session_snapshot_lean_json() sent */
 };
@@ -122,9 +126,15 @@ static void session_free(struct session *s)
 	free(s->validate_buf);
 	free(s->import_text);
 	free(s->import_json);
+	free(s->import_text0);
+	free(s->import_json0);
 	free(s->export_v1);
 	owners_memo_free(&s->owners_sent);
-	svz_trace_free(&s->trace);
+	/* the arrays go with the last session over them */
+	if (!s->trace_refs || --*s->trace_refs == 0) {
+		svz_trace_free(&s->trace);
+		free(s->trace_refs);
+	}
 	free(s);
 }
 
@@ -222,6 +232,47 @@ int svz_session_adopt(struct svz_trace *t, const char *preset, const char *sets,
 	return session_start(s, preset, sets);
 }
 
+static char *copy_text(const char *t)
+{
+	size_t n = strlen(t) + 1;
+	char *c = malloc(n);
+	return c ? memcpy(c, t, n) : NULL;
+}
+
+int svz_reopen(int h, const char *preset, const char *sets)
+{
+	last_error[0] = 0;
+	struct session *src = peek(h);
+	if (!src) {
+		snprintf(last_error, sizeof last_error, "no session %d", h);
+		return -1;
+	}
+	struct session *s = calloc(1, sizeof *s);
+	if (!src->trace_refs && (src->trace_refs = calloc(1, sizeof *src->trace_refs)))
+		*src->trace_refs = 1;
+	if (!s || !src->trace_refs) {
+		free(s);
+		snprintf(last_error, sizeof last_error, "out of memory");
+		return -1;
+	}
+	/* the same parsed trace, read only from here on: its arrays shared,
+	 * its config the trace's own again */
+	s->trace = src->trace;
+	s->trace.config = src->parsed_config;
+	s->trace_refs = src->trace_refs;
+	++*s->trace_refs;
+	/* an import's report comes with its trace, without the notes of the
+	 * first session's preset (note_aliases()) */
+	const char *text = src->import_text0 ? src->import_text0 : src->import_text;
+	const char *json = src->import_json0 ? src->import_json0 : src->import_json;
+	if ((text && !(s->import_text = copy_text(text))) || (json && !(s->import_json = copy_text(json)))) {
+		snprintf(last_error, sizeof last_error, "out of memory");
+		session_free(s);
+		return -1;
+	}
+	return session_start(s, preset, sets);
+}
+
 void svz_session_set_error(const char *msg)
 {
 	snprintf(last_error, sizeof last_error, "%s", msg ? msg : "");
@@ -230,6 +281,7 @@ void svz_session_set_error(const char *msg)
 static ARENA_MOVES int session_start(struct session *s, const char *preset, const char *sets)
 {
 	struct svz_config cfg = s->trace.config;
+	s->parsed_config = cfg;
 	if (preset && preset[0] && svz_preset_apply(&cfg, preset)) {
 		snprintf(last_error, sizeof last_error,
 			 "unknown preset '%.64s' (try: slubviz presets)", preset);
@@ -776,10 +828,10 @@ static ARENA_MOVES void note_aliases(int h, struct session *s)
 			sb_printf(&j, ",\"aliases\":[%s]}", json.s);
 		}
 		if (!t.oom && !j.oom) {
-			free(s->import_text);
+			s->import_text0 = s->import_text;
 			s->import_text = t.s;
 			if (jend) {
-				free(s->import_json);
+				s->import_json0 = s->import_json;
 				s->import_json = j.s;
 			}
 		} else {

@@ -4,6 +4,7 @@ import type { SlubvizModule } from '../../../core/wasm/slubviz-api';
 import { loadModule, scenario } from './testing';
 import { SlubvizSession } from '../../../core/wasm/slubviz-api';
 import type { Snapshot } from './types';
+import type { OpenResult } from './protocol';
 
 let mod: SlubvizModule;
 beforeAll(async () => {
@@ -206,6 +207,43 @@ c1 free a x
     expect(frame.snapshot.config.switches.seed).toBe('3');
     expect(frame.snapshot.config.switches.fix1).toBe(true);
     expect(() => e.open('nonsense', '', '')).toThrow(/header/);
+    e.close();
+  });
+});
+
+describe('Engine: the same trace again under another config', () => {
+  /** What a run shows: the meta but its measured bytes, frames at a few
+   * seeks, the stats and slabinfo at the end. */
+  const shows = (e: Engine, r: OpenResult) => {
+    const { checkpointBytes: _bytes, ...meta } = r.meta;
+    const n = r.meta.opsTotal;
+    const frames = [Math.floor(n / 3), n, 1].map((op) => JSON.stringify(e.seekOp(op)));
+    return JSON.stringify([meta, frames, e.text('stats'), e.text('slabinfo'), e.text('reports')]);
+  };
+
+  test('reopening the parsed trace (svz_reopen) gives what opening the text gives; not parsed again', () => {
+    // ublk-bio256 ("repeat" loops: 206,336 ops) names preset v7.0-rc1
+    // itself; '' must come back to that, not stay on the last one
+    const text = scenario('ublk-bio256');
+    const configs: [string, string][] = [['v6.19', ''], ['', ''], ['v7.0-rc2+fix1', 'seed=7'], ['', '']];
+    const want = configs.map(([preset, sets]) => {
+      const fresh = new Engine(mod);
+      const got = shows(fresh, fresh.open(text, preset, sets));
+      fresh.close();
+      return got;
+    });
+    let opens = 0;
+    const counted = new Proxy(mod, {
+      get: (t, k, r) => (k === '_svz_open' ? (...a: number[]) => (opens++, t._svz_open(a[0], a[1], a[2])) : Reflect.get(t, k, r)),
+    }) as SlubvizModule;
+    const e = new Engine(counted);
+    const got = configs.map(([preset, sets]) => shows(e, e.open(text, preset, sets)));
+    expect(got).toEqual(want);
+    // parsed once: the first open; the others reopened it
+    expect(opens).toBe(1);
+    // a preset that does not exist fails as an open does, and leaves no run
+    expect(() => e.open(text, 'v0.1-nope', '')).toThrow(/unknown preset 'v0.1-nope'/);
+    expect(() => e.frame()).toThrow();
     e.close();
   });
 });

@@ -83,6 +83,9 @@ export const WHOLE_PREPASS_OPS = 50_000;
 /** a long seek (past the pre-pass's frontier) reports progress between chunks of this many ops or steps */
 const SEEK_CHUNK_OPS = 20_000;
 const SEEK_CHUNK_STEPS = 100_000;
+/** A seek that runs more steps than this past the kept checkpoints leaves
+ * an anchor (Engine.anchor) */
+const ANCHOR_MIN_STEPS = 20_000;
 /** Wasm heap bytes the checkpoints of one run may take (the module can
  * grow to 2 GiB; the trace, the model and the views need the rest). */
 export const CHECKPOINT_BUDGET = 256 << 20;
@@ -186,6 +189,13 @@ export class Engine {
   private ckptBytes = 0;
   /** svz_checkpoint calls that failed (out of wasm memory) */
   private ckptFailed = 0;
+  /** A checkpoint a seek past the pre-pass's frontier left on its way
+   * (the frame's window of events before where it went). Going back there
+   * restores it instead of running that far again: home() after every
+   * background slice, the next seek nearby. One at a time, counted in the
+   * checkpoint bytes; gone once the pre-pass is done (its checkpoints
+   * are near everywhere then) and with the run. */
+  private anchor: Checkpoint | null = null;
   /** ops between two checkpoints (doubles when they are thinned) */
   private every = 1;
   private lastSnap: Snapshot | null = null;
@@ -222,6 +232,7 @@ export class Engine {
 
   close(): void {
     if (this.s) {
+      this.dropAnchor();
       for (const c of this.ckpts) this.s.checkpointDrop(c.id);
       this.s.close();
     }
@@ -246,8 +257,19 @@ export class Engine {
    * by hand, hand.ts); hand steps that cannot run (a CPU with nothing it
    * may run at that step) are dropped from there on (meta.handDropped). */
   open(trace: string, preset: string, sets: string, checkpointEvery = 0, progress?: Progress, hand: readonly HandStep[] = []): OpenResult {
+    // the text of the run open (another preset, other switches): its
+    // parsed trace again, not a parse (a million ops take a while)
+    let s: SlubvizSession | null = null;
+    if (this.s && this.pp?.trace === trace) {
+      try {
+        s = this.s.reopen({ preset, sets: sets || null });
+      } catch (e) {
+        this.close();
+        throw e;
+      }
+    }
     this.close();
-    const s = SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
+    s ??= SlubvizSession.open(this.mod, trace, { preset, sets: sets || null });
     this.hand = new HandMap(hand);
     return this.prepass(s, trace, checkpointEvery, progress);
   }
@@ -460,6 +482,7 @@ export class Engine {
     this.lastSnap = null;
     pp.at = s.seq();
     const done = this.prepassDone;
+    if (done) this.dropAnchor();
     // a slice leaves the session at the frontier: its checkpoint waits
     // until a request moves it (leaveFrontier)
     if (!done && !slice) this.markFrontier();
@@ -781,10 +804,40 @@ export class Engine {
       if (k.seq <= target - back) c = k;
       else break;
     }
+    const a = this.anchor;
+    if (a && a.seq > c.seq && a.seq <= target - back) c = a;
     if (!(cur >= c.seq && cur <= target)) this.restoreTo(c);
+    // far past every checkpoint (beyond the pre-pass's frontier): an
+    // anchor on the way, for the next time the session comes back here
+    const anchorAt = target - back;
+    if (!this.prepassDone && anchorAt - s.seq() > ANCHOR_MIN_STEPS) {
+      this.replayed += anchorAt - s.seq();
+      this.forwardSteps(anchorAt - s.seq(), progress);
+      if (s.seq() === anchorAt) this.setAnchor();
+    }
     const n = target - s.seq();
     this.replayed += Math.max(0, n);
     this.forwardSteps(n, progress);
+  }
+
+  /** The anchor here (the one before goes); none if it does not fit the budget. */
+  private setAnchor(): void {
+    this.dropAnchor();
+    const h0 = this.heapUsed();
+    const id = this.session.checkpoint();
+    if (id < 0) return;
+    const bytes = Math.max(0, this.heapUsed() - h0);
+    this.anchor = { id, seq: this.session.seq(), op: this.session.opsDone(), bytes };
+    this.ckptBytes += bytes;
+    if (this.ckptBytes > this.budget) this.dropAnchor();
+  }
+
+  private dropAnchor(): void {
+    const a = this.anchor;
+    if (!a) return;
+    this.anchor = null;
+    this.s?.checkpointDrop(a.id);
+    this.ckptBytes -= a.bytes;
   }
 
   /** n micro-steps forward (fewer at the end of the run), in chunks with
