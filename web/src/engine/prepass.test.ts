@@ -3,7 +3,7 @@
 // position, step and meta is the one the whole pre-pass gives.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Backend } from './backend';
-import { Engine, WHOLE_PREPASS_OPS } from './engine';
+import { Engine, LANES_MAX, WHOLE_PREPASS_OPS } from './engine';
 import type { ImportOk, RunMeta } from './protocol';
 import { MemoryStorage } from './storage';
 import { synthFtraceBlob } from './synth';
@@ -97,6 +97,29 @@ describe('pre-pass in the background', () => {
     expect(e.prepassDone).toBe(false);
     finish(e);
     expect([...seqs.map((x) => shown(e.seek(x))), ...ops.map((o) => shown(e.seekOp(o)))]).toEqual(want);
+    e.close();
+  });
+
+  test('a seek far past the frontier leaves an anchor: back there after a slice, only the frame window runs again', () => {
+    const full = new Engine(mod);
+    const meta = full.open(trace(), '', '').meta;
+    const target = Math.floor(meta.seqTotal * 0.9);
+    const want = [shown(full.seek(target)), full.text('slabinfo'), shown(full.frame())];
+    full.close();
+
+    const e = lazy();
+    e.open(trace(), '', '');
+    const got = [shown(e.seek(target))];
+    // the slice takes the session back to the frontier, near op 0 ...
+    e.prepassSlice(0);
+    expect(e.prepassDone).toBe(false);
+    const before = e.replayed;
+    // ... and the next request brings it home: from the anchor the seek
+    // left (at most LANES_MAX steps before the target), not from op 0's side
+    got.push(e.text('slabinfo'), shown(e.frame()));
+    expect(e.replayed - before).toBeLessThanOrEqual(LANES_MAX);
+    expect(target).toBeGreaterThan(20 * LANES_MAX);
+    expect(got).toEqual(want);
     e.close();
   });
 
