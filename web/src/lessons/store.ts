@@ -242,6 +242,7 @@ export class LessonStore {
         for (const sc of [lesson.scenario, lesson.sandbox.scenario, ...(lesson.variants ?? []).map((v) => v.scenario)]) if (sc && 'file' in sc) files.add(sc.file);
         const scenarios: Record<string, string> = {};
         await Promise.all([...files].map(async (f) => (scenarios[f] = await this.env.fetchText(f))));
+        for (const [f, text] of Object.entries(scenarios)) this.scenarioTexts.set(f, text);
         const prose = await this.env.fetchText(`lessons/${id}/${lesson.prose}`);
         const translations = await this.loadTranslations(id, Object.keys(entry?.translations ?? {}));
         await this.api.call({ type: 'load', lesson, scenarios });
@@ -469,10 +470,14 @@ export class LessonStore {
     }
   };
 
+  /** The scenario files of the lessons loaded (loadLesson fetched them):
+   * a move to a stop opens its run without fetching them again. */
+  private readonly scenarioTexts = new Map<string, string>();
+
   /** Open `run` in the visualizer unless it is the one shown; false when
    * a newer move took over meanwhile. */
   private async openRun(token: number, run: RunConfig): Promise<boolean> {
-    const text = 'inline' in run.scenario ? run.scenario.inline : await this.env.fetchText(run.scenario.file);
+    const text = 'inline' in run.scenario ? run.scenario.inline : (this.scenarioTexts.get(run.scenario.file) ?? (await this.env.fetchText(run.scenario.file)));
     if (token !== this.moveToken) return false;
     const config = runAppConfig(run);
     const st = this.app.getState();

@@ -22,7 +22,7 @@ import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
-import { useAppState, useScrollableRegions, useSelect, useStore } from './hooks';
+import { useAppState, useScrollableRegions, useSelect, useStore, Veiled } from './hooks';
 import { LessonsButton } from '../lessons/LessonsButton';
 import { t } from '../i18n';
 import { useLang } from '../i18n/hooks';
@@ -230,37 +230,39 @@ function FullApp() {
       <StepLine />
       <CompareView />
       {lesson.open && <PhoneTabs view={view} setView={setView} />}
-      <main id="main" tabIndex={-1} data-phone-view={lesson.open ? view : 'viz'}>
-        <LessonColumn />
-        <div className="col">
-          <Legend />
-          <TopologyView />
-          <LanesView />
-          <LockView />
-          <SheavesView />
-          <BarnsView />
-          <PartialListsView />
-          <SlabDetailView />
-          <TracesPanel />
-        </div>
-        <div className="col">
-          <CallPathView />
-          <CountersView />
-          <TextViews />
-          <FreePlayPanel />
-          <ConfigPanel />
-          <Panel id="help" title={t('panel.help')}>
-            <dl className="keys">
-              {SHORTCUTS.map((s) => (
-                <div key={s.label}>
-                  <dt>{s.keys.map((k) => (k === ' ' ? t('app.space') : k)).join(' / ')}</dt>
-                  <dd>{shortcutLabel(s)}</dd>
-                </div>
-              ))}
-            </dl>
-          </Panel>
-        </div>
-      </main>
+      <Veiled.Provider value={!!lesson.loadingRun}>
+        <main id="main" tabIndex={-1} data-phone-view={lesson.open ? view : 'viz'}>
+          <LessonColumn />
+          <div className="col">
+            <Legend />
+            <TopologyView />
+            <LanesView />
+            <LockView />
+            <SheavesView />
+            <BarnsView />
+            <PartialListsView />
+            <SlabDetailView />
+            <TracesPanel />
+          </div>
+          <div className="col">
+            <CallPathView />
+            <CountersView />
+            <TextViews />
+            <FreePlayPanel />
+            <ConfigPanel />
+            <Panel id="help" title={t('panel.help')}>
+              <dl className="keys">
+                {SHORTCUTS.map((s) => (
+                  <div key={s.label}>
+                    <dt>{s.keys.map((k) => (k === ' ' ? t('app.space') : k)).join(' / ')}</dt>
+                    <dd>{shortcutLabel(s)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </Panel>
+          </div>
+        </main>
+      </Veiled.Provider>
       <Transitions />
     </>
   );

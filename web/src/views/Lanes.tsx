@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { ready } from '../state/actions';
 import { LANES_WINDOWS } from '../state/store';
 import { lanesModel, renderLanes, windowFunctions } from '../viz/lanes';
-import { useD3, useSelect, useStore, useWidth, heldOffscreen } from './hooks';
+import { useD3, useSelect, useStore, useWidth, HoldOffscreen } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -99,8 +99,13 @@ export function StepCpuControls() {
   );
 }
 
-export const LanesView = heldOffscreen(function LanesViewBody() {
-  const st = useSelect(({ frame, focusNode, focusCpu, lanesWindow }) => ({ frame, focusNode, focusCpu, lanesWindow }));
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function LanesView() {
+  return <HoldOffscreen view={LanesViewBody} />;
+}
+
+function LanesViewBody() {
+  const st = useSelect(({ frame, focusNode, focusCpu, lanesWindow, playing }) => ({ frame, focusNode, focusCpu, lanesWindow, playing }));
   const store = useStore();
   const f = st.frame;
   const wrap = useRef<HTMLDivElement>(null);
@@ -123,8 +128,9 @@ export const LanesView = heldOffscreen(function LanesViewBody() {
         focusCpu: st.focusCpu,
         onSelectCpu: (cpu) => store.selectCpu(store.getState().focusCpu === cpu ? null : cpu),
         text: T.lanes,
+        live: st.playing,
       }),
-    [snap, model, width, st.focusCpu],
+    [snap, model, width, st.focusCpu, st.playing],
   );
   const fns = useMemo(() => (model ? windowFunctions(model) : []), [model]);
   return (
@@ -163,4 +169,4 @@ export const LanesView = heldOffscreen(function LanesViewBody() {
       )}
     </Panel>
   );
-});
+}

@@ -4,7 +4,7 @@
 // co_LOCK waits for). Other caches with a lock held or wanted are listed
 // below. Strings: views/lanes/strings.ts.
 import type { SnapCache, Snapshot } from '../engine/types';
-import { useAppState, heldOffscreen } from './hooks';
+import { useAppState, HoldOffscreen } from './hooks';
 import { STRINGS } from './lanes/strings';
 import { Panel } from './panels/Panel';
 
@@ -83,7 +83,12 @@ function Rows({ snap, cache }: { snap: Snapshot; cache: SnapCache }) {
   );
 }
 
-export const LockView = heldOffscreen(function LockViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function LockView() {
+  return <HoldOffscreen view={LockViewBody} />;
+}
+
+function LockViewBody() {
   const st = useAppState();
   const snap = st.frame?.snapshot;
   const live = snap?.caches.filter((c) => c.alive) ?? [];
@@ -108,4 +113,4 @@ export const LockView = heldOffscreen(function LockViewBody() {
       )}
     </Panel>
   );
-});
+}

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
+import { createContext, createElement, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
@@ -74,16 +74,25 @@ export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore(
  * MARGIN of the viewport (an IntersectionObserver on its <section>, which
  * Panel registers) or the play stops; then it draws the current frame at
  * once. Paused, every panel follows every change, seen or not (a seek, a
- * test reading data-* attributes). */
+ * test reading data-* attributes), except under a veil (Veiled): a lesson
+ * moving the visualizer to its next position draws it there once, not at
+ * each position on the way (the run opened, then the seek). */
 export class PanelVisibility {
   static readonly MARGIN = '200px';
   /** until the observer says otherwise (and where there is none: jsdom) */
   private inView = true;
+  /** under the veil (HoldOffscreen sets it from Veiled) */
+  veiled = false;
   private observer: IntersectionObserver | null = null;
   private readonly listeners = new Set<() => void>();
 
   holding(st: AppState): boolean {
-    return st.playing && !this.inView;
+    return this.veiled || (st.playing && !this.inView);
+  }
+
+  /** Everyone draws the current state (the panel came into view, the veil lifted). */
+  wake(): void {
+    for (const l of this.listeners) l();
   }
 
   subscribe = (l: () => void): (() => void) => {
@@ -102,7 +111,7 @@ export class PanelVisibility {
         const seen = entries[entries.length - 1].isIntersecting;
         if (seen === this.inView) return;
         this.inView = seen;
-        if (seen) for (const l of this.listeners) l();
+        if (seen) this.wake();
       },
       { rootMargin: PanelVisibility.MARGIN },
     );
@@ -112,22 +121,22 @@ export class PanelVisibility {
 
 const OffscreenHold = createContext<PanelVisibility | null>(null);
 
-/** Around a panel's view (whose hooks run above its <Panel>): see PanelVisibility. */
-export function HoldOffscreen({ children }: { children: ReactNode }) {
-  const [vis] = useState(() => new PanelVisibility());
-  useEffect(() => () => vis.observe(null), [vis]);
-  return <OffscreenHold.Provider value={vis}>{children}</OffscreenHold.Provider>;
-}
+/** The visualizer is veiled (a lesson opening its run, seeking its
+ * position): the panels keep what they show until it lifts. */
+export const Veiled = createContext(false);
 
-/** A panel's view held while out of sight (HoldOffscreen around it). */
-export function heldOffscreen(View: () => React.JSX.Element): () => React.JSX.Element {
-  const Held = () => (
-    <HoldOffscreen>
-      <View />
-    </HoldOffscreen>
-  );
-  Held.displayName = `Held(${View.name})`;
-  return Held;
+/** A panel's view (whose hooks run above its <Panel>) held while out of
+ * sight or veiled: see PanelVisibility. */
+export function HoldOffscreen({ view }: { view: () => React.JSX.Element }) {
+  const [vis] = useState(() => new PanelVisibility());
+  const veiled = useContext(Veiled);
+  vis.veiled = veiled;
+  // the veil lifted: drawn in this commit, not a frame later
+  useLayoutEffect(() => {
+    if (!veiled) vis.wake();
+  }, [vis, veiled]);
+  useEffect(() => () => vis.observe(null), [vis]);
+  return createElement(OffscreenHold.Provider, { value: vis }, createElement(view));
 }
 
 /** Panel's ref: the <section> the nearest HoldOffscreen watches. */
@@ -156,8 +165,13 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
     let frame = 0;
     const check = () => {
       frame = 0;
-      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
-        const over = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      // every size read before any tab stop is set: a read after a write
+      // lays the page out again (one layout per region, seconds with a
+      // big run on the page)
+      const regions = [...document.querySelectorAll<HTMLElement>(selector)];
+      const overs = regions.map((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+      regions.forEach((el, i) => {
+        const over = overs[i];
         if (over && !el.hasAttribute('tabindex')) {
           el.tabIndex = 0;
           el.dataset.scrollStop = '1';
@@ -165,7 +179,7 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
           el.removeAttribute('tabindex');
           delete el.dataset.scrollStop;
         }
-      }
+      });
     };
     const soon = () => {
       if (!frame && !store.getState().playing) frame = requestAnimationFrame(check);

@@ -32,6 +32,9 @@ export interface LanesOptions {
   focusNode?: number | null;
   onSelectCpu?: (cpu: number) => void;
   text: LanesText;
+  /** playing: the events' data-lane-* and tooltips are left until the
+   * pause (renderLanes) */
+  live?: boolean;
 }
 
 export interface LaneSeg {
@@ -346,18 +349,25 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
       e.append('title');
       return e;
     })
-    .order()
-    .attr('data-lane-seq', (g) => g.seq)
-    .attr('data-lane-cpu', (g) => g.cpu)
-    .attr('data-lane-op', (g) => g.op)
-    .attr('data-lane-fn', (g) => g.fn)
-    .attr('data-lane-kind', (g) => g.kind)
-    .attr('data-lane-spin', (g) => (g.spin ? '1' : '0'))
-    .attr('data-lane-holder', (g) => (g.holder === undefined ? null : g.holder))
-    .attr('data-lane-hand', (g) => (g.hand ? '1' : '0'))
-    .attr('data-lane-current', (g) => (g.seq === m.current ? '1' : '0'))
-    .attr('data-lane-x0', (g) => g.x0)
-    .attr('data-lane-x1', (g) => g.x1);
+    .order();
+  // Playing fast, every frame is a window of new steps and these were most
+  // of what it wrote (a dozen attributes and a tooltip per event, none of
+  // them drawn). While playing they are left as they are, the svg says so
+  // (data-lanes-live), and the pause writes them all.
+  s.attr('data-lanes-live', opts.live ? '1' : null);
+  if (!opts.live)
+    seg
+      .attr('data-lane-seq', (g) => g.seq)
+      .attr('data-lane-cpu', (g) => g.cpu)
+      .attr('data-lane-op', (g) => g.op)
+      .attr('data-lane-fn', (g) => g.fn)
+      .attr('data-lane-kind', (g) => g.kind)
+      .attr('data-lane-spin', (g) => (g.spin ? '1' : '0'))
+      .attr('data-lane-holder', (g) => (g.holder === undefined ? null : g.holder))
+      .attr('data-lane-hand', (g) => (g.hand ? '1' : '0'))
+      .attr('data-lane-current', (g) => (g.seq === m.current ? '1' : '0'))
+      .attr('data-lane-x0', (g) => g.x0)
+      .attr('data-lane-x1', (g) => g.x1);
   const sx = (g: LaneSeg) => ux(g.x0);
   const sw = (g: LaneSeg) => Math.max(1, ux(g.x1) - ux(g.x0));
   seg.select('rect.seg-fill')
@@ -380,7 +390,7 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .attr('height', H - 7)
     .attr('fill', 'url(#lane-spin)')
     .attr('opacity', 0.6);
-  seg.select('title').text((g) => (g.hand ? `${g.text} (${t.hand})` : g.text));
+  if (!opts.live) seg.select('title').text((g) => (g.hand ? `${g.text} (${t.hand})` : g.text));
 
   // steps chosen by hand: a notch above the segment
   L.hand.selectAll<SVGPathElement, LaneSeg>('path.lane-hand')

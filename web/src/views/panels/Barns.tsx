@@ -1,11 +1,16 @@
 // The per-node barns panel (viz/barns.ts).
 import { renderBarns } from '../../viz/barns';
-import { useD3, heldOffscreen } from '../hooks';
+import { useD3, HoldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export const BarnsView = heldOffscreen(function BarnsViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function BarnsView() {
+  return <HoldOffscreen view={BarnsViewBody} />;
+}
+
+function BarnsViewBody() {
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderBarns(el, input, opts), [input, opts.cache, opts.animMs]);
   return (
@@ -15,4 +20,4 @@ export const BarnsView = heldOffscreen(function BarnsViewBody() {
       </div>
     </Panel>
   );
-});
+}

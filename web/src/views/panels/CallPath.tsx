@@ -1,5 +1,5 @@
 // The call path panel: the coroutine frames of each CPU's op in flight.
-import { useAppState, heldOffscreen } from '../hooks';
+import { useAppState, HoldOffscreen } from '../hooks';
 import { kernelTag, sourceLinks } from '../kernelSource';
 import { Panel } from './Panel';
 import { t } from '../../i18n';
@@ -14,7 +14,12 @@ function Fn({ fn, tag }: { fn: string; tag: string | null }) {
   );
 }
 
-export const CallPathView = heldOffscreen(function CallPathViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function CallPathView() {
+  return <HoldOffscreen view={CallPathViewBody} />;
+}
+
+function CallPathViewBody() {
   const st = useAppState();
   const f = st.frame;
   const ev = f?.event ?? null;
@@ -72,4 +77,4 @@ export const CallPathView = heldOffscreen(function CallPathViewBody() {
       {f?.runError ? <pre className="error" role="alert">{f.runError}</pre> : null}
     </Panel>
   );
-});
+}

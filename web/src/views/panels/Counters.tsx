@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { renderSparkline } from '../../viz/sparkline';
 import { Panel } from './Panel';
-import { useAppState, useD3, heldOffscreen } from '../hooks';
+import { useAppState, useD3, HoldOffscreen } from '../hooks';
 import { t } from '../../i18n';
 
 function Spark({ values, cursor }: { values: number[]; cursor: number }) {
@@ -11,7 +11,12 @@ function Spark({ values, cursor }: { values: number[]; cursor: number }) {
   return <svg ref={ref} aria-hidden="true" />;
 }
 
-export const CountersView = heldOffscreen(function CountersViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function CountersView() {
+  return <HoldOffscreen view={CountersViewBody} />;
+}
+
+function CountersViewBody() {
   const st = useAppState();
   const [all, setAll] = useState(false);
   const f = st.frame;
@@ -92,4 +97,4 @@ export const CountersView = heldOffscreen(function CountersViewBody() {
       )}
     </Panel>
   );
-});
+}

@@ -1,11 +1,16 @@
 // The per-node partial (and full) slab lists panel (viz/partial.ts).
 import { renderPartialLists } from '../../viz/partial';
-import { useD3, heldOffscreen } from '../hooks';
+import { useD3, HoldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export const PartialListsView = heldOffscreen(function PartialListsViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function PartialListsView() {
+  return <HoldOffscreen view={PartialListsViewBody} />;
+}
+
+function PartialListsViewBody() {
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderPartialLists(el, input, opts), [input, opts.cache, opts.selectedSlab, opts.animMs, opts.siteFilter]);
   return (
@@ -15,4 +20,4 @@ export const PartialListsView = heldOffscreen(function PartialListsViewBody() {
       </div>
     </Panel>
   );
-});
+}

@@ -2,12 +2,17 @@
 import { cacheOf } from '../../viz/common';
 import { hasKcpu, renderKcpu } from '../../viz/kcpu';
 import { renderSheaves } from '../../viz/sheaves';
-import { useD3, heldOffscreen } from '../hooks';
+import { useD3, HoldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export const SheavesView = heldOffscreen(function SheavesViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function SheavesView() {
+  return <HoldOffscreen view={SheavesViewBody} />;
+}
+
+function SheavesViewBody() {
   const { input, opts } = useViz();
   const cache = input ? cacheOf(input.snap, opts.cache) : null;
   const era = input?.snap.config.era;
@@ -47,4 +52,4 @@ export const SheavesView = heldOffscreen(function SheavesViewBody() {
       )}
     </Panel>
   );
-});
+}

@@ -6,7 +6,7 @@ import { ownersKey, slabKey } from '../../engine/wire';
 import { cacheOf, OBJECT_STATES, objectState, siteMatches, type VizInput, type VizOptions } from '../../viz/common';
 import { CANVAS_MIN, cacheSites, objectCells, pickSlab, renderSlab, type ObjectCell } from '../../viz/slab';
 import { canvasHit, renderSlabCanvas, SHAPES } from '../../viz/slabCanvas';
-import { useD3, useSelect, useStore, heldOffscreen } from '../hooks';
+import { useD3, useSelect, useStore, HoldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t, type MsgKey } from '../../i18n';
@@ -126,7 +126,12 @@ function SiteFilter({ slabs, cacheId }: { slabs: SnapSlab[]; cacheId: number }) 
   );
 }
 
-export const SlabDetailView = heldOffscreen(function SlabDetailViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function SlabDetailView() {
+  return <HoldOffscreen view={SlabDetailViewBody} />;
+}
+
+function SlabDetailViewBody() {
   const store = useStore();
   const { input, opts } = useViz();
   const st = { siteFilter: opts.siteFilter ?? '', selectedSlab: opts.selectedSlab ?? null };
@@ -213,4 +218,4 @@ export const SlabDetailView = heldOffscreen(function SlabDetailViewBody() {
       )}
     </Panel>
   );
-});
+}

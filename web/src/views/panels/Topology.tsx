@@ -1,12 +1,17 @@
 // The topology panel: nodes, their CPUs and memory (viz/topology.ts); the
 // classic era's per-CPU slabs (viz/kcpu.ts).
 import { renderTopology } from '../../viz/topology';
-import { useD3, useStore, heldOffscreen } from '../hooks';
+import { useD3, useStore, HoldOffscreen } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
 
-export const TopologyView = heldOffscreen(function TopologyViewBody() {
+/** Held while out of sight or veiled (HoldOffscreen). */
+export function TopologyView() {
+  return <HoldOffscreen view={TopologyViewBody} />;
+}
+
+function TopologyViewBody() {
   const store = useStore();
   const { input, opts } = useViz();
   const ref = useD3<SVGSVGElement>((el) => input && renderTopology(el, input, opts), [input, opts.focusCpu, opts.focusNode, opts.animMs]);
@@ -35,4 +40,4 @@ export const TopologyView = heldOffscreen(function TopologyViewBody() {
       <svg ref={ref} role="group" aria-label={t('panel.topologyAria')} />
     </Panel>
   );
-});
+}
