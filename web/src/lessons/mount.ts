@@ -113,3 +113,11 @@ export function useLessonState(): LessonState {
   const l = lessonsFor(useStore());
   return useSyncExternalStore(l.subscribe, l.getState);
 }
+
+/** One value of the lesson state (a boolean, a string): the caller renders
+ * when it changes, not on every change of the player (a move to a stop
+ * changes it a dozen times; the whole app once rendered each time). */
+export function useLessonPick<T extends string | number | boolean | null>(pick: (st: LessonState) => T): T {
+  const l = lessonsFor(useStore());
+  return useSyncExternalStore(l.subscribe, () => pick(l.getState()));
+}

@@ -28,7 +28,7 @@ import { t } from '../i18n';
 import { useLang } from '../i18n/hooks';
 import { LangSwitch } from '../i18n/LangSwitch';
 import { shortcutLabel } from './shortcuts';
-import { loadLessonViews, useLessonState } from '../lessons/mount';
+import { loadLessonViews, useLessonPick } from '../lessons/mount';
 
 function CachePicker() {
   const st = useAppState();
@@ -158,7 +158,7 @@ function CompareView() {
 const LazyLessonColumn = lazy(() => loadLessonViews().then((m) => ({ default: m.LessonColumn })));
 
 function LessonColumn() {
-  const open = useLessonState().open;
+  const open = useLessonPick((l) => l.open);
   if (!open) return null;
   return (
     <Suspense fallback={<p role="status">{t('les.loadingList')}</p>}>
@@ -196,7 +196,8 @@ function PhoneTabs({ view, setView }: { view: 'lesson' | 'viz'; setView: (v: 'le
 
 function FullApp() {
   const store = useStore();
-  const lesson = useLessonState();
+  const lessonOpen = useLessonPick((l) => l.open);
+  const veiled = useLessonPick((l) => l.loadingRun !== null);
   const [view, setView] = useState<'lesson' | 'viz'>('lesson');
   useLiveUrl(store);
   useScrollableRegions(store);
@@ -229,9 +230,9 @@ function FullApp() {
       <Controls />
       <StepLine />
       <CompareView />
-      {lesson.open && <PhoneTabs view={view} setView={setView} />}
-      <Veiled.Provider value={!!lesson.loadingRun}>
-        <main id="main" tabIndex={-1} data-phone-view={lesson.open ? view : 'viz'}>
+      {lessonOpen && <PhoneTabs view={view} setView={setView} />}
+      <Veiled.Provider value={veiled}>
+        <main id="main" tabIndex={-1} data-phone-view={lessonOpen ? view : 'viz'}>
           <LessonColumn />
           <div className="col">
             <Legend />
