@@ -47,7 +47,7 @@ export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore(
     const st = store.getState();
     const l = last.current;
     if (l?.st === st) return l.value;
-    // playing, a panel out of sight keeps what it showed (OffscreenHold)
+    // out of sight while playing, or veiled: what it showed (PanelVisibility)
     if (l && hold?.holding(st)) return l.value;
     const value = pick(st);
     last.current = { st, value: l && shallowEqual(l.value, value) ? l.value : value };
@@ -166,8 +166,7 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
     const check = () => {
       frame = 0;
       // every size read before any tab stop is set: a read after a write
-      // lays the page out again (one layout per region, seconds with a
-      // big run on the page)
+      // may lay the page out again
       const regions = [...document.querySelectorAll<HTMLElement>(selector)];
       const overs = regions.map((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
       regions.forEach((el, i) => {
