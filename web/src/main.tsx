@@ -7,6 +7,7 @@ import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
 import { loadImportSummary } from './views/TracesBody';
+import { loadLegend } from './views/Legend';
 import { StoreContext } from './views/hooks';
 import './styles.css';
 
@@ -47,7 +48,9 @@ async function boot(): Promise<void> {
   // its frame arrive, and the worker loads and opens the run meanwhile
   // (issue 14, cold load: 850 -> 675 ms median here). Until then the page
   // shows index.html's loading bar.
-  await untilFirstFrame(store, FIRST_RENDER_WAIT_MS);
+  // and for the legend's code (a chunk of its own), so that the first
+  // render draws the whole page
+  await Promise.all([untilFirstFrame(store, FIRST_RENDER_WAIT_MS), loadLegend().catch(() => undefined)]);
   const root = document.getElementById('root')!;
   root.removeAttribute('aria-busy');
   createRoot(root).render(

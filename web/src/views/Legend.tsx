@@ -1,19 +1,39 @@
-// The legend box, closed until someone opens it: its body (LegendBody.tsx,
-// every glyph drawn as the renderers draw it) is a chunk of its own, loaded
-// after the first screen, so the main chunk carries none of it.
-import { lazy, Suspense } from 'react';
+// The legend box, closed until someone opens it. Its body (LegendBody.tsx,
+// every glyph drawn as the renderers draw it) is a chunk of its own, out of
+// the main one; main.tsx loads it beside the first run, so the first render
+// draws it like the rest of the page (what is drawn never depends on when
+// a chunk arrived). Should that load fail, the box tries again when it mounts.
+import { useEffect, useState } from 'react';
 import './reading.css';
 import { t } from '../i18n';
 
-const LegendBody = lazy(() => import('./LegendBody'));
+let body: typeof import('./LegendBody') | null = null;
+let loading: Promise<void> | null = null;
+
+/** The body's code, once (a failed load is tried again next time). */
+export function loadLegend(): Promise<void> {
+  loading ??= import('./LegendBody').then(
+    (m) => {
+      body = m;
+    },
+    (e: unknown) => {
+      loading = null;
+      throw e;
+    },
+  );
+  return loading;
+}
 
 export function Legend() {
+  const [, arrived] = useState(0);
+  useEffect(() => {
+    if (!body) loadLegend().then(() => arrived((n) => n + 1), () => undefined);
+  }, []);
+  const Body = body?.default;
   return (
     <details className="legend-box" data-panel="legend" data-testid="legend">
       <summary>{t('legend.summary')}</summary>
-      <Suspense fallback={null}>
-        <LegendBody />
-      </Suspense>
+      {Body && <Body />}
     </details>
   );
 }
