@@ -6,30 +6,21 @@
 import { useEffect, useState } from 'react';
 import './reading.css';
 import { t } from '../i18n';
+import { chunk } from './chunk';
 
-let body: typeof import('./LegendBody') | null = null;
-let loading: Promise<void> | null = null;
+const body = chunk(() => import('./LegendBody'));
 
 /** The body's code, once (a failed load is tried again next time). */
 export function loadLegend(): Promise<void> {
-  loading ??= import('./LegendBody').then(
-    (m) => {
-      body = m;
-    },
-    (e: unknown) => {
-      loading = null;
-      throw e;
-    },
-  );
-  return loading;
+  return body.load();
 }
 
 export function Legend() {
   const [, arrived] = useState(0);
   useEffect(() => {
-    if (!body) loadLegend().then(() => arrived((n) => n + 1), () => undefined);
+    if (!body.get()) body.load().then(() => arrived((n) => n + 1), () => undefined);
   }, []);
-  const Body = body?.default;
+  const Body = body.get()?.default;
   return (
     <details className="legend-box" data-panel="legend" data-testid="legend">
       <summary>{t('legend.summary')}</summary>

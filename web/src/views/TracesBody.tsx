@@ -9,33 +9,25 @@ import { useAppState, useStore } from './hooks';
 import { t } from '../i18n';
 import { Rich } from '../i18n/Rich';
 import { fmtBytes, FormatPicker } from './Traces';
+import { chunk } from './chunk';
 
-let summaryCode: typeof import('./ImportSummary') | null = null;
-let summaryLoad: Promise<void> | null = null;
+const summary = chunk(() => import('./ImportSummary'));
 
 /** The import result's view code, loaded once (a failed load is tried
  * again next time). The store awaits it before it shows a result (main.tsx:
  * its env's importResultCode). */
 export function loadImportSummary(): Promise<void> {
-  summaryLoad ??= import('./ImportSummary').then(
-    (m) => {
-      summaryCode = m;
-    },
-    (e: unknown) => {
-      summaryLoad = null;
-      throw e;
-    },
-  );
-  return summaryLoad;
+  return summary.load();
 }
 
 /** The result, drawn once its code is in (at once when the store awaited it). */
 function ImportResult({ v }: { v: ImportView }) {
   const [, arrived] = useState(0);
   useEffect(() => {
-    if (!summaryCode) void loadImportSummary().then(() => arrived((n) => n + 1));
+    if (!summary.get()) void summary.load().then(() => arrived((n) => n + 1));
   }, []);
-  return summaryCode ? <summaryCode.ImportResultView v={v} /> : null;
+  const code = summary.get();
+  return code ? <code.ImportResultView v={v} /> : null;
 }
 
 /** The panel's content (Traces.tsx draws the panel around it). */
