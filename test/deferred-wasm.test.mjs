@@ -50,18 +50,23 @@ describe('the deferred half of the browser module', () => {
     expect(placeholderHits(mod)).toHaveLength(0);
   });
 
+  /** What running the classic trace (code in the second half) throws, if anything. */
+  const classicRunError = (mod) => {
+    try {
+      SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8')).runAll();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
   // (the worker's loop, rpc/server.ts, drops an instance that trapped and
   // the client starts another: the failed call never half-ran silently)
   test('a half that cannot be loaded fails the call as a trap, naming the file', async () => {
     const mod = await loadBrowserModule(() => {
       throw new Error('HTTP 404');
     });
-    let err;
-    try {
-      SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8')).runAll();
-    } catch (e) {
-      err = e;
-    }
+    const err = classicRunError(mod);
     expect(err).toBeInstanceOf(WebAssembly.RuntimeError);
     expect(err.message).toBe('slubviz_core.deferred.wasm could not be loaded: HTTP 404');
     expect(mod.deferred.state).toBe('pending');
@@ -71,12 +76,7 @@ describe('the deferred half of the browser module', () => {
     // the first half's bytes stand for a second half of another build: it
     // compiles, and cannot be instantiated with this module's exports
     const mod = await loadBrowserModule(() => readFileSync(WASM_BINARY));
-    let err;
-    try {
-      SlubvizSession.open(mod, readFileSync(join(ROOT, CLASSIC), 'utf8')).runAll();
-    } catch (e) {
-      err = e;
-    }
+    const err = classicRunError(mod);
     expect(err).toBeInstanceOf(WebAssembly.RuntimeError);
     expect(err.message).toMatch(/^slubviz_core\.deferred\.wasm could not be loaded: /);
     expect(mod.deferred.state).toBe('pending');
