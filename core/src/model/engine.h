@@ -361,10 +361,14 @@ __attribute__((always_inline)) static inline struct frame *co_push_frame(struct 
 	f->k_fn = co_kfn[fn];
 	f->on_cpu = (int16_t)cpu;
 	if (parent) {
-		f->on_cpu = parent->on_cpu;
-		f->cache = parent->cache;
-		f->gfp = parent->gfp;
-		f->node = parent->node;
+		/* one load per field: the caller has often just stored one of
+		 * them (f->cache), and a wider load the compiler would merge them
+		 * into could not take its value from the store buffer (a
+		 * store-forwarding stall, 30% of free_common natively) */
+		f->on_cpu = *(volatile const int16_t *)&parent->on_cpu;
+		f->cache = *(volatile const idx_t *)&parent->cache;
+		f->gfp = *(volatile const uint32_t *)&parent->gfp;
+		f->node = *(volatile const int32_t *)&parent->node;
 		if (fn == CO_LOCK)
 			f->k_fn = parent->k_fn; /* co_LOCK reports its caller's function */
 	}
