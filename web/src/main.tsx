@@ -1,32 +1,58 @@
+import { base, engine } from './early';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { EngineClient } from './engine/client';
 import { installShortcuts } from './state/keys';
-import { Store } from './state/store';
+import { DEFAULT_SCENARIO, Store } from './state/store';
+import { parseShare } from './state/url';
+import { decodeLessonLink } from './lessons/link';
 import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
 import { loadImportSummary } from './views/TracesBody';
 import { loadLegend } from './views/Legend';
-import { StoreContext } from './views/hooks';
+import { StoreContext, lateDraws } from './views/hooks';
 import './styles.css';
 
+/** A data file's text; a server's SPA fallback answering a missing one
+ * with index.html is a miss. */
+async function fetchText(path: string): Promise<string> {
+  const r = await fetch(new URL(path, base));
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  if (!path.endsWith('.html') && /text\/html/.test(r.headers.get('content-type') ?? '')) throw new Error(`${path}: not found`);
+  return r.text();
+}
+
+/** Texts asked for before the app asks (the address's scenario), each
+ * handed out once. */
+const early = new Map<string, Promise<string>>();
+
+/** The scenario the address opens, fetched beside the scenario list that
+ * openLink() waits for first (the two were one after the other). */
+function fetchLinkedScenarioEarly(hash: string): void {
+  if (decodeLessonLink(hash)) return;
+  const share = parseShare(hash);
+  if (share.code !== undefined) return;
+  const path = `scenarios/${share.scenario ?? DEFAULT_SCENARIO}.trace`;
+  const text = fetchText(path);
+  text.catch(() => undefined); // unclaimed (a link to no such scenario): no unhandled rejection
+  early.set(path, text);
+}
+
 async function boot(): Promise<void> {
+  fetchLinkedScenarioEarly(location.hash);
   await initLang(); // <html lang> and the catalog before the first render
-  const base = new URL(import.meta.env.BASE_URL, location.href);
-  const store = new Store(EngineClient.create(new URL('wasm/', base).href), {
-    fetchText: async (path) => {
-      const r = await fetch(new URL(path, base));
-      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-      // a server's SPA fallback answers a missing data file with index.html
-      if (!path.endsWith('.html') && /text\/html/.test(r.headers.get('content-type') ?? '')) throw new Error(`${path}: not found`);
-      return r.text();
+  const store = new Store(engine, {
+    fetchText: (path) => {
+      const text = early.get(path);
+      early.delete(path);
+      return text ?? fetchText(path);
     },
     fetchBlob: async (path) => {
       const r = await fetch(new URL(path, base));
       if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
       return r.blob();
     },
+    frame: lateDraws.afterDrawn,
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (h) => window.clearTimeout(h as number),
     now: () => performance.now(),

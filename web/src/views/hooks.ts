@@ -55,7 +55,7 @@ export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore(
   };
   const subscribe = useCallback(
     (l: () => void) => {
-      const off = store.subscribe(l);
+      const off = store.subscribe(hold ? () => hold.changed(store, l) : l);
       const offHold = hold?.subscribe(l);
       return () => {
         off();
@@ -86,8 +86,30 @@ export class PanelVisibility {
   private observer: IntersectionObserver | null = null;
   private readonly listeners = new Set<() => void>();
 
+  /** a late panel (HoldOffscreen late): draws each frame of a play one
+   * animation frame after the others (lateDraws) */
+  late = false;
+  /** the state a late panel may draw while playing */
+  private released: AppState | null = null;
+  private store: Store | null = null;
+
   holding(st: AppState): boolean {
-    return this.veiled || (st.playing && !this.inView);
+    return this.veiled || (st.playing && (!this.inView || (this.late && st !== this.released)));
+  }
+
+  /** The store changed: a late panel that is playing draws it after the
+   * others have been painted; any other at once. */
+  changed(store: Store, listener: () => void): void {
+    if (this.late && store.getState().playing && lateDraws.enabled()) {
+      this.store = store;
+      lateDraws.hold(this);
+    } else listener();
+  }
+
+  /** lateDraws: draw what the store holds now. */
+  release(): void {
+    if (this.store) this.released = this.store.getState();
+    this.wake();
   }
 
   /** Everyone draws the current state (the panel came into view, the veil lifted). */
@@ -119,6 +141,48 @@ export class PanelVisibility {
   };
 }
 
+/** Playing fast, a new frame redraws every panel in sight: about 24 ms of
+ * script, style, layout and paint in one task here, so every frame that
+ * brought a step took two vsyncs (issue 14: ublk-bio256 at 10,000 steps/s,
+ * p95 frame 33 ms). The panels marked late (the event lanes, the counters)
+ * draw it in a task of their own once the others are painted, a frame
+ * later, so each half fits in one; the store asks for the next batch after
+ * the late half is drawn (afterDrawn, its Env.frame), so a new frame does
+ * not land on it. Paused, every panel draws every change at once. */
+class LateDraws {
+  private readonly pending = new Set<PanelVisibility>();
+  private waiting: (() => void)[] = [];
+
+  /** no animation frames (jsdom): nothing is late */
+  enabled(): boolean {
+    return typeof requestAnimationFrame === 'function';
+  }
+
+  hold(vis: PanelVisibility): void {
+    if (this.pending.size === 0)
+      // after this frame's paint (a task queued from its animation frame)
+      requestAnimationFrame(() => setTimeout(() => this.releaseAll(), 0));
+    this.pending.add(vis);
+  }
+
+  private releaseAll(): void {
+    const held = [...this.pending];
+    this.pending.clear();
+    for (const vis of held) vis.release();
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const fn of waiting) requestAnimationFrame(fn);
+  }
+
+  /** `fn` at the animation frame after the late panels have drawn what
+   * they hold (the next one if they hold nothing). */
+  afterDrawn = (fn: () => void): void => {
+    if (this.pending.size) this.waiting.push(fn);
+    else requestAnimationFrame(fn);
+  };
+}
+export const lateDraws = new LateDraws();
+
 const OffscreenHold = createContext<PanelVisibility | null>(null);
 
 /** The visualizer is veiled (a lesson opening its run, seeking its
@@ -127,10 +191,11 @@ export const Veiled = createContext(false);
 
 /** A panel's view (whose hooks run above its <Panel>) held while out of
  * sight or veiled: see PanelVisibility. */
-export function HoldOffscreen({ view }: { view: () => React.JSX.Element }) {
+export function HoldOffscreen({ view, late = false }: { view: () => React.JSX.Element; late?: boolean }) {
   const [vis] = useState(() => new PanelVisibility());
   const veiled = useContext(Veiled);
   vis.veiled = veiled;
+  vis.late = late;
   // the veil lifted: drawn in this commit, not a frame later
   useLayoutEffect(() => {
     if (!veiled) vis.wake();
