@@ -12,8 +12,9 @@
  * window were never recorded (events were off) or belong to a history that
  * time travel abandoned.
  *
- * Time travel. A checkpoint copies the arena bytes (every model record, the
- * world's seq and counters included), the report log and run_error. After a
+ * Time travel. A checkpoint copies the arena (every model record, the
+ * world's seq and counters included; the pools' free capacity left out,
+ * arena_pack()), the report log and run_error. After a
  * restore the model continues on a new timeline. Timelines form a tree:
  * each remembers its parent and the seq where it forked, so a restore can
  * tell how far the ring's current contents agree with the restored state's
@@ -517,7 +518,7 @@ int svz_checkpoint(int h)
 		memset(&s->cps[id], 0, sizeof s->cps[id]);
 	}
 	struct checkpoint *c = &s->cps[id];
-	size_t size = arena_used(m);
+	size_t size = arena_packed_size(m);
 	c->mem = malloc(size);
 	c->report = malloc(m->report_len + 1);
 	if (!c->mem || !c->report) {
@@ -527,7 +528,7 @@ int svz_checkpoint(int h)
 		c->report = NULL;
 		return -1;
 	}
-	memcpy(c->mem, m->mem, size);
+	arena_pack(m, c->mem);
 	c->size = size;
 	if (m->report_len)
 		memcpy(c->report, m->report, m->report_len);
@@ -588,14 +589,8 @@ int svz_restore(int h, int checkpoint)
 		m->report = r;
 		m->report_cap = c->report_len + 1;
 	}
-	if (m->cap < c->size) {
-		uint8_t *mem = realloc(m->mem, c->size);
-		if (!mem)
-			return -1;
-		m->mem = mem;
-		m->cap = c->size;
-	}
-	memcpy(m->mem, c->mem, c->size);
+	if (arena_unpack(m, c->mem))
+		return -1;
 	if (m->report) {
 		memcpy(m->report, c->report, c->report_len + 1);
 		m->report_len = c->report_len;

@@ -516,6 +516,14 @@ ARENA_MOVES idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n);
 void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n);
 uint64_t model_rand(struct model *m);  /* splitmix64 over world.rng */
 size_t arena_used(const struct model *m);
+/* A copy of the arena without the pools' free capacity (checkpoints): the
+ * world, then each pool's records in use. The block is a function of these:
+ * capacity past a pool's len is zero (calloc, pool_alloc()). */
+size_t arena_packed_size(const struct model *m);
+void arena_pack(const struct model *m, uint8_t *dst);
+/* Make the block the one arena_pack() copied (-1: out of memory, the block
+ * left as it was). */
+int arena_unpack(struct model *m, const uint8_t *src);
 
 /* list_add(_tail)/list_del for slabs (P_SLAB) and sheaves (P_SHEAF). */
 void dlist_add(struct model *m, enum pool_id p, struct dlist *l, idx_t i, bool tail);
