@@ -19,6 +19,14 @@ const shown = () => state as unknown as AppState;
 const store = { getState: shown } as unknown as Store;
 const playing = (playing: boolean, seq: number) => (state = { playing, seq });
 
+/** A late panel and the seqs it drew, `draw` its store listener. */
+function latePanel() {
+  const vis = new PanelVisibility();
+  vis.late = true;
+  const drawn: number[] = [];
+  return { vis, drawn, draw: () => drawn.push(state.seq) };
+}
+
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout'] });
   vi.stubGlobal('requestAnimationFrame', (fn: () => void) => animationFrames.push(fn));
@@ -61,20 +69,18 @@ test('playing: a late panel draws a new state after the frame the others drew it
 });
 
 test('paused, a late panel draws every change at once', () => {
-  const late = new PanelVisibility();
-  late.late = true;
-  const drawn: number[] = [];
+  const { vis: late, drawn, draw } = latePanel();
   playing(false, 7);
-  late.changed(store, () => drawn.push(state.seq));
+  late.changed(store, draw);
   expect(drawn).toEqual([7]);
   expect(late.holding(shown())).toBe(false);
 
   // the pause that ends a play is drawn at once, whatever was held
   playing(true, 8);
-  late.changed(store, () => drawn.push(state.seq));
+  late.changed(store, draw);
   expect(late.holding(shown())).toBe(true);
   playing(false, 8);
-  late.changed(store, () => drawn.push(state.seq));
+  late.changed(store, draw);
   expect(drawn).toEqual([7, 8]);
   expect(late.holding(shown())).toBe(false);
   nextFrame();
@@ -83,10 +89,8 @@ test('paused, a late panel draws every change at once', () => {
 
 test('without animation frames (no browser) nothing is late', () => {
   vi.unstubAllGlobals();
-  const late = new PanelVisibility();
-  late.late = true;
-  const drawn: number[] = [];
+  const { vis: late, drawn, draw } = latePanel();
   playing(true, 3);
-  late.changed(store, () => drawn.push(state.seq));
+  late.changed(store, draw);
   expect(drawn).toEqual([3]);
 });
