@@ -13,11 +13,17 @@ import { loadLegend } from './views/Legend';
 import { StoreContext, lateDraws } from './views/hooks';
 import './styles.css';
 
+/** A data file from the server; an HTTP error is the path's error. */
+async function fetchOk(path: string): Promise<Response> {
+  const r = await fetch(new URL(path, base));
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return r;
+}
+
 /** A data file's text; a server's SPA fallback answering a missing one
  * with index.html is a miss. */
 async function fetchText(path: string): Promise<string> {
-  const r = await fetch(new URL(path, base));
-  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  const r = await fetchOk(path);
   if (!path.endsWith('.html') && /text\/html/.test(r.headers.get('content-type') ?? '')) throw new Error(`${path}: not found`);
   return r.text();
 }
@@ -47,11 +53,7 @@ async function boot(): Promise<void> {
       early.delete(path);
       return text ?? fetchText(path);
     },
-    fetchBlob: async (path) => {
-      const r = await fetch(new URL(path, base));
-      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-      return r.blob();
-    },
+    fetchBlob: async (path) => (await fetchOk(path)).blob(),
     frame: lateDraws.afterDrawn,
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (h) => window.clearTimeout(h as number),

@@ -647,23 +647,31 @@ export class Engine {
   /** Checkpoint the current position (op `op` done), within the budget.
    * False when there was no memory for it, even after thinning. */
   private checkpointHere(op: number): boolean {
-    const s = this.session;
     for (let attempt = 0; ; attempt++) {
-      const h0 = this.heapUsed();
-      const id = s.checkpoint();
-      if (id >= 0) {
-        const bytes = Math.max(0, this.heapUsed() - h0);
-        this.ckpts.push({ id, seq: s.seq(), op, bytes });
-        this.ckptBytes += bytes;
+      const c = this.takeCheckpoint(op);
+      if (c) {
+        this.ckpts.push(c);
         while (this.ckptBytes > this.budget && this.thin()) {
           /* fewer checkpoints until they fit */
         }
-        return this.ckpts[this.ckpts.length - 1].id === id;
+        return this.ckpts[this.ckpts.length - 1].id === c.id;
       }
       // svz_checkpoint returns -1 when wasm malloc fails: make room, retry once
       this.ckptFailed++;
       if (attempt > 0 || !this.thin()) return false;
     }
+  }
+
+  /** A checkpoint of the session where it is (op `op` done), its heap
+   * bytes counted in ckptBytes; null when wasm malloc failed. */
+  private takeCheckpoint(op: number): Checkpoint | null {
+    const s = this.session;
+    const h0 = this.heapUsed();
+    const id = s.checkpoint();
+    if (id < 0) return null;
+    const bytes = Math.max(0, this.heapUsed() - h0);
+    this.ckptBytes += bytes;
+    return { id, seq: s.seq(), op, bytes };
   }
 
   /** Drops every other checkpoint after the first (op 0) and doubles the
@@ -823,12 +831,7 @@ export class Engine {
   /** The anchor here (the one before goes); none if it does not fit the budget. */
   private setAnchor(): void {
     this.dropAnchor();
-    const h0 = this.heapUsed();
-    const id = this.session.checkpoint();
-    if (id < 0) return;
-    const bytes = Math.max(0, this.heapUsed() - h0);
-    this.anchor = { id, seq: this.session.seq(), op: this.session.opsDone(), bytes };
-    this.ckptBytes += bytes;
+    this.anchor = this.takeCheckpoint(this.session.opsDone());
     if (this.ckptBytes > this.budget) this.dropAnchor();
   }
 

@@ -12,15 +12,19 @@ import { MemoryStorage } from './storage';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** Where the module is built: build-wasm/, or SVZ_WASM_DIR (the wasm
+ * sanitizer build, as test/helpers.mjs takes it). */
+const WASM_DIR = process.env.SVZ_WASM_DIR || join(ROOT, 'build-wasm');
+
 /** The browser module; its deferred half (Release builds) loads on the
  * first call into it. */
 export async function loadModule(): Promise<SlubvizModule> {
-  const mjs = join(ROOT, 'build-wasm/slubviz_core.mjs');
+  const mjs = join(WASM_DIR, 'slubviz_core.mjs');
   const { default: factory } = (await import(/* @vite-ignore */ pathToFileURL(mjs).href)) as {
     default: SlubvizModuleFactory;
   };
-  const deferred = new DeferredHalf(() => readFileSync(join(ROOT, 'build-wasm/slubviz_core.deferred.wasm')));
-  const wasmBinary = readFileSync(join(ROOT, 'build-wasm/slubviz_core.wasm'));
+  const deferred = new DeferredHalf(() => readFileSync(join(WASM_DIR, 'slubviz_core.deferred.wasm')));
+  const wasmBinary = readFileSync(join(WASM_DIR, 'slubviz_core.wasm'));
   return deferred.attach(await factory({ wasmBinary, print: () => {}, printErr: () => {}, ...deferred.factoryOptions() }));
 }
 

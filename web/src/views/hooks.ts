@@ -144,8 +144,8 @@ export class PanelVisibility {
 /** Playing fast, a new frame redraws every panel in sight: about 24 ms of
  * script, style, layout and paint in one task here, so every frame that
  * brought a step took two vsyncs (issue 14: ublk-bio256 at 10,000 steps/s,
- * p95 frame 33 ms). The panels marked late (the event lanes, the counters)
- * draw it in a task of their own once the others are painted, a frame
+ * p95 frame 33 ms). The panels marked late (the event lanes, the counters,
+ * the topology) draw it in a task of their own once the others are painted, a frame
  * later, so each half fits in one; the store asks for the next batch after
  * the late half is drawn (afterDrawn, its Env.frame), so a new frame does
  * not land on it. Paused, every panel draws every change at once. */
