@@ -158,30 +158,44 @@ extern const char *const lock_names[LK__COUNT];
  * built on the stack. Inline both ways: in wasm into the out-of-line
  * step_end_slow() (a call with 11 arguments less per event: fastpath
  * events on 3-6% faster under Node, the module no larger). */
-__attribute__((always_inline, unused)) static inline void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
-			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+/* The event in its slot (m->ev_slots: run_cpu()), and nothing more: what
+ * a fused step with events on records (FUSE_EVENTS: never with a sink or
+ * a timed run, run_cpu()). Built in the slot, not copied there; the API's
+ * ring is a power of two (session.c): a mask, not a 64-bit division.
+ * Without a ring in m->unringed, not on the stack: in wasm an event on the
+ * stack gave every function with an inline ev_record() (the EV_HOT()
+ * sites) a shadow-stack frame, set up at each call, events on or off
+ * (3.5% of fastpath.trace under Node). */
+__attribute__((always_inline, unused)) static inline struct event *ev_put(struct model *m, int cpu, uint32_t what,
+		uint32_t where, idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
-	struct world *w = WORLD(m);
-	uint64_t seq = (uint64_t)w->seq;
-	uint32_t cap = m->ring_cap;
-	/* built in its ring slot, not copied there; the API's ring is a power
-	 * of two (session.c): a mask, not a 64-bit division. Without a ring in
-	 * m->unringed, not on the stack: in wasm an event on the stack gave
-	 * every function with an inline ev_record() (the EV_HOT() sites) a
-	 * shadow-stack frame, set up at each call, events on or off (3.5% of
-	 * fastpath.trace under Node) */
-	struct event *ev = cap ? &m->ring[seq & (cap - 1)] : &m->unringed;
-	*ev = (struct event){ .seq = (int64_t)seq, .op = w->cpus[cpu].op, .what = what,
+	uint64_t seq = (uint64_t)WORLD(m)->seq;
+	struct event *ev = &m->ev_slots[seq & m->ev_mask];
+	*ev = (struct event){ .seq = (int64_t)seq, .op = m->ev_op, .what = what,
 		.where = (uint16_t)where, .cpu = (int16_t)cpu, .cache = cache, .slab = slab, .obj = obj,
 		.sheaf = sheaf, .node = node, .count = count, .cycles = 0, .value = value,
 		.t = 0 }; /* every field named: no zeroing first */
-	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
-		uint64_t x = timing_price(m, cpu);
-		ev->t = w->cpus[cpu].clock;
-		ev->cycles = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
-	}
-	if (m->sink)
-		m->sink(m->sink_ctx, m, ev);
+	return ev;
+}
+/* out of line and cold: inlined, its calls made every caller save registers */
+__attribute__((noinline, cold)) void ev_record_more(struct model *m, int cpu, struct event *ev);
+/* Any step's event, for the ring and the sink. */
+__attribute__((always_inline, unused)) static inline void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
+			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
+{
+	struct event *ev = ev_put(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+	if (__builtin_expect(m->ev_more, 0))
+		ev_record_more(m, cpu, ev);
+}
+/* Where the events of `cpu`'s steps go (m->ev_slots...), set before
+ * they run: run_cpu() runs every step, with one op on the CPU. */
+static inline void ev_out_set(struct model *m, int cpu)
+{
+	bool ringed = m->ring && m->ring_cap;
+	m->ev_slots = ringed ? m->ring : &m->unringed;
+	m->ev_mask = ringed ? m->ring_cap - 1 : 0;
+	m->ev_op = WORLD(m)->cpus[cpu].op;
+	m->ev_more = m->sink || WORLD(m)->cfg.sched.kind == SVZ_SCHED_TIMED;
 }
 /* The step's last event, what the explicit and timed schedules read:
  * `what` kept packed (one store, not three), unpacked where it is read. */
@@ -226,9 +240,10 @@ static inline void model_stop(struct model *m)
  * step. Only when run_cpu() would go on at once: the run has not stopped
  * and the arena has its headroom (arena_reserve() would neither check nor
  * move anything); m->fuse_steps says so (FUSE_QUIET events off,
- * FUSE_EVENTS on).
+ * FUSE_EVENTS on, without a sink).
  *
- * A fused step records its event, if events are on, and nothing else: its
+ * A fused step puts its event in its slot, if events are on, and nothing
+ * else: its
  * step's event count is 0 already (a fused step counts none; run_cpu()
  * zeroes it where a run starts and between steps it did not fuse), and it
  * does not note_last(): the schedules that read that (explicit, timed)
@@ -256,22 +271,19 @@ NATIVE_INLINE static inline void step_boundary(struct world *w)
 }
 /* The end of an EV() step not fused quietly, after its resume point is
  * stored (either way, so frames hold the same bytes): a fused step with
- * events on (its event recorded, fused_step()), or the step's event noted
- * (ev_note()), the step ending here. true if the step was fused (the code
- * runs on). */
+ * events on (its event in its slot, ev_put(); fused_step()), or the
+ * step's event noted (ev_note()), the step ending here. true if the step
+ * was fused (the code runs on). */
 __attribute__((always_inline)) static inline bool step_end(struct model *m, int cpu, uint32_t what, uint32_t where,
 		   idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
-	bool fused = m->fuse_steps == FUSE_EVENTS;
-	if (!fused) { /* ev_note(), with one copy of ev_record() */
-		WORLD(m)->step_events++;
-		note_last(WORLD(m), what, node, value);
-	}
-	if (m->events_on)
-		ev_record(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
-	if (fused)
+	if (m->fuse_steps == FUSE_EVENTS) {
+		ev_put(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
 		fused_step(m);
-	return fused;
+		return true;
+	}
+	ev_note(m, cpu, what, where, cache, slab, obj, sheaf, node, count, value);
+	return false;
 }
 #ifdef __wasm__
 /* one copy for the module (coroutine.c; a static one per file was 9 copies,

@@ -46,6 +46,20 @@ const char *const lock_names[LK__COUNT] = {
 #undef X
 };
 
+/* ev_record()'s rest, where an event needs more than its slot
+ * (m->ev_more): a timed run's clock and price, a sink's copy. */
+void ev_record_more(struct model *m, int cpu, struct event *ev)
+{
+	struct world *w = WORLD(m);
+	if (w->cfg.sched.kind == SVZ_SCHED_TIMED) {
+		uint64_t x = timing_price(m, cpu);
+		ev->t = w->cpus[cpu].clock;
+		ev->cycles = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+	}
+	if (m->sink)
+		m->sink(m->sink_ctx, m, ev);
+}
+
 static const char *lock_name(const struct event *e)
 {
 	return lock_names[e->lock < LK__COUNT ? e->lock : LK_NONE];

@@ -35,7 +35,7 @@ void lock_event_fused(struct model *m, int cpu, const struct frame *caller, enum
 {
 	const struct frame *f = caller;
 	const struct event ev = EVT(LOCK_EV(f, kind, rec));
-	ev_record(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
+	ev_put(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
 }
 
 #ifdef __wasm__

@@ -147,7 +147,11 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 	/* whole ops: steps end inside the coroutines where they can
 	 * (fused_step()); this loop makes the boundaries they leave to it */
 	int r = 1;
-	const enum fuse fuse = !whole_op ? FUSE_NO : m->events_on ? FUSE_EVENTS : FUSE_QUIET;
+	if (m->events_on)
+		ev_out_set(m, cpu);
+	/* a fused step's event goes to its slot alone (ev_put()): no fusing
+	 * where an event needs more (a sink's copy) */
+	const enum fuse fuse = !whole_op ? FUSE_NO : !m->events_on ? FUSE_QUIET : m->ev_more ? FUSE_NO : FUSE_EVENTS;
 	WORLD(m)->step_events = 0;
 	for (;;) {
 		if (arena_reserve(m)) {

@@ -459,6 +459,15 @@ struct model {
 	struct event unringed;   /* ev_record()'s event when there is no ring (the sink's) */
 	void (*sink)(void *ctx, const struct model *m, const struct event *ev);
 	void *sink_ctx;
+	/* Where ev_record() writes, set by run_cpu() when events are on (every
+	 * event comes from a step it runs): the slot array and its mask (the
+	 * ring, or `unringed` with mask 0), the running op, and whether an
+	 * event needs more than its slot (a timed run's clock, a sink). Per
+	 * run, not per event: 9 instructions of ~50 an event natively. */
+	struct event *ev_slots;
+	uint64_t ev_mask;
+	uint32_t ev_op;
+	bool ev_more;
 	/* reports (kernel-style), appended as text */
 	char *report;
 	size_t report_len, report_cap;
