@@ -443,7 +443,7 @@ int svz_run_to_op(int h, int op)
 	uint32_t cursor = 0;
 	int r = 1;
 	while (!done_below(m, target, &cursor)) {
-		r = model_step_op(m);
+		r = model_run_ops(m, target);
 		if (r <= 0)
 			break;
 	}
@@ -459,7 +459,7 @@ int svz_run_all(int h)
 	if (!s)
 		return -1;
 	int r;
-	while ((r = model_step_op(&s->m)) > 0)
+	while ((r = model_run_ops(&s->m, UINT32_MAX)) > 0)
 		;
 	after_steps(s);
 	return r < 0 ? -1 : (int)WORLD(&s->m)->ops_done;

@@ -18,7 +18,7 @@ void model_destroy(struct model *m);
 /* sched.c: what model_check() refuses in a schedule (explicit without steps). */
 int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen);
 ARENA_MOVES int model_step(struct model *m);              /* default scheduler */
-ARENA_MOVES int model_step_op(struct model *m);           /* a whole op of it */
+ARENA_MOVES int model_run_ops(struct model *m, uint32_t until); /* whole ops of it, below `until` */
 ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
 
 /* Cache an op works on (creating a kmalloc cache on first use); NIL for a

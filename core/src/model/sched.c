@@ -44,7 +44,9 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 	[SVZ_OP_RCU_BARRIER] = CO_OP_RCU_BARRIER, [SVZ_OP_WORK] = CO_OP_WORK,
 };
 
-static ARENA_MOVES void op_start(struct model *m, uint32_t op)
+/* Inline: once per op, and the run's loop (model_run_ops()) saves a call
+ * and its register saves with it. */
+static inline __attribute__((always_inline)) ARENA_MOVES void op_start(struct model *m, uint32_t op)
 {
 	const struct svz_op *o = &m->trace->ops[op];
 	mark_started(m, op);
@@ -140,7 +142,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct mod
  * back to the scheduler between steps. Returns 1, 0 if idle, -1 if the
  * arena could not grow. A coroutine may move the arena: nothing here
  * outlives a step but indices. */
-static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
+static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(struct model *m, int cpu, bool whole_op)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
@@ -170,6 +172,12 @@ static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 	}
 	m->fuse_steps = FUSE_NO;
 	return r;
+}
+/* Out of line for the schedules' single steps; model_run_ops() has its
+ * own copy inline. */
+static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
+{
+	return run_cpu_inline(m, cpu, whole_op);
 }
 
 /* ---- which op waits for which ------------------------------------------- */
@@ -705,27 +713,35 @@ ARENA_MOVES int model_step(struct model *m)
 	return step_on(m, cpu, false);
 }
 
-/* A whole op under the serial schedule: the same micro-steps and events
- * as repeated model_step(), without looking for the CPU at every step.
- * Under the other schedules, one micro-step. 1 if an op ran (or a step of
- * one already in flight), 0 at the end, -1 if stopped. */
-ARENA_MOVES int model_step_op(struct model *m)
+/* Whole ops under the serial schedule, one after another while the next
+ * is below `until`: the same micro-steps and events as repeated
+ * model_step(), without looking for the CPU at every step, and with
+ * op_start() and the run of its steps inline (natively 36 instructions an
+ * op fewer: fastpath.trace 712 -> 676, ublk 1105 -> 1069, callgrind).
+ * Under the other schedules, or with an op in flight, one micro-step.
+ * 1 if an op ran (or a step of one in flight), or the next op is at
+ * `until`; 0 at the end; -1 if stopped. */
+ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 {
-	struct world *w = WORLD(m);
-	if (w->stopped)
-		return -1;
-	if (w->inflight > 0 || !serial(m))
-		return model_step(m);
-	while (w->next_op < m->trace->nr_ops && op_started(m, w->next_op))
-		w->next_op++;
-	if (w->next_op >= m->trace->nr_ops)
-		return 0;
-	int cpu = m->trace->ops[w->next_op].cpu;
-	op_start(m, w->next_op);
-	int r = run_cpu(m, cpu, true);
-	if (r < 0)
-		return -1;
-	return WORLD(m)->stopped ? -1 : 1;
+	for (;;) {
+		struct world *w = WORLD(m);
+		if (w->stopped)
+			return -1;
+		if (w->inflight > 0 || !serial(m))
+			return model_step(m);
+		uint32_t next = w->next_op;
+		while (next < m->trace->nr_ops && op_started(m, next))
+			next++;
+		if (next >= until) /* the world as a caller that stopped before it left it */
+			return 1;
+		w->next_op = next;
+		if (next >= m->trace->nr_ops)
+			return 0;
+		int cpu = m->trace->ops[next].cpu;
+		op_start(m, next);
+		if (run_cpu_inline(m, cpu, true) < 0)
+			return -1;
+	}
 }
 
 FOR_SIZE int sched_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)
