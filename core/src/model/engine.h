@@ -152,20 +152,22 @@ extern const char *const lock_names[LK__COUNT];
 #define NATIVE_INLINE __attribute__((always_inline))
 #endif
 
-/* The ring and the sink, for events someone reads. Given the fields an
- * EV() site sets as scalars (the byte-sized ones packed: what = kind | fn
- * << 8 | lock << 16 | item << 24, where = from | to << 8), not an event
- * built on the stack. Inline both ways: in wasm into the out-of-line
- * step_end_slow() (a call with 11 arguments less per event: fastpath
- * events on 3-6% faster under Node, the module no larger). */
-/* The event in its slot (m->ev_slots: run_cpu()), and nothing more: what
- * a fused step with events on records (FUSE_EVENTS: never with a sink or
- * a timed run, run_cpu()). Built in the slot, not copied there; the API's
- * ring is a power of two (session.c): a mask, not a 64-bit division.
- * Without a ring in m->unringed, not on the stack: in wasm an event on the
- * stack gave every function with an inline ev_record() (the EV_HOT()
- * sites) a shadow-stack frame, set up at each call, events on or off
- * (3.5% of fastpath.trace under Node). */
+/* Events for someone who reads them: ev_put() writes one into its slot,
+ * ev_record() also gives it what a timed run or a sink needs. Given the
+ * fields an EV() site sets as scalars (the byte-sized ones packed: what =
+ * kind | fn << 8 | lock << 16 | item << 24, where = from | to << 8), not
+ * an event built on the stack. Inline both ways: in wasm into the
+ * out-of-line step_end_slow() (a call with 11 arguments less per event:
+ * fastpath events on 3-6% faster under Node, the module no larger).
+ *
+ * ev_put(): the event in its slot (m->ev_slots, set by ev_out_set()) and
+ * nothing more, what a fused step with events on records (FUSE_EVENTS:
+ * never with a sink or a timed run). Built in the slot, not copied there;
+ * the API's ring is a power of two (session.c): a mask, not a 64-bit
+ * division. Without a ring in m->unringed, not on the stack: in wasm an
+ * event on the stack gave every function with an inline ev_record() (the
+ * EV_HOT() sites) a shadow-stack frame, set up at each call, events on or
+ * off (3.5% of fastpath.trace under Node). */
 __attribute__((always_inline, unused)) static inline struct event *ev_put(struct model *m, int cpu, uint32_t what,
 		uint32_t where, idx_t cache, idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
@@ -179,7 +181,7 @@ __attribute__((always_inline, unused)) static inline struct event *ev_put(struct
 }
 /* out of line and cold: inlined, its calls made every caller save registers */
 __attribute__((noinline, cold)) void ev_record_more(struct model *m, int cpu, struct event *ev);
-/* Any step's event, for the ring and the sink. */
+/* Any step's event: its slot, then the timed run's clock or the sink's copy. */
 __attribute__((always_inline, unused)) static inline void ev_record(struct model *m, int cpu, uint32_t what, uint32_t where, idx_t cache,
 			   idx_t slab, idx_t obj, idx_t sheaf, int32_t node, int32_t count, int64_t value)
 {
@@ -243,9 +245,9 @@ static inline void model_stop(struct model *m)
  * FUSE_EVENTS on, without a sink).
  *
  * A fused step puts its event in its slot, if events are on, and nothing
- * else: its
- * step's event count is 0 already (a fused step counts none; run_cpu()
- * zeroes it where a run starts and between steps it did not fuse), and it
+ * else: its step's event count is 0 already (a fused step counts none;
+ * run_cpu() zeroes it where a run starts and between steps it did not
+ * fuse), and it
  * does not note_last(): the schedules that read that (explicit, timed)
  * never fuse, and a fused run stops only where an op returns (ev_emit() of
  * its RETURN notes it) or where a step is not fused. So it leaves the

@@ -732,7 +732,9 @@ ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 		uint32_t next = w->next_op;
 		while (next < m->trace->nr_ops && op_started(m, next))
 			next++;
-		if (next >= until) /* the world as a caller that stopped before it left it */
+		/* not stored: the caller stops here, and finds the cursor where
+		 * running its ops one call each left it (the same world bytes) */
+		if (next >= until)
 			return 1;
 		w->next_op = next;
 		if (next >= m->trace->nr_ops)

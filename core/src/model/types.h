@@ -462,8 +462,8 @@ struct model {
 	/* Where ev_record() writes, set by run_cpu() when events are on (every
 	 * event comes from a step it runs): the slot array and its mask (the
 	 * ring, or `unringed` with mask 0), the running op, and whether an
-	 * event needs more than its slot (a timed run's clock, a sink). Per
-	 * run, not per event: 9 instructions of ~50 an event natively. */
+	 * event needs more than its slot (a timed run's clock, a sink): looked
+	 * up once a run (ev_out_set()), not at every event. */
 	struct event *ev_slots;
 	uint64_t ev_mask;
 	uint32_t ev_op;
