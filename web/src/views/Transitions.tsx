@@ -9,8 +9,9 @@
 // at one end (60 objects into a sheaf bar, a sheaf into a barn's count)
 // flies from or to its container (`at`). While playing slowly each step
 // flies (shorter, to fit the step); at high speed a batch of steps flies as
-// one summary: the sheaves and slabs whose container changed over the
-// batch (at most BATCH_MAX, the rest counted in the log). No ghosts with
+// one summary every BATCH_EVERY_MS: the sheaves and slabs whose container
+// changed since the last batch, from their old place to where they are
+// (at most BATCH_MAX, the rest counted in the log). No ghosts with
 // animations off (?anim=0, prefers-reduced-motion, the tests' default) or
 // on seeks and steps back.
 import { useEffect, useLayoutEffect, useRef } from 'react';
@@ -26,6 +27,23 @@ export interface Flight {
   at?: { from: string | null; to: string | null };
 }
 
+/** Where a sheaf's place is drawn: the CPU's main or spare slot, the
+ * node's barn list (`id`: the CPU for main/spare, the node for a barn). */
+function sheafPlace(where: string, id: number): string | null {
+  switch (where) {
+    case 'main':
+    case 'spare':
+      return `[data-panel=sheaves] g.cpu-row[data-cpu="${id}"] g.sheaf[data-where=${where}]`;
+    case 'barn_full':
+    case 'barn_empty':
+      return `[data-panel=barns] [data-barn-node="${id}"] [data-list=${where}]`;
+  }
+  return null;
+}
+
+/** Where a node's slab list is drawn. */
+const slabList = (node: number, list: string) => `[data-panel=partial] g.slab-list[data-node="${node}"][data-list=${list}]`;
+
 /** The selector of the container a location means for an event: the CPU's
  * main or spare sheaf, the event's sheaf, the node's barn list, the slab. */
 export function containerOf(loc: string, ev: SvzEvent, snap?: Snapshot | null): string | null {
@@ -33,7 +51,7 @@ export function containerOf(loc: string, ev: SvzEvent, snap?: Snapshot | null): 
   switch (loc) {
     case 'main':
     case 'spare':
-      return `[data-panel=sheaves] g.cpu-row[data-cpu="${ev.cpu}"] g.sheaf[data-where=${loc}]`;
+      return sheafPlace(loc, ev.cpu);
     case 'none':
       // in the hands of the CPU running the step (taken off main, not yet put anywhere)
       return `[data-panel=sheaves] g.cpu-row[data-cpu="${ev.cpu}"]`;
@@ -41,7 +59,7 @@ export function containerOf(loc: string, ev: SvzEvent, snap?: Snapshot | null): 
       return ev.sheaf === undefined ? null : `[data-sheaf-id="${ev.sheaf}"]`;
     case 'barn_full':
     case 'barn_empty':
-      return `[data-panel=barns] [data-barn-node="${node}"] [data-list=${loc}]`;
+      return sheafPlace(loc, node);
     case 'freelist':
     case 'chain':
       // the slab, else (a new slab on no list yet) the node's slab lists
@@ -49,7 +67,7 @@ export function containerOf(loc: string, ev: SvzEvent, snap?: Snapshot | null): 
         ? null
         : `[data-panel=partial] [data-slab-id="${ev.slab}"], [data-panel=slab] svg[data-slab-id="${ev.slab}"], [data-panel=partial] g.slab-list[data-node="${node}"]`;
     case 'partial':
-      return `[data-panel=partial] g.slab-list[data-node="${node}"][data-list=partial]`;
+      return slabList(node, 'partial');
     case 'cpu_slab':
     case 'cpu_partial':
     case 'cpu_freelist':
@@ -80,20 +98,24 @@ export function flightsOf(ev: SvzEvent | null, snap?: Snapshot | null): Flight[]
 /** Most flights a batch of steps (playing fast) shows. */
 export const BATCH_MAX = 12;
 
-/** A batch of steps as flights: the sheaves that changed place (main,
- * spare, a barn list) and the slabs that changed list between two
- * snapshots, at most `max` of them (and how many were left out). */
-export function batchFlights(a: Snapshot, b: Snapshot, max = BATCH_MAX): { flights: Flight[]; more: number } {
+/** A batch of steps as flights: the sheaves of the cache shown that
+ * changed place (main, spare, a barn list) and its slabs that changed list
+ * between two snapshots, at most `max` of them (and how many were left
+ * out). Each end names where its place is drawn (`at`): by the time a
+ * batch flies the thing has long left the place it flies from. */
+export function batchFlights(a: Snapshot, b: Snapshot, cache: number | null, max = BATCH_MAX): { flights: Flight[]; more: number } {
   const out: Flight[] = [];
   const was = new Map(a.sheaves.map((s) => [s.id, s]));
   for (const s of b.sheaves) {
     const o = was.get(s.id);
-    if (o && o.cache === s.cache && (o.where !== s.where || o.where_id !== s.where_id)) out.push({ kind: 'sheaf', id: s.id, from: o.where, to: s.where });
+    if (o && s.cache === cache && o.cache === s.cache && (o.where !== s.where || o.where_id !== s.where_id))
+      out.push({ kind: 'sheaf', id: s.id, from: o.where, to: s.where, at: { from: sheafPlace(o.where, o.where_id), to: sheafPlace(s.where, s.where_id) } });
   }
   const slabs = new Map(a.slabs.map((s) => [s.id, s]));
   for (const s of b.slabs) {
     const o = slabs.get(s.id);
-    if (o && o.cache === s.cache && o.list !== s.list) out.push({ kind: 'slab', id: s.id, from: o.list, to: s.list });
+    if (o && s.cache === cache && o.cache === s.cache && o.list !== s.list)
+      out.push({ kind: 'slab', id: s.id, from: o.list, to: s.list, at: { from: slabList(o.node, o.list), to: slabList(s.node, s.list) } });
   }
   return { flights: out.slice(0, max), more: Math.max(0, out.length - max) };
 }
@@ -125,9 +147,11 @@ const drawn = (el: Element) => {
 
 /** Where a sheaf/object/slab is drawn for a location (its end `end` of the
  * flight): the thing itself in the location's own panel, else its
- * container there (`at`), else the thing in another panel; or null. The
- * A/B view's copies of the panels are not looked at. */
-export function locate(fl: Flight, loc: string, doc: Document = document, end: 'from' | 'to' = loc === fl.to ? 'to' : 'from'): Element | null {
+ * container there (`at`), else the thing in another panel; or null.
+ * `placeFirst`: the container first (a batch's start: the thing is drawn
+ * where it is now, not where the batch began). The A/B view's copies of
+ * the panels are not looked at. */
+export function locate(fl: Flight, loc: string, doc: Document = document, end: 'from' | 'to' = loc === fl.to ? 'to' : 'from', placeFirst = false): Element | null {
   const sel = `[${ATTR[fl.kind]}="${fl.id}"]`;
   const byId = (p: string) => {
     for (const el of doc.querySelectorAll(`main [data-panel=${p}] ${sel}`)) {
@@ -142,7 +166,8 @@ export function locate(fl: Flight, loc: string, doc: Document = document, end: '
     return null;
   };
   const [own, ...others] = PANELS[loc] ?? ['sheaves', 'barns', 'partial', 'slab'];
-  return byId(own) ?? container() ?? others.reduce<Element | null>((hit, p) => hit ?? byId(p), null);
+  const first = placeFirst ? container() ?? byId(own) : byId(own) ?? container();
+  return first ?? others.reduce<Element | null>((hit, p) => hit ?? byId(p), null);
 }
 
 /** Things React draws (not D3): by the time the layout effect runs they
@@ -211,39 +236,49 @@ export function Transitions() {
   const st = useAppState();
   const f = st.frame;
   const prev = useRef<{ seq: number; snap: Snapshot } | null>(null);
+  // where the next batch starts: playing fast, the last batch's end (every
+  // step between two batches is in the second one); else the last frame
+  const base = useRef<{ seq: number; snap: Snapshot } | null>(null);
   const lastBatch = useRef(0);
   const before = useRef<{ fl: Flight; rect: DOMRect; ms: number; label: string }[]>([]);
   const kept = useRef<Map<string, DOMRect>>(new Map());
-  // playing fast: the rects a batch starts from were kept after the last redraw
-  const armed = useRef(false);
   const fast = st.playing && st.speed > STEP_FLIGHT_MAX_SPEED;
 
   // before the panels redraw: where the moving things are drawn now
   useLayoutEffect(() => {
     before.current = [];
     const p = prev.current;
-    prev.current = f ? { seq: f.seq, snap: f.snapshot } : null;
-    if (!f || !p || !st.animMs || f.seq <= p.seq) return;
-    const one = f.seq === p.seq + 1 && !fast;
-    let flights: Flight[];
-    let ms: number;
-    let tag = '';
-    if (one) {
-      flights = flightsOf(f.event, p.snap);
-      ms = flightMs(st.animMs, st.playing, st.speed);
-    } else {
-      // a batch (playing fast, or several steps in one frame): a summary
-      const now = performance.now();
-      if (fast ? !armed.current : now - lastBatch.current < BATCH_EVERY_MS) return;
-      armed.current = false;
-      lastBatch.current = now;
-      const b = batchFlights(p.snap, f.snapshot);
-      flights = b.flights;
-      ms = Math.max(150, Math.min(st.animMs * 1.6, BATCH_EVERY_MS));
-      tag = ` (batch of ${f.seq - p.seq} steps${b.more ? `, ${b.more} more moves` : ''})`;
+    const cur = f ? { seq: f.seq, snap: f.snapshot } : null;
+    prev.current = cur;
+    const from = fast && base.current && p && base.current.seq <= p.seq ? base.current : p;
+    if (!f || !p || !from || !st.animMs || f.seq <= p.seq) {
+      base.current = cur;
+      return;
     }
-    for (const fl of flights) {
-      const rect = kept.current.get(`${fl.kind} ${fl.id}`) ?? locate(fl, fl.from, document, 'from')?.getBoundingClientRect();
+    if (f.seq === p.seq + 1 && !fast) {
+      base.current = cur;
+      const ms = flightMs(st.animMs, st.playing, st.speed);
+      for (const fl of flightsOf(f.event, p.snap)) {
+        const rect = kept.current.get(`${fl.kind} ${fl.id}`) ?? locate(fl, fl.from, document, 'from')?.getBoundingClientRect();
+        if (rect) before.current.push({ fl, rect, ms, label: `${fl.kind} ${fl.id} ${fl.from}->${fl.to}` });
+      }
+      return;
+    }
+    // a batch (playing fast, or several steps in one frame): a summary, at
+    // most every BATCH_EVERY_MS; playing fast, the steps in between wait
+    // for the next one
+    const now = performance.now();
+    if (now - lastBatch.current < BATCH_EVERY_MS) {
+      if (!fast) base.current = cur;
+      return;
+    }
+    lastBatch.current = now;
+    base.current = cur;
+    const b = batchFlights(from.snap, f.snapshot, st.selectedCache);
+    const ms = Math.max(150, Math.min(st.animMs * 1.6, BATCH_EVERY_MS));
+    const tag = ` (batch of ${f.seq - from.seq} steps${b.more ? `, ${b.more} more moves` : ''})`;
+    for (const fl of b.flights) {
+      const rect = locate(fl, fl.from, document, 'from', true)?.getBoundingClientRect();
       if (rect) before.current.push({ fl, rect, ms, label: `${fl.kind} ${fl.id} ${fl.from}->${fl.to}${tag}` });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -259,11 +294,9 @@ export function Transitions() {
       fly(rect, to, label, ms, COLORS[fl.kind]);
     }
     before.current = [];
-    // reading the rects forces a layout: playing fast, only the redraw
-    // before a batch keeps them (that batch flies from this frame)
-    const due = !fast || performance.now() - lastBatch.current >= BATCH_EVERY_MS;
-    armed.current = fast && due;
-    kept.current = st.animMs && due ? reactRects() : new Map();
+    // reading the rects forces a layout: only a step's flight (not playing
+    // fast) starts from them
+    kept.current = st.animMs && !fast ? reactRects() : new Map();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [f]);
 

@@ -28,18 +28,32 @@ describe('flights', () => {
     expect(flightsOf(ev({ kind: 'move_slab', slab: 2, from: 'partial', to: 'partial' }), s)).toEqual([]);
   });
 
-  test('a batch: sheaves that changed place, slabs that changed list, capped', () => {
+  test('a batch: the sheaves of the cache shown that changed place, its slabs that changed list, capped; each end names its place', () => {
+    // [id, where, where_id]: where_id is the CPU for main/spare, the node for a barn list
     const a = snap([[1, 'main', 0], [2, 'spare', 0], [3, 'barn_full', 0]], [[7, 'partial'], [8, 'full']]);
     const b = snap([[1, 'barn_full', 0], [2, 'spare', 0], [3, 'main', 1]], [[7, 'full'], [8, 'full']]);
-    expect(batchFlights(a, b)).toEqual({
+    // the slabs of snap() are on node undefined: give them node 1
+    for (const s of [...a.slabs, ...b.slabs]) s.node = 1;
+    expect(batchFlights(a, b, 0)).toEqual({
       flights: [
-        { kind: 'sheaf', id: 1, from: 'main', to: 'barn_full' },
-        { kind: 'sheaf', id: 3, from: 'barn_full', to: 'main' },
-        { kind: 'slab', id: 7, from: 'partial', to: 'full' },
+        {
+          kind: 'sheaf', id: 1, from: 'main', to: 'barn_full',
+          at: { from: '[data-panel=sheaves] g.cpu-row[data-cpu="0"] g.sheaf[data-where=main]', to: '[data-panel=barns] [data-barn-node="0"] [data-list=barn_full]' },
+        },
+        {
+          kind: 'sheaf', id: 3, from: 'barn_full', to: 'main',
+          at: { from: '[data-panel=barns] [data-barn-node="0"] [data-list=barn_full]', to: '[data-panel=sheaves] g.cpu-row[data-cpu="1"] g.sheaf[data-where=main]' },
+        },
+        {
+          kind: 'slab', id: 7, from: 'partial', to: 'full',
+          at: { from: '[data-panel=partial] g.slab-list[data-node="1"][data-list=partial]', to: '[data-panel=partial] g.slab-list[data-node="1"][data-list=full]' },
+        },
       ],
       more: 0,
     });
-    expect(batchFlights(a, b, 1)).toMatchObject({ more: 2 });
+    expect(batchFlights(a, b, 0, 1)).toMatchObject({ more: 2 });
+    // another cache's moves are not drawn: none fly
+    expect(batchFlights(a, b, 5)).toEqual({ flights: [], more: 0 });
   });
 
   test('durations: paused 1.6 x animMs; playing, what fits one step; off with animations off', () => {
