@@ -51,6 +51,30 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
 else()
   set(SVZ_WASM_LINK_OPT -O2)
 endif()
+# Profile-guided (issue 14): scripts/build.sh has the clang emcc drives,
+# natively and instrumented, run the bench's traces and every scenario
+# serially (build-prof/); its counts give the model's per-step files branch
+# weights and inlining. Under Node, in x86 instructions an op of V8's code
+# (callgrind, the bench's pass): fastpath.trace 910 -> 856, ublk-bio256
+# 1392 -> 1311; the module's first half 188.9 -> 189.6 KB (step_on() and
+# model_validate() kept out of line in wasm: WASM_NOINLINE; without,
+# 878 and 1344). Trained on the interleaving schedules as well it ran 770,
+# but clang copied step_on() and model_step() into their callers and the
+# first half grew to 207.5 KB, past its 200. Not the -Oz files, and not
+# the validator (serially never run: its code stays as at -O2). A new
+# profile recompiles what it covers.
+if(SVZ_PGO_PROFILE AND CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT SVZ_SANITIZE)
+  set(SVZ_WASM_HOT_SOURCES ${SVZ_CORE_SOURCES})
+  list(REMOVE_ITEM SVZ_WASM_HOT_SOURCES ${SVZ_WASM_COLD_SOURCES})
+  list(FILTER SVZ_WASM_HOT_SOURCES EXCLUDE REGEX "/core/src/model/validate[.]c$")
+  set_property(SOURCE ${SVZ_WASM_HOT_SOURCES} APPEND PROPERTY COMPILE_OPTIONS
+    -fprofile-instr-use=${SVZ_PGO_PROFILE}
+    # a function edited since the profile: compiled without its counts
+    -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date)
+  set_property(SOURCE ${SVZ_WASM_HOT_SOURCES} APPEND PROPERTY OBJECT_DEPENDS ${SVZ_PGO_PROFILE})
+  message(STATUS "slubviz: the wasm core optimised with the profile ${SVZ_PGO_PROFILE}")
+endif()
+
 # 128-bit SIMD (every browser since 2023, Node >= 16): clang writes the
 # frame a CALL() pushes (co_push(), 76 bytes) and other record copies with
 # v128 stores; 4-10% faster under Node on the bench traces, +1 KB.

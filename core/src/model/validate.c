@@ -771,7 +771,8 @@ static void release(struct vctx *v, void *nr_slabs, void *nr_objs)
 	free(nr_objs);
 }
 
-int model_validate(struct model *m, char *out, size_t outlen)
+/* (Out of line in wasm, as step_on(), its per-step caller: wasm.cmake.) */
+WASM_NOINLINE int model_validate(struct model *m, char *out, size_t outlen)
 {
 	struct world *w = WORLD(m);
 	struct vctx ctx = { .m = m, .out = out, .outlen = outlen, .quiet = w->inflight == 0 };
