@@ -9,8 +9,9 @@
 # the system browser; `playwright install` is never run.
 #
 # apt: cmake, ninja-build, build-essential, emscripten (binaryen), nodejs, npm, clang and
-# libclang-rt-dev (libFuzzer + sanitizer runtimes for the fuzz harnesses:
-# Debian's clang only recommends them) (only the missing ones, one
+# libclang-rt-dev (libFuzzer + sanitizer runtimes for the fuzz harnesses,
+# the profile runtime for the wasm build's profile: Debian's clang only
+# recommends them) (only the missing ones, one
 # `apt-get update` first). npm: `npm ci` (`npm install`
 # without a lock file) when node_modules is missing or was installed from
 # another package.json / package-lock.json.
@@ -62,7 +63,8 @@ want npm npm
 # (package node-acorn, a dependency of emscripten; checked in case node was
 # replaced after emscripten was installed).
 if have emcc && [ ! -d /usr/share/nodejs/acorn ]; then missing+=(node-acorn); fi
-# libFuzzer's runtime (-fsanitize=fuzzer) is in libclang-rt-*-dev.
+# libFuzzer's runtime (-fsanitize=fuzzer) is in libclang-rt-*-dev, with the
+# profile runtime (-fprofile-instr-generate, scripts/build.sh profile).
 if ! have clang || [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] &&
    [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-aarch64.a 2>/dev/null)" ]; then
   pkg_installed libclang-rt-dev || missing+=(libclang-rt-dev)
