@@ -75,54 +75,53 @@ build_move() {
     -DSVZ_ARENA_ALWAYS_MOVE=ON
 }
 
-# Profile-guided optimisation of the wasm build (issue 14): V8 runs the
-# code as clang laid it out, and with the branch weights and inlining of a
-# profile fastpath.trace ran 6-10% faster under Node (a native build gains
+# Profile-guided optimisation of the wasm build (issue 14): with the branch
+# weights and inlining of a profile, fastpath.trace and ublk-bio256 run 6%
+# fewer instructions under Node (docs/architecture.md; a native build gains
 # nothing measurable, so it stays gcc without one). emcc compiles with the
 # system clang, so that clang, natively and instrumented, takes the profile:
-# the same sources, the same front end, the same counters. The model is
-# deterministic, so the profile is too. Trained again only when the
-# instrumented CLI was rebuilt. Prints the profile's path, or nothing when
-# there is none (SVZ_PGO=0, no clang or no profile runtime): the wasm build
-# then goes without.
+# the same sources, the same front end. The model is deterministic, so the
+# profile is too. Trained again only when the instrumented CLI was rebuilt.
+# Sets PGO_PROFILE to the profile's path, or to nothing (SVZ_PGO=0, no clang
+# or no profile runtime): the wasm build then goes without.
+PGO_PROFILE=
 build_profile() {
   local dir=build-prof prof=build-prof/slubviz.profdata
+  PGO_PROFILE=
   [ "${SVZ_PGO:-1}" != 0 ] || return 0
   local clang profdata
   clang="$(command -v clang || true)"
   profdata="$(command -v "$(clang -print-prog-name=llvm-profdata 2>/dev/null)" || true)"
   if [ -z "$clang" ] || [ -z "$profdata" ] ||
      [ ! -f "$(clang -print-file-name=libclang_rt.profile-"$(uname -m)".a 2>/dev/null)" ]; then
-    echo "profile: no clang with llvm-profdata and its profile runtime: the wasm build goes without one" >&2
+    echo "profile: no clang with llvm-profdata and its profile runtime: the wasm build goes without one"
     return 0
   fi
-  {
-    local t0=$SECONDS
-    say "profile: configure and build the instrumented CLI ($dir, -j$JOBS)"
-    fresh_if_not_ninja "$dir"
-    CC="$clang" cmake -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-fprofile-instr-generate -S . -B "$dir" -G Ninja
-    cmake --build "$dir" -j "$JOBS" --target slubviz
-    say "profile: built in $((SECONDS - t0))s"
-  } >&2
+  local t0=$SECONDS
+  say "profile: configure and build the instrumented CLI ($dir, -j$JOBS)"
+  fresh_if_not_ninja "$dir"
+  CC="$clang" cmake -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-fprofile-instr-generate -S . -B "$dir" -G Ninja
+  cmake --build "$dir" -j "$JOBS" --target slubviz
   if [ ! -f "$prof" ] || [ "$dir/slubviz" -nt "$prof" ]; then
-    say "profile: training ($dir/slubviz over the bench's traces, every scenario, an import)" >&2
+    say "profile: training ($dir/slubviz over the bench's traces, every scenario, an import)"
     rm -rf "$dir/raw" && mkdir -p "$dir/raw"
-    (
-      export LLVM_PROFILE_FILE="$ROOT/$dir/raw/%p.profraw"
-      local t f
-      for t in fastpath ublk-bio256 hackbench; do
-        "$dir/slubviz" bench "scenarios/$t.trace" --repeat 1 --warmup 0
-        "$dir/slubviz" bench "scenarios/$t.trace" --events --repeat 1 --warmup 0
-      done
-      # every scenario and its views, the classic era's included, serially
-      # (a scenario that ends on a kernel report exits 1)
-      for f in scenarios/*.trace; do "$dir/slubviz" run "$f" --schedule serial --json >/dev/null 2>&1 || true; done
-      "$dir/slubviz" import --bench 200000
-    ) >&2
-    "$profdata" merge -o "$prof.tmp" "$dir"/raw/*.profraw && mv "$prof.tmp" "$prof"
+    export LLVM_PROFILE_FILE="$ROOT/$dir/raw/%p.profraw"
+    local t f
+    for t in fastpath ublk-bio256 hackbench; do
+      "$dir/slubviz" bench "scenarios/$t.trace" --repeat 1 --warmup 0
+      "$dir/slubviz" bench "scenarios/$t.trace" --events --repeat 1 --warmup 0
+    done
+    # every scenario and its views, the classic era's included, serially
+    # (a scenario that ends on a kernel report exits 1)
+    for f in scenarios/*.trace; do "$dir/slubviz" run "$f" --schedule serial --json >/dev/null 2>&1 || true; done
+    "$dir/slubviz" import --bench 200000
+    unset LLVM_PROFILE_FILE
+    "$profdata" merge -o "$prof.tmp" "$dir"/raw/*.profraw
+    mv "$prof.tmp" "$prof"
     rm -rf "$dir/raw"
   fi
-  echo "$ROOT/$prof"
+  say "profile: $prof, done in $((SECONDS - t0))s"
+  PGO_PROFILE="$ROOT/$prof"
 }
 
 build_wasm() {
@@ -130,9 +129,8 @@ build_wasm() {
   # Debian's Emscripten runs its JS optimizer with the system node; acorn &
   # co. live in /usr/share/nodejs.
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-  local prof
-  prof="$(build_profile)"
-  build_dir wasm build-wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release "-DSVZ_PGO_PROFILE=$prof"
+  build_profile
+  build_dir wasm build-wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release "-DSVZ_PGO_PROFILE=$PGO_PROFILE"
   local f
   for f in build-wasm/slubviz_node.js build-wasm/slubviz_node.wasm \
            build-wasm/slubviz_core.mjs build-wasm/slubviz_core.wasm \
@@ -152,7 +150,7 @@ build_wasm_san() {
 for what in "$@"; do
   case "$what" in
     native) build_native ;;
-    profile) build_profile >/dev/null ;;
+    profile) build_profile ;;
     test)   build_test ;;
     move)   build_move ;;
     wasm)   build_wasm ;;
