@@ -48,6 +48,7 @@ fresh_if_not_ninja() {
   fi
 }
 
+# BUILD_TARGET=T: that target alone, not all.
 build_dir() { # name dir configure-command...
   local name="$1" dir="$2"; shift 2
   local t0=$SECONDS
@@ -55,7 +56,7 @@ build_dir() { # name dir configure-command...
   fresh_if_not_ninja "$dir"
   "$@" -S . -B "$dir" -G Ninja
   say "$name: build ($dir, -j$JOBS)"
-  cmake --build "$dir" -j "$JOBS"
+  cmake --build "$dir" -j "$JOBS" ${BUILD_TARGET:+--target "$BUILD_TARGET"}
   say "$name: done in $((SECONDS - t0))s"
 }
 
@@ -97,11 +98,8 @@ build_profile() {
     echo "profile: no clang with llvm-profdata and its profile runtime: the wasm build goes without one"
     return 0
   fi
-  local t0=$SECONDS
-  say "profile: configure and build the instrumented CLI ($dir, -j$JOBS)"
-  fresh_if_not_ninja "$dir"
-  CC="$clang" cmake -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-fprofile-instr-generate -S . -B "$dir" -G Ninja
-  cmake --build "$dir" -j "$JOBS" --target slubviz
+  BUILD_TARGET=slubviz build_dir profile "$dir" env CC="$clang" cmake -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS=-fprofile-instr-generate
   if [ ! -f "$prof" ] || [ "$dir/slubviz" -nt "$prof" ]; then
     say "profile: training ($dir/slubviz over the bench's traces, every scenario, an import)"
     rm -rf "$dir/raw" && mkdir -p "$dir/raw"
@@ -119,8 +117,8 @@ build_profile() {
     "$profdata" merge -o "$prof.tmp" "$dir"/raw/*.profraw
     mv "$prof.tmp" "$prof"
     rm -rf "$dir/raw"
+    say "profile: $prof"
   fi
-  say "profile: $prof, done in $((SECONDS - t0))s"
   PGO_PROFILE="$ROOT/$prof"
 }
 

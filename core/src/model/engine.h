@@ -247,11 +247,10 @@ static inline void model_stop(struct model *m)
  * A fused step puts its event in its slot, if events are on, and nothing
  * else: its step's event count is 0 already (a fused step counts none;
  * run_cpu() zeroes it where a run starts and between steps it did not
- * fuse), and it
- * does not note_last(): the schedules that read that (explicit, timed)
- * never fuse, and a fused run stops only where an op returns (ev_emit() of
- * its RETURN notes it) or where a step is not fused. So it leaves the
- * world as a run step by step does (test_sched
+ * fuse), and it does not note_last(): the schedules that read that
+ * (explicit, timed) never fuse, and a fused run stops only where an op
+ * returns (ev_emit() of its RETURN notes it) or where a step is not fused.
+ * So it leaves the world as a run step by step does (test_sched
  * test_fused_run_leaves_same_world). */
 static inline void fused_step(struct model *m)
 {

@@ -353,9 +353,9 @@ static bool runnable(struct model *m, int cpu)
 
 /* One micro-step of a runnable `cpu`: 1, or -1 if the run stopped. The
  * schedule's per-step work (clocks, the validator) happens here; by_hand:
- * a caller chose the CPU (svz_step_cpu()), an interleaving of its own. */
-/* (Out of line in wasm: with the wasm build's profile, inlined, the bench
- * traces ran ~3% more instructions under Node; wasm.cmake.) */
+ * a caller chose the CPU (svz_step_cpu()), an interleaving of its own.
+ * Out of line in wasm: inlined under the wasm build's profile, the bench
+ * traces ran ~3% more instructions under Node (wasm.cmake). */
 static WASM_NOINLINE ARENA_MOVES int step_on(struct model *m, int cpu, bool by_hand)
 {
 	if (WORLD(m)->cpus[cpu].depth == 0)

@@ -250,8 +250,7 @@ export function Transitions() {
     const p = prev.current;
     const cur = f ? { seq: f.seq, snap: f.snapshot } : null;
     prev.current = cur;
-    const from = fast && base.current && p && base.current.seq <= p.seq ? base.current : p;
-    if (!f || !p || !from || !st.animMs || f.seq <= p.seq) {
+    if (!f || !p || !st.animMs || f.seq <= p.seq) {
       base.current = cur;
       return;
     }
@@ -273,6 +272,7 @@ export function Transitions() {
       return;
     }
     lastBatch.current = now;
+    const from = fast && base.current && base.current.seq <= p.seq ? base.current : p;
     base.current = cur;
     const b = batchFlights(from.snap, f.snapshot, st.selectedCache);
     const ms = Math.max(150, Math.min(st.animMs * 1.6, BATCH_EVERY_MS));
