@@ -25,6 +25,14 @@ static const uint32_t pool_esize[P__COUNT] = {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
+/* m->pool_base from m->mem and the pools' offsets: after anything that
+ * moves the block or lays its pools out anew. */
+static void arena_rebase(struct model *m)
+{
+	for (int p = 0; p < P__COUNT; p++)
+		m->pool_base[p] = m->mem ? m->mem + WORLD(m)->pools[p].off : NULL;
+}
+
 size_t arena_used(const struct model *m)
 {
 	const struct world *w = (const struct world *)m->mem;
@@ -81,6 +89,7 @@ int arena_unpack(struct model *m, const uint8_t *src)
 		memset(m->mem + d->off + n, 0, end - d->off - n);
 		at += n;
 	}
+	arena_rebase(m);
 	return 0;
 }
 
@@ -115,6 +124,7 @@ static ARENA_MOVES int arena_relayout(struct model *m, const uint32_t *caps)
 	free(m->mem);
 	m->mem = mem;
 	m->cap = off;
+	arena_rebase(m);
 	return 0;
 }
 
@@ -150,6 +160,7 @@ void arena_free(struct model *m)
 {
 	free(m->mem);
 	m->mem = NULL;
+	arena_rebase(m);
 }
 
 /* The same capacities, a fresh block (SVZ_ARENA_ALWAYS_MOVE). */
@@ -178,7 +189,7 @@ ARENA_MOVES idx_t pool_alloc(struct model *m, enum pool_id p, uint32_t n)
 	d->len += n;
 	WORLD(m)->room = false;
 	m->fuse_steps = FUSE_NO;
-	memset(m->mem + d->off + (size_t)i * d->esize, 0, (size_t)n * d->esize);
+	memset((uint8_t *)m->pool_base[p] + (size_t)i * d->esize, 0, (size_t)n * d->esize);
 	return i;
 }
 
@@ -198,7 +209,7 @@ ARENA_MOVES idx_t range_alloc(struct model *m, enum pool_id p, uint32_t n)
 	for (int i = 0; i < RANGE_CLASSES; i++) {
 		if (rc[i].n == n && rc[i].head != NIL) {
 			idx_t r = rc[i].head;
-			uint8_t *rec = m->mem + WORLD(m)->pools[p].off + (size_t)r * pool_esize[p];
+			uint8_t *rec = (uint8_t *)m->pool_base[p] + (size_t)r * pool_esize[p];
 			memcpy(&rc[i].head, rec, sizeof(idx_t));
 			memset(rec, 0, (size_t)n * pool_esize[p]);
 			return r;
@@ -222,7 +233,7 @@ void range_free(struct model *m, enum pool_id p, idx_t first, uint32_t n)
 		rc[slot].n = n;
 		rc[slot].head = NIL;
 	}
-	uint8_t *rec = m->mem + WORLD(m)->pools[p].off + (size_t)first * pool_esize[p];
+	uint8_t *rec = (uint8_t *)m->pool_base[p] + (size_t)first * pool_esize[p];
 	memcpy(rec, &rc[slot].head, sizeof(idx_t));
 	rc[slot].head = first;
 }
@@ -290,7 +301,7 @@ static idx_t *dlink(struct model *m, enum pool_id p, idx_t i)
 {
 	size_t off = p == P_SLAB ? offsetof(struct slab_rec, lprev)
 				 : offsetof(struct sheaf_rec, lprev);
-	return (idx_t *)(m->mem + WORLD(m)->pools[p].off + (size_t)i * pool_esize[p] + off);
+	return (idx_t *)((uint8_t *)m->pool_base[p] + (size_t)i * pool_esize[p] + off);
 }
 #define PREV(i) dlink(m, p, (i))[0]
 #define NEXT(i) dlink(m, p, (i))[1]

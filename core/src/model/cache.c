@@ -302,23 +302,17 @@ ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size)
 	return kmalloc_cache(m, size, 0);
 }
 
-/* The cache an op works on; creates kmalloc caches lazily. Runs between
- * micro-steps (op start), where the arena may grow. */
-ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
+/* The cache of a kmalloc or kfree op (model_op_cache()); creates kmalloc
+ * caches lazily. Runs between micro-steps (op start), where the arena may
+ * grow. */
+ARENA_MOVES idx_t model_op_cache_k(struct model *m, const struct svz_op *op)
 {
 	if (op->type == SVZ_OP_KMALLOC)
 		return kmalloc_cache(m, op->size, op->gfp);
-	if (op->type == SVZ_OP_KFREE) {
-		struct handle_rec *h = handle_r(m, op->handle);
-		if (h->obj != NIL)
-			return slab_r(m, obj_r(m, h->obj)->slab)->cache;
-		return NIL;
-	}
-	if (op->cache == SVZ_NO_CACHE)
-		return NIL;
-	/* a trace cache, or the cache it merged into */
-	idx_t c = *u32_at(m, WORLD(m)->cache_map + op->cache);
-	return cache_r(m, c)->alive ? c : NIL;
+	struct handle_rec *h = handle_r(m, op->handle);
+	if (h->obj != NIL)
+		return slab_r(m, obj_r(m, h->obj)->slab)->cache;
+	return NIL;
 }
 
 FOR_SIZE int model_check(const struct svz_trace *t, const struct svz_config *cfg, char *err, size_t errlen)

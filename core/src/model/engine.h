@@ -355,8 +355,15 @@ __attribute__((always_inline)) static inline struct frame *co_push_frame(struct 
 	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 	if (c->depth >= FRAME_DEPTH)
 		return NULL; /* cannot happen: call depth is static, < FRAME_DEPTH */
+#ifdef SVZ_VALIDATE_EVERY_OP
+	if (parent && parent != frame_r(m, frame_idx(cpu, c->depth - 1)))
+		return NULL; /* test builds: a caller is always the top frame */
+#endif
 	static const struct frame fresh = { .a = NIL, .b = NIL, .c = NIL, .x = NIL, .y = NIL, .z = NIL };
-	struct frame *f = frame_r(m, frame_idx(cpu, c->depth++));
+	/* a callee's frame lies right above its caller's, the top one (each
+	 * CPU's FRAME_DEPTH frames in a row): no index to compute */
+	struct frame *f = parent ? parent + 1 : frame_r(m, frame_idx(cpu, c->depth));
+	c->depth++;
 	/* every byte from a constant (padding too, so checkpoints stay
 	 * reproducible). In wasm in two copies: clang inlines a copy of up to
 	 * 64 bytes as stores, the whole frame (76) was a call to __memcpy (11%

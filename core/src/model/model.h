@@ -22,8 +22,19 @@ ARENA_MOVES int model_run_ops(struct model *m, uint32_t until); /* whole ops of 
 ARENA_MOVES int model_step_cpu(struct model *m, int cpu);
 
 /* Cache an op works on (creating a kmalloc cache on first use); NIL for a
- * large kmalloc / kfree. */
-ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op);
+ * large kmalloc / kfree. Inline, once an op: a named cache is one lookup;
+ * kmalloc and kfree look further (model_op_cache_k(), cache.c). */
+ARENA_MOVES idx_t model_op_cache_k(struct model *m, const struct svz_op *op);
+static inline ARENA_MOVES idx_t model_op_cache(struct model *m, const struct svz_op *op)
+{
+	if (op->type == SVZ_OP_KMALLOC || op->type == SVZ_OP_KFREE)
+		return model_op_cache_k(m, op);
+	if (op->cache == SVZ_NO_CACHE)
+		return NIL;
+	/* a trace cache, or the cache it merged into */
+	idx_t c = *u32_at(m, WORLD(m)->cache_map + op->cache);
+	return cache_r(m, c)->alive ? c : NIL;
+}
 ARENA_MOVES idx_t kmalloc_cache_for(struct model *m, uint32_t size);
 idx_t model_find_cache(struct model *m, const char *name);
 /* The validator's check of kmalloc_cache()'s kept answers (cache.c). */

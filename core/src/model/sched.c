@@ -453,7 +453,7 @@ static ARENA_MOVES int serial_step(struct model *m)
 		if (w->next_op >= m->trace->nr_ops)
 			return 0;
 		cpu = m->trace->ops[w->next_op].cpu;
-		op_start(m, w->next_op);
+		op_start(m, w->next_op++); /* the cursor passes it: started */
 	}
 	int r = run_cpu(m, cpu, false);
 	if (r < 0)
@@ -738,9 +738,11 @@ ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 		 * running its ops one call each left it (the same world bytes) */
 		if (next >= until)
 			return 1;
-		w->next_op = next;
-		if (next >= m->trace->nr_ops)
+		if (next >= m->trace->nr_ops) {
+			w->next_op = next;
 			return 0;
+		}
+		w->next_op = next + 1; /* as serial_step() leaves it */
 		int cpu = m->trace->ops[next].cpu;
 		op_start(m, next);
 		if (run_cpu_inline(m, cpu, true) < 0)

@@ -444,6 +444,12 @@ enum fuse { FUSE_NO, FUSE_QUIET, FUSE_EVENTS };
 struct model {
 	uint8_t *mem;
 	size_t cap;
+	/* Each pool's first record: mem + pools[p].off, kept by arena.c
+	 * wherever either changes (arena_rebase()). One load per record
+	 * lookup instead of the world's offset, its add and mem: a
+	 * pointer-typed field that the model's int stores cannot alias, so
+	 * the compiler keeps it in a register between them. */
+	void *pool_base[P__COUNT];
 	const struct svz_trace *trace;
 	bool events_on;
 	/* sched.c run_cpu(): a serial run of whole ops, where EV() makes the
@@ -480,7 +486,7 @@ struct model {
 };
 
 #define WORLD(m) ((struct world *)(m)->mem)
-#define POOL(m, P, T) ((T *)((m)->mem + WORLD(m)->pools[P].off))
+#define POOL(m, P, T) ((T *)(m)->pool_base[P])
 
 static inline struct cache_rec *cache_r(struct model *m, idx_t i) { return &POOL(m, P_CACHE, struct cache_rec)[i]; }
 static inline struct cnode_rec *cnode_r(struct model *m, idx_t i) { return &POOL(m, P_CNODE, struct cnode_rec)[i]; }
