@@ -359,27 +359,32 @@ __attribute__((always_inline)) static inline struct frame *co_push_frame(struct 
 	if (parent && parent != frame_r(m, frame_idx(cpu, c->depth - 1)))
 		return NULL; /* test builds: a caller is always the top frame */
 #endif
-	static const struct frame fresh = { .a = NIL, .b = NIL, .c = NIL, .x = NIL, .y = NIL, .z = NIL };
 	/* a callee's frame lies right above its caller's, the top one (each
 	 * CPU's FRAME_DEPTH frames in a row): no index to compute */
 	struct frame *f = parent ? parent + 1 : frame_r(m, frame_idx(cpu, c->depth));
 	c->depth++;
-	/* every byte from a constant (padding too, so checkpoints stay
-	 * reproducible). In wasm in two copies: clang inlines a copy of up to
-	 * 64 bytes as stores, the whole frame (76) was a call to __memcpy (11%
-	 * of fastpath.trace under Node); natively one copy is fewer
-	 * instructions. */
+	/* Every byte set (the padding is named), so that checkpoints stay
+	 * reproducible: the head field by field, the locals from a constant.
+	 * In wasm the locals field by field too: clang made the copy a call
+	 * to __memcpy where it did not inline it (5% of fastpath.trace events
+	 * on under Node, op_start(); 11% for a copy of the whole frame). */
 #ifdef __wasm__
-	enum { FRESH_HEAD = 64 };
-	_Static_assert(sizeof fresh > FRESH_HEAD && sizeof fresh - FRESH_HEAD <= 64, "two copies of <= 64 bytes");
-	memcpy(f, &fresh, FRESH_HEAD);
-	memcpy((char *)f + FRESH_HEAD, (const char *)&fresh + FRESH_HEAD, sizeof fresh - FRESH_HEAD);
+	f->a = f->b = f->c = NIL;
+	f->n = f->k = f->i = f->j = f->i2 = 0;
+	f->x = f->y = f->z = NIL;
+	f->flag1 = f->flag2 = f->flag3 = false;
+	f->zero2 = 0;
 #else
-	*f = fresh;
+	static const struct frame fresh = { .a = NIL, .b = NIL, .c = NIL, .x = NIL, .y = NIL, .z = NIL };
+	enum { LOCALS = offsetof(struct frame, a) };
+	memcpy((char *)f + LOCALS, (const char *)&fresh + LOCALS, sizeof fresh - LOCALS);
 #endif
-	f->fn = (uint16_t)fn;
 	f->k_fn = co_kfn[fn];
-	f->on_cpu = (int16_t)cpu;
+	f->zero = 0;
+	f->fn = (uint16_t)fn;
+	f->pc = 0;
+	f->ret = 0;
+	f->result = 0;
 	if (parent) {
 		/* one load per field: the caller has often just stored one of
 		 * them (f->cache), and a wider load the compiler would merge them
@@ -391,6 +396,11 @@ __attribute__((always_inline)) static inline struct frame *co_push_frame(struct 
 		f->node = *(volatile const int32_t *)&parent->node;
 		if (fn == CO_LOCK)
 			f->k_fn = parent->k_fn; /* co_LOCK reports its caller's function */
+	} else {
+		f->on_cpu = (int16_t)cpu;
+		f->cache = 0;
+		f->gfp = 0;
+		f->node = 0;
 	}
 	return f;
 }

@@ -46,7 +46,7 @@ static const uint8_t op_root[SVZ_OP__COUNT] = {
 
 /* Inline: once per op, and the run's loop (model_run_ops()) saves a call
  * and its register saves with it. */
-static inline __attribute__((always_inline)) ARENA_MOVES void op_start(struct model *m, uint32_t op)
+static inline __attribute__((always_inline)) ARENA_MOVES struct frame *op_start(struct model *m, uint32_t op)
 {
 	const struct svz_op *o = &m->trace->ops[op];
 	mark_started(m, op);
@@ -63,6 +63,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES void op_start(struct mo
 		f->k_fn = KFN_kmem_cache_alloc_node;
 	if (o->type == SVZ_OP_KMALLOC && o->node >= 0)
 		f->k_fn = KFN___kmalloc_node;
+	return f;
 }
 
 static bool serial(const struct model *m)
@@ -108,13 +109,15 @@ static inline int co_resume(struct model *m, int cpu, struct frame *f)
 #undef CO_RESUME_SPEED
 #undef CO_RESUME_SIZE
 
-/* Resume `cpu`'s top frame until one event has been emitted: callees run in
- * the same micro-step, a returning frame hands its result to its caller.
- * 1 if the step ended the op (its root frame returned), else 0. */
-static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct model *m, int cpu)
+/* Resume `cpu`'s top frame (`top`, or NULL to look it up) until one event
+ * has been emitted: callees run in the same micro-step, a returning frame
+ * hands its result to its caller. 1 if the step ended the op (its root
+ * frame returned), else 0. */
+static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct model *m, int cpu, struct frame *top)
 {
 	for (;;) {
-		struct frame *f = co_self(m, cpu);
+		struct frame *f = top ? top : co_self(m, cpu);
+		top = NULL;
 		int r = co_resume(m, cpu, f);
 		if (r == CO_YIELD)
 			return 0;
@@ -139,12 +142,14 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct mod
 
 /* Run `cpu` one micro-step, or (whole_op) micro-steps until its op
  * returns or the run stops: the serial schedule's loop, without coming
- * back to the scheduler between steps. Returns 1, 0 if idle, -1 if the
- * arena could not grow. A coroutine may move the arena: nothing here
- * outlives a step but indices. */
-static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(struct model *m, int cpu, bool whole_op)
+ * back to the scheduler between steps. `root`: the frame op_start() just
+ * pushed, or NULL. Returns 1, 0 if idle, -1 if the arena could not grow.
+ * A coroutine may move the arena: nothing here outlives a step but
+ * indices (root: only until the first step runs). */
+static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(struct model *m, int cpu, bool whole_op,
+									    struct frame *root)
 {
-	if (WORLD(m)->cpus[cpu].depth == 0)
+	if (!root && WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
 	/* whole ops: steps end inside the coroutines where they can
 	 * (fused_step()); this loop makes the boundaries they leave to it */
@@ -156,13 +161,16 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(stru
 	const enum fuse fuse = !whole_op ? FUSE_NO : !m->events_on ? FUSE_QUIET : m->ev_more ? FUSE_NO : FUSE_EVENTS;
 	WORLD(m)->step_events = 0;
 	for (;;) {
+		if (!WORLD(m)->room)
+			root = NULL; /* arena_reserve() may move the arena */
 		if (arena_reserve(m)) {
 			r = -1;
 			break;
 		}
 		/* room: just reserved */
 		m->fuse_steps = WORLD(m)->stopped ? FUSE_NO : fuse;
-		int ended = run_step(m, cpu);
+		int ended = run_step(m, cpu, root);
+		root = NULL;
 		struct world *w = WORLD(m);
 		if (!whole_op || ended || w->stopped) {
 			w->seq++; /* the last step's events stay counted */
@@ -177,7 +185,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(stru
  * own copy inline. */
 static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 {
-	return run_cpu_inline(m, cpu, whole_op);
+	return run_cpu_inline(m, cpu, whole_op, NULL);
 }
 
 /* ---- which op waits for which ------------------------------------------- */
@@ -744,8 +752,8 @@ ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 		}
 		w->next_op = next + 1; /* as serial_step() leaves it */
 		int cpu = m->trace->ops[next].cpu;
-		op_start(m, next);
-		if (run_cpu_inline(m, cpu, true) < 0)
+		struct frame *root = op_start(m, next);
+		if (run_cpu_inline(m, cpu, true, root) < 0)
 			return -1;
 	}
 }

@@ -259,6 +259,7 @@ struct large_rec {           /* kmalloc > KMALLOC_MAX_CACHE_SIZE: pages */
  * the object its RETURN event names in x (run_cpu()). */
 struct frame {
 	uint8_t k_fn;            /* enum kfn this frame models (for events) */
+	uint8_t zero;            /* padding, named so that co_push_frame() sets it */
 	int16_t on_cpu;          /* whose stats/sheaves: the running CPU, or the
 				    CPU a flush_all works on */
 	uint16_t fn;             /* enum co_fn */
@@ -272,7 +273,10 @@ struct frame {
 	int32_t n, k, i, j, i2;  /* counts, nodes, loop state */
 	idx_t x, y, z;           /* records by index */
 	bool flag1, flag2, flag3;
+	uint8_t zero2;           /* padding, named so that co_push_frame() sets it */
 };
+_Static_assert(offsetof(struct frame, on_cpu) == 2 && offsetof(struct frame, zero2) + 1 == sizeof(struct frame),
+	       "every byte of a frame is a named field: co_push_frame() sets them all");
 
 struct cpu_rec {
 	int32_t node;
