@@ -63,7 +63,7 @@ int claim_handle_slow(struct model *m, int cpu, idx_t h)
 }
 
 /* Bind the object the allocator returned (last in the bulk buffer). */
-static void bind_handle(struct model *m, int cpu, idx_t h, idx_t obj)
+static inline __attribute__((always_inline)) void bind_handle(struct model *m, int cpu, idx_t h, idx_t obj)
 {
 	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 	if (c->bulk_len && *u32_at(m, c->bulk + c->bulk_len - 1) == obj)

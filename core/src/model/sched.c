@@ -128,7 +128,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct mod
 			co_pop(m, cpu);
 			continue;
 		}
-		f = co_self(m, cpu);
+		f = frame_r(m, frame_idx(cpu, 0)); /* the root */
 		int result = f->result;
 		w->cpus[cpu].depth = 0;
 		if (w->step_events == 0) /* root frames leave the object they return in x */
