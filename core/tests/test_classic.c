@@ -343,8 +343,43 @@ static void test_classic_cmpxchg_fail(void)
 	svz_close(h);
 }
 
+/* struct model keeps each pool's base (arena_rebase()): right after the
+ * arena grows (5000 objects of 64 bytes: 79 slabs, past the slab pool's
+ * first 64) and after a checkpoint of the smaller layout comes back; and
+ * the validator notices a base that is not mem + the pool's offset. */
+static void test_pool_bases(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
+			"preset v7.0+fix1+fix2\ncache c64 size=64\nrepeat 5000 {\n  c0 alloc c64 a{$i}\n}\n";
+	int h = svz_open(t, NULL, NULL);
+	CHECK(h >= 0);
+	if (h < 0)
+		return;
+	int cp = svz_checkpoint(h);
+	CHECK(cp >= 0);
+	struct model *m = svz_session_model(h);
+	uint32_t slab_cap = WORLD(m)->pools[P_SLAB].cap;
+	CHECK_EQ_INT(svz_run_all(h), 5000);
+	m = svz_session_model(h);
+	CHECK(WORLD(m)->pools[P_SLAB].cap > slab_cap); /* the arena was laid out anew */
+	CHECK_EQ_STR(svz_validate(h), "");
+	CHECK_EQ_INT(svz_restore(h, cp), 0);
+	m = svz_session_model(h);
+	CHECK_EQ_INT((long long)WORLD(m)->pools[P_SLAB].cap, (long long)slab_cap);
+	CHECK_EQ_STR(svz_validate(h), "");
+	void *kept = m->pool_base[P_OBJ];
+	m->pool_base[P_OBJ] = (char *)kept + sizeof(struct obj_rec);
+	CHECK(strstr(svz_validate(h), "BUG: pool 6's base is") != NULL);
+	m->pool_base[P_OBJ] = kept;
+	CHECK_EQ_STR(svz_validate(h), "");
+	CHECK_EQ_INT(svz_run_all(h), 5000);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 int main(void)
 {
+	test_pool_bases();
 	test_classic_cmpxchg_fail();
 	test_v4();
 	test_hackbench_orders();

@@ -779,6 +779,15 @@ WASM_NOINLINE int model_validate(struct model *m, char *out, size_t outlen)
 	struct vctx *v = &ctx;
 	if (out && outlen)
 		out[0] = 0;
+	/* every record lookup goes through the pool bases struct model keeps
+	 * (arena_rebase()): each is mem + its pool's offset, or nothing else
+	 * can be checked */
+	for (int p = 0; p < P__COUNT; p++)
+		if (m->pool_base[p] != m->mem + w->pools[p].off) {
+			violation(v, "BUG: pool %d's base is %p, not the arena's %p + %zu", p, m->pool_base[p],
+				  (void *)m->mem, w->pools[p].off);
+			return v->count;
+		}
 	uint32_t nobj = pool_len(m, P_OBJ), nslab = pool_len(m, P_SLAB), nsh = pool_len(m, P_SHEAF);
 	size_t ncn = (size_t)w->nr_caches * (size_t)w->nr_nodes;
 	v->refs = calloc(nobj ? nobj : 1, 1);
