@@ -98,8 +98,10 @@ build_profile() {
     echo "profile: no clang with llvm-profdata and its profile runtime: the wasm build goes without one"
     return 0
   fi
+  # SVZ_PGO_TRAINING: the code as the wasm build has it where the two differ
+  # in their branches (engine.h CO_BEGIN), or the profile would not match
   BUILD_TARGET=slubviz build_dir profile "$dir" env CC="$clang" cmake -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_FLAGS=-fprofile-instr-generate
+    "-DCMAKE_C_FLAGS=-fprofile-instr-generate -DSVZ_PGO_TRAINING"
   if [ ! -f "$prof" ] || [ "$dir/slubviz" -nt "$prof" ]; then
     say "profile: training ($dir/slubviz over the bench's traces, every scenario, an import)"
     rm -rf "$dir/raw" && mkdir -p "$dir/raw"

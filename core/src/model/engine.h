@@ -423,7 +423,18 @@ static inline struct frame *co_pop(struct model *m, int cpu)
 /* Every coroutine by enum co_fn (coroutine.c). */
 extern const co_func co_table[CO__COUNT];
 
+/* A coroutine mostly starts (a fused run resumes none): natively pc 0 is
+ * tested first, not through the switch's jump table (fastpath.trace 587
+ * -> 575 instructions an op, ublk-bio256 945 -> 914). In wasm, where the
+ * switch is one br_table, the test made V8's code longer (648 -> 687).
+ * The CLI that trains the wasm build's profile (SVZ_PGO_TRAINING,
+ * scripts/build.sh profile) takes the wasm form: a function whose
+ * branches differ from the profile's gets none of it (701). */
+#if defined(__wasm__) || defined(SVZ_PGO_TRAINING)
 #define CO_BEGIN switch (f->pc) { case 0:;
+#else
+#define CO_BEGIN if (__builtin_expect(f->pc == 0, 1)) goto co_start_; switch (f->pc) { case 0: co_start_:;
+#endif
 #define CO_END } f->pc = 0xffff; return CO_DONE
 #define CO_RETURN(v) do { f->result = (v); return CO_DONE; } while (0)
 /* Record one event and pause: the end of a micro-step. */
