@@ -309,6 +309,8 @@ __attribute__((always_inline)) static inline bool ev_step_end(struct model *m, i
 void event_text(const struct model *m, const struct event *ev, char *buf, size_t len);
 void event_json(const struct model *m, const struct event *ev, char *buf, size_t len);
 
+/* Which kfn a frame models (for events). */
+static inline enum kfn f_kfn(const struct frame *f) { return (enum kfn)f->k_fn; }
 /* Build an event with named fields: EVT(.kind = EV_LOCK, .lock = ...). */
 #define EVT(...) ((struct event){ .cache = f->cache, .slab = NIL, .obj = NIL, \
 	.sheaf = NIL, .node = -1, __VA_ARGS__ })
@@ -534,8 +536,25 @@ static inline void lock_take(struct model *m, int cpu, idx_t cache, enum lock_ki
 	*lock_owner(m, kind, rec) = cpu;
 	lock_count(m, cache, kind, rec, NC_LIST_LOCK);
 }
-/* co_LOCK's event for a lock lock_take_fused() took (node.c; out of line:
- * inline, fastpath.trace events off was 5% slower natively). */
+/* The fields of co_LOCK's event (EVT() gives f's cache): co_LOCK's frame
+ * has its caller's cache and reports its caller's kfn (co_push_frame()),
+ * so either frame gives the same event. */
+#define LOCK_EV(f, KIND, REC) .kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)(KIND), \
+	.node = lock_node(m, (enum lock_kind)(KIND), (REC))
+/* co_LOCK's event for a lock lock_take_fused() took, in its slot. In wasm
+ * inline at the LOCK_HOT() sites: V8 keeps no register across a call, so
+ * the call cost its caller spills and reloads (fastpath.trace events on
+ * under Node 8% faster, median of 8 alternating rounds; as many
+ * instructions: 844 an op against 846; module +0.2 KB). */
+__attribute__((always_inline, unused)) static inline void lock_event_put(struct model *m, int cpu,
+		const struct frame *caller, enum lock_kind kind, idx_t rec)
+{
+	const struct frame *f = caller;
+	const struct event ev = EVT(LOCK_EV(f, kind, rec));
+	ev_put(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
+}
+/* The same out of line (node.c): natively inline, fastpath.trace events
+ * off was 5% slower. */
 __attribute__((noinline)) void lock_event_fused(struct model *m, int cpu, const struct frame *caller,
 						enum lock_kind kind, idx_t rec);
 /* LOCK() in a fused run: if the lock is free, the step co_LOCK would take
@@ -551,7 +570,11 @@ static inline bool lock_take_fused(struct model *m, int cpu, const struct frame 
 		return false;
 	lock_take(m, cpu, caller->cache, kind, rec);
 	if (m->fuse_steps == FUSE_EVENTS)
+#ifdef __wasm__
+		lock_event_put(m, cpu, caller, kind, rec);
+#else
 		lock_event_fused(m, cpu, caller, kind, rec);
+#endif
 	fused_step(m);
 	return true;
 }
@@ -586,8 +609,6 @@ uint64_t cache_node_counter(struct model *m, idx_t cache, int counter);
 #define STAT_BY(EV_, CPU, ITEM, DELTA) EV_(.kind = EV_STAT, .fn = f_kfn(f), .item = (ITEM), .count = (DELTA), \
 	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
 
-/* Which kfn a frame models (for events). */
-static inline enum kfn f_kfn(const struct frame *f) { return (enum kfn)f->k_fn; }
 
 #define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
 /* Objects the sheaves hand out or take back: v6.18/v6.19 count them apart

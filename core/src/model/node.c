@@ -25,17 +25,9 @@
  * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
 #include "model/engine.h"
 
-/* The fields of co_LOCK's event (EVT() gives f's cache): co_LOCK's frame
- * has its caller's cache and reports its caller's kfn (co_push_frame()),
- * so either frame gives the same event. */
-#define LOCK_EV(f, KIND, REC) .kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)(KIND), \
-	.node = lock_node(m, (enum lock_kind)(KIND), (REC))
-
 void lock_event_fused(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
-	const struct frame *f = caller;
-	const struct event ev = EVT(LOCK_EV(f, kind, rec));
-	ev_put(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
+	lock_event_put(m, cpu, caller, kind, rec);
 }
 
 #ifdef __wasm__
