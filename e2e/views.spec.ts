@@ -181,3 +181,30 @@ test('axe: no serious or critical violations with an import summary and the clas
   await importer.summary();
   await axeClean(page);
 });
+
+// While playing, a panel keeps the tallest height it has had (views/hooks.ts
+// useHeightsHeldWhilePlaying): the panels below it stay put; paused, each
+// panel has its own height again.
+test('playing, no panel gets shorter; paused, the held heights are let go', async ({ app, page }) => {
+  await app.open('#s=ublk-bio256');
+  const heights = () =>
+    page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll<HTMLElement>('.panel')].map((el) => [el.dataset.panel, el.getBoundingClientRect().height])),
+    );
+  const held = () => page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.panel')].filter((el) => el.style.minHeight !== '').length);
+  await app.act('setSpeed', 10000);
+  void app.act('play');
+  await expect.poll(async () => (await app.stateOrNull())?.playing).toBe(true);
+  await expect.poll(held).toBeGreaterThan(5);
+  let was = await heights();
+  const seq0 = (await app.stateOrNull())!.seq;
+  // sampled until the run has gone on a good way (the call path and the
+  // counters change height with the step drawn)
+  while ((await app.stateOrNull())!.seq < seq0 + 3000 && (await app.stateOrNull())!.playing) {
+    const now = await heights();
+    for (const [k, h] of Object.entries(now)) if (k in was) expect(h, `panel ${k}`).toBeGreaterThanOrEqual(was[k] - 0.5);
+    was = now;
+  }
+  await app.act('pause');
+  await expect.poll(held).toBe(0);
+});

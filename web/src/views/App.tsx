@@ -22,7 +22,7 @@ import { StartCard } from './StartCard';
 import { useLiveUrl } from './liveUrl';
 import { TracesPanel } from './Traces';
 import { Transitions } from './Transitions';
-import { useAppState, useScrollableRegions, useSelect, useStore, Veiled } from './hooks';
+import { useAppState, useHeightsHeldWhilePlaying, useScrollableRegions, useSelect, useStore, Veiled } from './hooks';
 import { LessonsButton } from '../lessons/LessonsButton';
 import { t } from '../i18n';
 import { useLang } from '../i18n/hooks';
@@ -201,6 +201,7 @@ function FullApp() {
   const [view, setView] = useState<'lesson' | 'viz'>('lesson');
   useLiveUrl(store);
   useScrollableRegions(store);
+  useHeightsHeldWhilePlaying(store);
   return (
     <>
       <a

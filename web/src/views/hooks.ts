@@ -262,6 +262,49 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
   }, [store, selector]);
 }
 
+/** While playing, a panel keeps the tallest height it has had since play
+ * began (min-height, released on pause). A panel whose content changes
+ * height from step to step (the call path, the counters, the lanes'
+ * status) otherwise moved every panel below it, and a moved panel is laid
+ * out and painted again whole: at 10,000 steps/s most frames did so for
+ * the page's length (issue 14). */
+export function useHeightsHeldWhilePlaying(store: Store, selector = '.panel'): void {
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return;
+    const tallest = new Map<HTMLElement, number>();
+    const ro = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const el = e.target as HTMLElement;
+        // content box: a panel's min-height applies to it (box-sizing: content-box)
+        const h = Math.ceil(e.contentRect.height);
+        if (h > (tallest.get(el) ?? 0)) {
+          tallest.set(el, h);
+          el.style.minHeight = `${h}px`;
+        }
+      }
+    });
+    let holding = false;
+    const follow = () => {
+      const playing = store.getState().playing;
+      if (playing === holding) return;
+      holding = playing;
+      if (playing) for (const el of document.querySelectorAll<HTMLElement>(selector)) ro.observe(el);
+      else {
+        ro.disconnect();
+        for (const el of tallest.keys()) el.style.minHeight = '';
+        tallest.clear();
+      }
+    };
+    const unsub = store.subscribe(follow);
+    follow();
+    return () => {
+      unsub();
+      ro.disconnect();
+      for (const el of tallest.keys()) el.style.minHeight = '';
+    };
+  }, [store, selector]);
+}
+
 /** The width of an element, followed as it resizes (at least 100 px). */
 export function useWidth(ref: RefObject<HTMLElement | null>, initial: number): number {
   const [width, setWidth] = useState(initial);
