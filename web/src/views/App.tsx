@@ -275,7 +275,9 @@ function FullApp() {
  * `views=` (default: sheaves, barns, call path), no app chrome. */
 function EmbedApp({ views }: { views: string[] }) {
   const st = useAppState();
-  useScrollableRegions(useStore());
+  const store = useStore();
+  useScrollableRegions(store);
+  useHeightsHeldWhilePlaying(store);
   const shown = views.filter((v) => VIEWS[v]);
   return (
     <div className="embed" data-testid="embed">
