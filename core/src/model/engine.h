@@ -542,10 +542,11 @@ static inline void lock_take(struct model *m, int cpu, idx_t cache, enum lock_ki
 #define LOCK_EV(f, KIND, REC) .kind = EV_LOCK, .fn = f_kfn(f), .lock = (uint8_t)(KIND), \
 	.node = lock_node(m, (enum lock_kind)(KIND), (REC))
 /* co_LOCK's event for a lock lock_take_fused() took, in its slot. In wasm
- * inline at the LOCK_HOT() sites: V8 keeps no register across a call, so
- * the call cost its caller spills and reloads (fastpath.trace events on
- * under Node 8% faster, median of 8 alternating rounds; as many
- * instructions: 844 an op against 846; module +0.2 KB). */
+ * inline at the LOCK_HOT() sites: fastpath.trace events on under Node
+ * 6-8% faster (medians of 10 and 8 alternating rounds) for as many
+ * instructions (844 an op against 846; module +0.2 KB), likely because
+ * V8's wasm calls leave no register to the caller (no callee-saved ones):
+ * a call costs its caller spills and reloads. */
 __attribute__((always_inline, unused)) static inline void lock_event_put(struct model *m, int cpu,
 		const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
