@@ -554,10 +554,14 @@ __attribute__((always_inline, unused)) static inline void lock_event_put(struct 
 	const struct event ev = EVT(LOCK_EV(f, kind, rec));
 	ev_put(m, cpu, EV_WHAT(ev), EV_WHERE(ev), ev.cache, ev.slab, ev.obj, ev.sheaf, ev.node, ev.count, ev.value);
 }
-/* The same out of line (node.c): natively inline, fastpath.trace events
+/* Natively the same out of line (node.c): inline, fastpath.trace events
  * off was 5% slower. */
+#ifdef __wasm__
+#define lock_event_fused lock_event_put
+#else
 __attribute__((noinline)) void lock_event_fused(struct model *m, int cpu, const struct frame *caller,
 						enum lock_kind kind, idx_t rec);
+#endif
 /* LOCK() in a fused run: if the lock is free, the step co_LOCK would take
  * (lock_take(), its event when events are on, the step's boundary), made
  * at the call site. co_LOCK's frame (which would have the caller's cache
@@ -571,11 +575,7 @@ static inline bool lock_take_fused(struct model *m, int cpu, const struct frame 
 		return false;
 	lock_take(m, cpu, caller->cache, kind, rec);
 	if (m->fuse_steps == FUSE_EVENTS)
-#ifdef __wasm__
-		lock_event_put(m, cpu, caller, kind, rec);
-#else
 		lock_event_fused(m, cpu, caller, kind, rec);
-#endif
 	fused_step(m);
 	return true;
 }
@@ -609,7 +609,6 @@ uint64_t cache_node_counter(struct model *m, idx_t cache, int counter);
 #define STAT_CPU(CPU, ITEM, DELTA) STAT_BY(EV, CPU, ITEM, DELTA)
 #define STAT_BY(EV_, CPU, ITEM, DELTA) EV_(.kind = EV_STAT, .fn = f_kfn(f), .item = (ITEM), .count = (DELTA), \
 	.value = (int64_t)(*stat_ptr(m, f->cache, (CPU), (ITEM)) += (uint64_t)(DELTA)))
-
 
 #define CLASSIC(m) (WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC)
 /* Objects the sheaves hand out or take back: v6.18/v6.19 count them apart

@@ -25,12 +25,12 @@
  * list_bulk_move_tail 6, list_splice_tail 4 (seed 002 compares these). */
 #include "model/engine.h"
 
+#ifndef __wasm__
 void lock_event_fused(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
 	lock_event_put(m, cpu, caller, kind, rec);
 }
-
-#ifdef __wasm__
+#else
 bool lock_take_fused_slow(struct model *m, int cpu, const struct frame *caller, enum lock_kind kind, idx_t rec)
 {
 	return lock_take_fused(m, cpu, caller, kind, rec);
