@@ -41,12 +41,13 @@ async function handOverHeld(old: AskOld<RequestBody, ReplyPayload> | null): Prom
 }
 
 export class EngineClient extends RpcClient<RequestBody, ReplyPayload> implements EngineApi {
-  /** `spawn` starts a worker; `wasmBase` is the URL of the folder holding slubviz_core.{mjs,wasm}. */
-  constructor(spawn: () => WorkerLike, wasmBase: string) {
+  /** `spawn(wasmBase)` starts a worker; `wasmBase` is the URL of the folder holding slubviz_core.{mjs,wasm}. */
+  constructor(spawn: (wasmBase: string) => WorkerLike, wasmBase: string) {
     super(spawn, wasmBase, { name: 'engine', eager: true, maxRestarts: MAX_RESTARTS, successor: handOverHeld, decode: unpackFrames });
   }
 
   static create(wasmBase: string): EngineClient {
-    return new EngineClient(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }), wasmBase);
+    // the worker's name is the wasm's folder: it loads from its first moment (worker.ts)
+    return new EngineClient((base) => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: base }), wasmBase);
   }
 }

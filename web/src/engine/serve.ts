@@ -10,8 +10,14 @@ import { Backend } from './backend';
 import type { RequestBody } from './protocol';
 import { packFrames } from './wire';
 
-/** A request handler over the Backend `load(wasmBase)` makes (once, on
- * 'init' or the first request); replies go to `post`. */
-export function serve(load: (wasmBase: string) => Promise<Backend>, post: (r: Reply) => void, wasmBase: string): (req: Message<RequestBody>) => void {
-  return serveRpc<RequestBody>(load, post, wasmBase, { concurrent: Backend.concurrent, afterTrap: (type) => type === 'held', encode: packFrames });
+/** A request handler over the Backend `load(wasmBase)` makes (once: at
+ * once with `loadNow`, else on 'init' or the first request); replies go to
+ * `post`. */
+export function serve(
+  load: (wasmBase: string) => Promise<Backend>,
+  post: (r: Reply) => void,
+  wasmBase: string,
+  loadNow = false,
+): (req: Message<RequestBody>) => void {
+  return serveRpc<RequestBody>(load, post, wasmBase, { concurrent: Backend.concurrent, afterTrap: (type) => type === 'held', encode: packFrames, loadNow });
 }

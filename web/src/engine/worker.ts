@@ -3,7 +3,7 @@
 // trace texts, streaming import, IndexedDB storage) and answers the
 // requests of protocol.ts (the loop and its trap handling: serve.ts).
 import type { Message } from '../rpc/protocol';
-import { loadWasm } from '../rpc/server';
+import { loadWasm, workerWasmBase } from '../rpc/server';
 import { Backend } from './backend';
 import type { RequestBody } from './protocol';
 import { serve } from './serve';
@@ -11,13 +11,14 @@ import { IdbStorage } from './storage';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-// where slubviz_core.{mjs,wasm} are served; the page sends it first ('init')
+const { wasmBase, loadNow } = workerWasmBase(self);
 const onRequest = serve(
   async (base) => {
     const { mod, deferred } = await loadWasm(base, (s) => console.log(s));
     return new Backend(mod, new IdbStorage(), { deferred });
   },
   (r) => self.postMessage(r),
-  new URL('../wasm/', self.location.href).href,
+  wasmBase,
+  loadNow,
 );
 self.onmessage = (ev: MessageEvent<Message<RequestBody>>) => onRequest(ev.data);

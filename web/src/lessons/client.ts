@@ -13,8 +13,12 @@ export class LessonClient implements LessonApi {
   private readonly rpc: RpcClient<LessonRequestBody, LessonReplyPayload>;
   private readonly loads = new Map<string, Load>();
 
-  /** `spawn` starts a worker; `wasmBase` is the folder of slubviz_core.{mjs,wasm}. */
-  constructor(wasmBase: string, spawn: () => WorkerLike = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })) {
+  /** `spawn(wasmBase)` starts a worker (named after the wasm's folder, which it
+   * loads from its first moment: rpc/server.ts); `wasmBase` is the folder of slubviz_core.{mjs,wasm}. */
+  constructor(
+    wasmBase: string,
+    spawn: (wasmBase: string) => WorkerLike = (base) => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: base }),
+  ) {
     this.rpc = new RpcClient(spawn, wasmBase, {
       name: 'lesson worker',
       eager: false,

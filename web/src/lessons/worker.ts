@@ -4,12 +4,13 @@
 // visualizer's engine worker keeps its single session. The loop is the
 // shared one (rpc/server.ts).
 import type { Message } from '../rpc/protocol';
-import { loadWasm, serve } from '../rpc/server';
+import { loadWasm, serve, workerWasmBase } from '../rpc/server';
 import { LessonBackend } from './backend';
 import type { LessonRequestBody } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
+const { wasmBase, loadNow } = workerWasmBase(self);
 const onRequest = serve<LessonRequestBody>(
   async (base) => {
     const { mod, deferred } = await loadWasm(base);
@@ -18,6 +19,7 @@ const onRequest = serve<LessonRequestBody>(
     return new LessonBackend(mod);
   },
   (r) => self.postMessage(r),
-  new URL('../wasm/', self.location.href).href,
+  wasmBase,
+  { loadNow },
 );
 self.onmessage = (ev: MessageEvent<Message<LessonRequestBody>>) => onRequest(ev.data);

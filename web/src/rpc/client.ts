@@ -65,9 +65,9 @@ export class RpcClient<B extends Body, P extends Payloads<B>> implements Api<B, 
   /** workers replaced so far */
   restarts = 0;
 
-  /** `spawn` starts a worker; `wasmBase` is the URL of the folder holding slubviz_core.{mjs,wasm}. */
+  /** `spawn(wasmBase)` starts a worker; `wasmBase` is the URL of the folder holding slubviz_core.{mjs,wasm}. */
   constructor(
-    private readonly spawn: () => WorkerLike,
+    private readonly spawn: (wasmBase: string) => WorkerLike,
     private readonly wasmBase: string,
     private readonly opts: ClientOptions<B, P>,
   ) {
@@ -80,7 +80,7 @@ export class RpcClient<B extends Body, P extends Payloads<B>> implements Api<B, 
   }
 
   private start(): WorkerLike {
-    const w = this.spawn();
+    const w = this.spawn(this.wasmBase);
     w.onmessage = (ev: MessageEvent<Reply>) => this.onReply(w, ev.data);
     w.onerror = (ev) => {
       ev.preventDefault?.();

@@ -1,5 +1,6 @@
 // The worker side of the protocol (protocol.ts): a request loop over a
-// handler made once from the wasm module (on 'init' or the first request).
+// handler made once from the wasm module (as the worker starts, or on
+// 'init' or the first request).
 // Requests run one at a time in arrival order, except those the options
 // call concurrent (they never touch the queued requests' state: an import
 // beside the engine's session, its cancel, the held texts).
@@ -24,6 +25,18 @@ export interface ServeOptions<B extends Body> {
   afterTrap?(type: B['type']): boolean;
   /** a result as it crosses to the page (the client's `decode` undoes it) */
   encode?(result: unknown): unknown;
+  /** load from `wasmBase` at once, not on 'init' (workerWasmBase()) */
+  loadNow?: boolean;
+}
+
+/** Where a worker loads the wasm from: its name, which the page's spawn sets
+ * to the wasm's folder (rpc/client.ts), so the load starts as the worker
+ * starts; the page's 'init' reaches a new worker only once the page's
+ * thread is next free (40-150 ms into a cold load here). A worker started
+ * without a name waits for 'init'. */
+export function workerWasmBase(scope: { name: string; location: { href: string } }): { wasmBase: string; loadNow: boolean } {
+  if (scope.name) return { wasmBase: scope.name, loadNow: true };
+  return { wasmBase: new URL('../wasm/', scope.location.href).href, loadNow: false };
 }
 
 /** A wasm trap (unreachable, out-of-bounds access, Emscripten's abort(),
@@ -43,6 +56,12 @@ export function serve<B extends Body>(
   opts: ServeOptions<B> = {},
 ): (req: Message<B | InitBody> | Cancel) => void {
   let handler: Promise<Handler<B>> | null = null;
+  /** where `handler` loads from */
+  let handlerBase = wasmBase;
+  if (opts.loadNow) {
+    handler = load(wasmBase);
+    handler.catch(() => undefined); // reported to 'init' (or dropped for init's other base)
+  }
   /** the trap that broke the instance */
   let broken: string | null = null;
   /** the requests running or queued, by id */
@@ -51,7 +70,10 @@ export function serve<B extends Body>(
   async function handle(req: Message<B | InitBody>, signal: AbortSignal): Promise<unknown> {
     const init = req.type === 'init';
     if (init) wasmBase = (req as Message<InitBody>).wasmBase;
-    handler ??= load(wasmBase);
+    if (handler === null || (init && wasmBase !== handlerBase)) {
+      handler = load(wasmBase);
+      handlerBase = wasmBase;
+    }
     const h = await handler;
     if (init) return null;
     const { id, ...rest } = req as Message<B>;
