@@ -46,6 +46,28 @@ test('the first screen needs only the first half of the wasm module; the other i
   expect(await app.deferredWasm()).toBe('prefetched');
 });
 
+
+// The engine worker starts from a small entry of its own (web/src/early.ts,
+// web/vite.config.ts), so the wasm loads while the main chunk is still on
+// its way. Here the main chunk is held back until the worker has asked for
+// the wasm: started by the main chunk instead, it asks only after the hold
+// gives up (10 s), and the test fails.
+test('the worker asks for the wasm before the main chunk has arrived', async ({ app, page }) => {
+  let wasmAsked: () => void = () => {};
+  const asked = new Promise<void>((resolve) => (wasmAsked = resolve));
+  page.on('request', (r) => {
+    if (/\/wasm\/slubviz_core\.wasm$/.test(r.url())) wasmAsked();
+  });
+  const main = /\/assets\/index-[^/]+\.js$/;
+  const held: boolean[] = [];
+  await page.route(main, async (route) => {
+    held.push(await Promise.race([asked.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]));
+    await route.continue();
+  });
+  await app.open();
+  expect(held).toEqual([true]);
+  expect((await app.state()).status).toBe('ready');
+});
 test('Step and Step back move a sheaf and an object, and undo it', async ({ app, controls, views }) => {
   await app.open();
   let sheafMoved = false;

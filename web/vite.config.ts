@@ -95,6 +95,29 @@ function lazyCatalogs(): Plugin {
   };
 }
 
+/** The engine worker starts from an entry of its own (src/early.ts, a few
+ * KB), which index.html runs as an async module script of its own (after
+ * the policy's meta tag, which covers only what follows it): the worker
+ * then loads and compiles the wasm while the main chunk downloads and
+ * evaluates, instead of after it (issue 14, cold load). main.tsx imports
+ * the same module (one instance). In dev, that import starts it. */
+function earlyEntry(): Plugin {
+  return {
+    name: 'slubviz-early-entry',
+    apply: 'build',
+    config: () => ({ build: { rollupOptions: { input: { index: join(WEB, 'index.html'), early: join(WEB, 'src/early.ts') } } } }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const early = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'early');
+        if (!early) throw new Error('slubviz-early-entry: no chunk for src/early.ts');
+        // async: it runs as it arrives, not after the main chunk, which comes first in the document
+        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `./${early.fileName}` }, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 function slubvizAssets(): Plugin {
   return {
     name: 'slubviz-assets',
@@ -107,7 +130,7 @@ function slubvizAssets(): Plugin {
 export default defineConfig({
   root: WEB,
   base: './',
-  plugins: [slubvizAssets(), devPolicy(), lazyCatalogs()],
+  plugins: [slubvizAssets(), devPolicy(), lazyCatalogs(), earlyEntry()],
   esbuild: { jsx: 'automatic' },
   worker: { format: 'es' },
   build: {
@@ -117,6 +140,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     // every browser the app supports (es2022) has <link rel=modulepreload>
     modulePreload: { polyfill: false },
+    minify: 'terser',
   },
   server: { host: '127.0.0.1' },
   // the header covers the workers too (a meta tag only covers the page)
