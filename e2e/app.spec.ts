@@ -46,7 +46,6 @@ test('the first screen needs only the first half of the wasm module; the other i
   expect(await app.deferredWasm()).toBe('prefetched');
 });
 
-
 // The engine worker starts from a small entry of its own (web/src/early.ts,
 // web/vite.config.ts), so the wasm loads while the main chunk is still on
 // its way. Here the main chunk is held back until the worker has asked for
@@ -68,6 +67,7 @@ test('the worker asks for the wasm before the main chunk has arrived', async ({ 
   expect(held).toEqual([true]);
   expect((await app.state()).status).toBe('ready');
 });
+
 test('Step and Step back move a sheaf and an object, and undo it', async ({ app, controls, views }) => {
   await app.open();
   let sheafMoved = false;

@@ -32,8 +32,8 @@ export interface ServeOptions<B extends Body> {
 /** Where a worker loads the wasm from: its name, which the page's spawn sets
  * to the wasm's folder (rpc/client.ts), so the load starts as the worker
  * starts; the page's 'init' reaches a new worker only once the page's
- * thread is next free (40-150 ms into a cold load here). A worker started
- * without a name waits for 'init'. */
+ * thread is next free (42 ms after the worker was ready, in a traced cold
+ * load here). A worker started without a name waits for 'init'. */
 export function workerWasmBase(scope: { name: string; location: { href: string } }): { wasmBase: string; loadNow: boolean } {
   if (scope.name) return { wasmBase: scope.name, loadNow: true };
   return { wasmBase: new URL('../wasm/', scope.location.href).href, loadNow: false };
