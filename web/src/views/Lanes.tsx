@@ -101,7 +101,7 @@ export function StepCpuControls() {
 
 /** Held while out of sight or veiled (HoldOffscreen). */
 export function LanesView() {
-  return <HoldOffscreen view={LanesViewBody} late />;
+  return <HoldOffscreen view={LanesViewBody} />;
 }
 
 function LanesViewBody() {

@@ -5,18 +5,19 @@
 // drawn now, across panels. The positions come from the data-* attributes
 // (data-sheaf-id, data-object-id, data-slab-id): measured before the panels
 // redraw (layout effect) and after (this component's effect runs after the
-// panels' D3 effects: it comes last in <App>). A thing not drawn on its own
+// panels' D3 effects: it comes last in <App>; playing fast, after the late
+// panels have drawn too: lateDraws.afterDrawn). A thing not drawn on its own
 // at one end (60 objects into a sheaf bar, a sheaf into a barn's count)
 // flies from or to its container (`at`). While playing slowly each step
-// flies (shorter, to fit the step); at high speed a batch of steps flies as
-// one summary every BATCH_EVERY_MS: the sheaves and slabs whose container
-// changed since the last batch, from their old place to where they are
-// (at most BATCH_MAX, the rest counted in the log). No ghosts with
-// animations off (?anim=0, prefers-reduced-motion, the tests' default) or
-// on seeks and steps back.
+// flies (shorter, to fit the step); playing fast (FAST_PLAY_SPEED) a batch
+// of steps flies as one summary every BATCH_EVERY_MS: the sheaves and slabs
+// whose container changed since the last batch, from their old place to
+// where they are (at most BATCH_MAX, the rest counted in the log). No
+// ghosts with animations off (?anim=0, prefers-reduced-motion, the tests'
+// default) or on seeks and steps back.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Snapshot, SvzEvent } from '../engine/types';
-import { useAppState } from './hooks';
+import { lateDraws, playingFast, useAppState } from './hooks';
 
 export interface Flight {
   kind: 'sheaf' | 'object' | 'slab';
@@ -219,8 +220,6 @@ function fly(a: DOMRect, b: DOMRect, label: string, ms: number, color: string): 
 
 const COLORS = { sheaf: '#337ab7', object: '#e67e22', slab: '#9b59b6' };
 
-/** Above this speed (steps per second) playing flies batches, not steps. */
-export const STEP_FLIGHT_MAX_SPEED = 10;
 /** A batch flies at most this often while playing fast. */
 const BATCH_EVERY_MS = 400;
 
@@ -242,7 +241,7 @@ export function Transitions() {
   const lastBatch = useRef(0);
   const before = useRef<{ fl: Flight; rect: DOMRect; ms: number; label: string }[]>([]);
   const kept = useRef<Map<string, DOMRect>>(new Map());
-  const fast = st.playing && st.speed > STEP_FLIGHT_MAX_SPEED;
+  const fast = playingFast(st);
 
   // before the panels redraw: where the moving things are drawn now
   useLayoutEffect(() => {
@@ -284,16 +283,22 @@ export function Transitions() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [f]);
 
-  // after the panels redrew (their effects ran first)
+  // after the panels redrew (their effects ran first; playing fast, the
+  // late panels draw in later tasks: the batch lands once they have)
   useEffect(() => {
-    for (const { fl, rect, ms, label } of before.current) {
-      const el = locate(fl, fl.to, document, 'to');
-      if (!el) continue;
-      const to = el.getBoundingClientRect();
-      if (Math.abs(to.left - rect.left) + Math.abs(to.top - rect.top) < 3) continue;
-      fly(rect, to, label, ms, COLORS[fl.kind]);
-    }
+    const due = before.current;
     before.current = [];
+    const land = () => {
+      for (const { fl, rect, ms, label } of due) {
+        const el = locate(fl, fl.to, document, 'to');
+        if (!el) continue;
+        const to = el.getBoundingClientRect();
+        if (Math.abs(to.left - rect.left) + Math.abs(to.top - rect.top) < 3) continue;
+        fly(rect, to, label, ms, COLORS[fl.kind]);
+      }
+    };
+    if (fast && due.length && lateDraws.enabled()) lateDraws.afterDrawn(land);
+    else land();
     // reading the rects forces a layout: only a step's flight (not playing
     // fast) starts from them
     kept.current = st.animMs && !fast ? reactRects() : new Map();

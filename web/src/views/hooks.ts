@@ -1,4 +1,5 @@
 import { createContext, createElement, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import type { AppState, Store } from '../state/store';
 
 export const StoreContext = createContext<Store | null>(null);
@@ -67,6 +68,13 @@ export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore(
   return useSyncExternalStore(subscribe, get);
 }
 
+/** Above this speed (steps per second) playing is fast: a frame brings a
+ * batch of steps, the panels draw it late (LateDraws) and
+ * moves fly as one summary a batch (Transitions); at or below it each step
+ * is drawn, and flies, as it comes. */
+export const FAST_PLAY_SPEED = 10;
+export const playingFast = (st: AppState): boolean => st.playing && st.speed > FAST_PLAY_SPEED;
+
 /** While playing, a panel scrolled out of sight is not redrawn: each step
  * would restyle, lay out and paint (and run the D3 joins of) a drawing no
  * one sees, most of a playing frame with every panel on the page. The
@@ -86,21 +94,18 @@ export class PanelVisibility {
   private observer: IntersectionObserver | null = null;
   private readonly listeners = new Set<() => void>();
 
-  /** a late panel (HoldOffscreen late): draws each frame of a play one
-   * animation frame after the others (lateDraws) */
-  late = false;
-  /** the state a late panel may draw while playing */
+  /** the state the panel may draw while playing fast (lateDraws) */
   private released: AppState | null = null;
   private store: Store | null = null;
 
   holding(st: AppState): boolean {
-    return this.veiled || (st.playing && (!this.inView || (this.late && st !== this.released)));
+    return this.veiled || (st.playing && (!this.inView || (playingFast(st) && st !== this.released)));
   }
 
-  /** The store changed: a late panel that is playing draws it after the
-   * others have been painted; any other at once. */
+  /** The store changed: playing fast, the panel draws it after the page's
+   * frame has been painted (lateDraws); else at once. */
   changed(store: Store, listener: () => void): void {
-    if (this.late && store.getState().playing && lateDraws.enabled()) {
+    if (playingFast(store.getState()) && lateDraws.enabled()) {
       this.store = store;
       lateDraws.hold(this);
     } else listener();
@@ -141,16 +146,26 @@ export class PanelVisibility {
   };
 }
 
-/** Playing fast, a new frame redraws every panel in sight: about 24 ms of
- * script, style, layout and paint in one task here, so every frame that
- * brought a step took two vsyncs (issue 14: ublk-bio256 at 10,000 steps/s,
- * p95 frame 33 ms). The panels marked late (the event lanes, the counters,
- * the topology) draw it in a task of their own once the others are painted, a frame
- * later, so each half fits in one; the store asks for the next batch after
- * the late half is drawn (afterDrawn, its Env.frame), so a new frame does
- * not land on it. Paused, every panel draws every change at once. */
+/** Playing fast, a new frame redraws every panel in sight: about 50 ms of
+ * script, style, layout and paint here (ublk-bio256 at 10,000 steps/s), so
+ * drawn in one task, or in two halves, most frames that brought a step
+ * took two vsyncs (issue 14: p95 frame 33 ms). So the panels (those under
+ * HoldOffscreen) draw it late: in tasks after the frame the step line and
+ * the controls drew it in is painted, each task drawing panels, in the
+ * order they were held, until LATE_BUDGET_MS of drawing would be passed
+ * (each panel's last draw predicts its next), at least one; the rest wait
+ * for the next frame's paint. So each frame's share, with the style,
+ * layout and paint it causes, fits in one vsync. The store asks for the
+ * next batch after the last panel is drawn (afterDrawn, its Env.frame), so
+ * a new frame does not land on them. Paused or playing slowly
+ * (FAST_PLAY_SPEED), every panel draws every change at once. */
+export const LATE_BUDGET_MS = 6;
+
 class LateDraws {
   private readonly pending = new Set<PanelVisibility>();
+  /** how long each panel's last release took to draw (ms) */
+  private readonly cost = new WeakMap<PanelVisibility, number>();
+  private scheduled = false;
   private waiting: (() => void)[] = [];
 
   /** no animation frames (jsdom): nothing is late */
@@ -159,22 +174,39 @@ class LateDraws {
   }
 
   hold(vis: PanelVisibility): void {
-    if (this.pending.size === 0)
-      // after this frame's paint (a task queued from its animation frame)
-      requestAnimationFrame(() => setTimeout(() => this.releaseAll(), 0));
     this.pending.add(vis);
+    this.releaseAfterPaint();
   }
 
-  private releaseAll(): void {
-    const held = [...this.pending];
-    this.pending.clear();
-    for (const vis of held) vis.release();
+  /** a task queued from the next animation frame: after its paint */
+  private releaseAfterPaint(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => setTimeout(() => this.releaseSome(), 0));
+  }
+
+  private releaseSome(): void {
+    this.scheduled = false;
+    const start = performance.now();
+    for (const vis of this.pending) {
+      const now = performance.now();
+      if (now > start && now - start + (this.cost.get(vis) ?? 0) > LATE_BUDGET_MS) break;
+      this.pending.delete(vis);
+      // drawn now (render, commit, D3 effects), not at the task's end, so
+      // its time is known
+      flushSync(() => vis.release());
+      this.cost.set(vis, performance.now() - now);
+    }
+    if (this.pending.size) {
+      this.releaseAfterPaint();
+      return;
+    }
     const waiting = this.waiting;
     this.waiting = [];
     for (const fn of waiting) requestAnimationFrame(fn);
   }
 
-  /** `fn` at the animation frame after the late panels have drawn what
+  /** `fn` at the animation frame after the held panels have drawn what
    * they hold (the next one if they hold nothing). */
   afterDrawn = (fn: () => void): void => {
     if (this.pending.size) this.waiting.push(fn);
@@ -191,11 +223,10 @@ export const Veiled = createContext(false);
 
 /** A panel's view (whose hooks run above its <Panel>) held while out of
  * sight or veiled: see PanelVisibility. */
-export function HoldOffscreen({ view, late = false }: { view: () => React.JSX.Element; late?: boolean }) {
+export function HoldOffscreen({ view }: { view: () => React.JSX.Element }) {
   const [vis] = useState(() => new PanelVisibility());
   const veiled = useContext(Veiled);
   vis.veiled = veiled;
-  vis.late = late;
   // the veil lifted: drawn in this commit, not a frame later
   useLayoutEffect(() => {
     if (!veiled) vis.wake();

@@ -13,7 +13,7 @@ function Spark({ values, cursor }: { values: number[]; cursor: number }) {
 
 /** Held while out of sight or veiled (HoldOffscreen). */
 export function CountersView() {
-  return <HoldOffscreen view={CountersViewBody} late />;
+  return <HoldOffscreen view={CountersViewBody} />;
 }
 
 function CountersViewBody() {

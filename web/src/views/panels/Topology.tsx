@@ -8,7 +8,7 @@ import { t } from '../../i18n';
 
 /** Held while out of sight or veiled (HoldOffscreen). */
 export function TopologyView() {
-  return <HoldOffscreen view={TopologyViewBody} late />;
+  return <HoldOffscreen view={TopologyViewBody} />;
 }
 
 function TopologyViewBody() {
