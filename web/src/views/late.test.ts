@@ -77,9 +77,9 @@ test('playing fast: a panel draws a new state after the frame the page drew it i
 });
 
 test('each task draws panels until LATE_BUDGET_MS would be passed, the rest after the next paint', () => {
-  // each panel takes 4 ms to draw; the budget is 6 ms
-  expect(LATE_BUDGET_MS).toBe(6);
-  const panels = [panel(4), panel(4), panel(4)];
+  // each panel takes 3 ms to draw; the budget is 4 ms
+  expect(LATE_BUDGET_MS).toBe(4);
+  const panels = [panel(3), panel(3), panel(3)];
   let asked = 0;
   const round = (seq: number) => {
     playing(true, seq);
@@ -93,8 +93,8 @@ test('each task draws panels until LATE_BUDGET_MS would be passed, the rest afte
     tasks.push(panels.map((p) => p.drawn.length));
   };
 
-  // first round, no draw measured yet: the first two fit (0 + 0, then 4 +
-  // 0 ms predicted), the third would start at 8 ms
+  // first round, no draw measured yet: the first two fit (0 + 0, then 3 +
+  // 0 ms predicted), the third would start at 6 ms
   round(1);
   task();
   task();
@@ -106,7 +106,7 @@ test('each task draws panels until LATE_BUDGET_MS would be passed, the rest afte
   nextFrame();
   expect(asked).toBe(1);
 
-  // now each predicts 4 ms: one a task (0 + 4 fits, 4 + 4 does not)
+  // now each predicts 3 ms: one a task (0 + 3 fits, 3 + 3 does not)
   tasks.length = 0;
   round(2);
   task();
