@@ -69,9 +69,9 @@ export function useSelect<T>(pick: (st: AppState) => T, store: Store = useStore(
 }
 
 /** Above this speed (steps per second) playing is fast: a frame brings a
- * batch of steps, the panels draw it late (LateDraws) and
- * moves fly as one summary a batch (Transitions); at or below it each step
- * is drawn, and flies, as it comes. */
+ * batch of steps, the panels draw it late (LateDraws) and its moves fly as
+ * one summary (Transitions); at or below it each step is drawn, and flies,
+ * as it comes. */
 export const FAST_PLAY_SPEED = 10;
 export const playingFast = (st: AppState): boolean => st.playing && st.speed > FAST_PLAY_SPEED;
 
