@@ -289,13 +289,14 @@ export function Transitions() {
     const due = before.current;
     before.current = [];
     const land = () => {
-      for (const { fl, rect, ms, label } of due) {
-        const el = locate(fl, fl.to, document, 'to');
-        if (!el) continue;
-        const to = el.getBoundingClientRect();
-        if (Math.abs(to.left - rect.left) + Math.abs(to.top - rect.top) < 3) continue;
+      // every end read before any ghost is added: a read after one would
+      // lay the page out again (a batch's 12 flights: 10-13 ms a batch)
+      const ends = due.map((d) => locate(d.fl, d.fl.to, document, 'to')?.getBoundingClientRect());
+      due.forEach(({ fl, rect, ms, label }, i) => {
+        const to = ends[i];
+        if (!to || Math.abs(to.left - rect.left) + Math.abs(to.top - rect.top) < 3) return;
         fly(rect, to, label, ms, COLORS[fl.kind]);
-      }
+      });
     };
     if (fast && due.length && lateDraws.enabled()) lateDraws.afterDrawn(land);
     else land();
