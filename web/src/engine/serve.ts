@@ -17,7 +17,7 @@ export function serve(
   load: (wasmBase: string) => Promise<Backend>,
   post: (r: Reply) => void,
   wasmBase: string,
-  loadNow = false,
+  { loadNow = false }: { loadNow?: boolean } = {},
 ): (req: Message<RequestBody>) => void {
   return serveRpc<RequestBody>(load, post, wasmBase, { concurrent: Backend.concurrent, afterTrap: (type) => type === 'held', encode: packFrames, loadNow });
 }

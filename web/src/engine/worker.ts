@@ -19,6 +19,6 @@ const onRequest = serve(
   },
   (r) => self.postMessage(r),
   wasmBase,
-  loadNow,
+  { loadNow },
 );
 self.onmessage = (ev: MessageEvent<Message<RequestBody>>) => onRequest(ev.data);
