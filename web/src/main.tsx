@@ -1,10 +1,8 @@
-import { base, engine } from './early';
+import { engine, fetchOk, fetchText } from './early';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './state/keys';
-import { DEFAULT_SCENARIO, Store } from './state/store';
-import { parseShare } from './state/url';
-import { decodeLessonLink } from './lessons/link';
+import { Store } from './state/store';
 import { initLang } from './i18n';
 import { openLessonLinkAtBoot } from './lessons/mount';
 import { App } from './views/App';
@@ -13,46 +11,10 @@ import { loadLegend } from './views/Legend';
 import { StoreContext, lateDraws } from './views/hooks';
 import './styles.css';
 
-/** A data file from the server; an HTTP error is the path's error. */
-async function fetchOk(path: string): Promise<Response> {
-  const r = await fetch(new URL(path, base));
-  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-  return r;
-}
-
-/** A data file's text; a server's SPA fallback answering a missing one
- * with index.html is a miss. */
-async function fetchText(path: string): Promise<string> {
-  const r = await fetchOk(path);
-  if (!path.endsWith('.html') && /text\/html/.test(r.headers.get('content-type') ?? '')) throw new Error(`${path}: not found`);
-  return r.text();
-}
-
-/** Texts asked for before the app asks (the address's scenario), each
- * handed out once. */
-const early = new Map<string, Promise<string>>();
-
-/** The scenario the address opens, fetched beside the scenario list that
- * openLink() waits for first (the two were one after the other). */
-function fetchLinkedScenarioEarly(hash: string): void {
-  if (decodeLessonLink(hash)) return;
-  const share = parseShare(hash);
-  if (share.code !== undefined) return;
-  const path = `scenarios/${share.scenario ?? DEFAULT_SCENARIO}.trace`;
-  const text = fetchText(path);
-  text.catch(() => undefined); // unclaimed (a link to no such scenario): no unhandled rejection
-  early.set(path, text);
-}
-
 async function boot(): Promise<void> {
-  fetchLinkedScenarioEarly(location.hash);
   await initLang(); // <html lang> and the catalog before the first render
   const store = new Store(engine, {
-    fetchText: (path) => {
-      const text = early.get(path);
-      early.delete(path);
-      return text ?? fetchText(path);
-    },
+    fetchText,
     fetchBlob: async (path) => (await fetchOk(path)).blob(),
     frame: lateDraws.afterDrawn,
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
@@ -117,11 +79,17 @@ function untilFirstFrame(store: Store, ms: number): Promise<void> {
 async function openFirstRun(store: Store): Promise<void> {
   await store.loadScenarioList();
   void store.loadSampleList();
-  void store.refreshStored();
-  // a lesson link (#lesson=ID&stop=N): the lesson player opens its run
-  if (await openLessonLinkAtBoot(store)) return;
-  // a share link (or none: the default scenario)
-  await store.openLink(location.hash);
+  try {
+    // a lesson link (#lesson=ID&stop=N): the lesson player opens its run
+    if (await openLessonLinkAtBoot(store)) return;
+    // a share link (or none: the default scenario)
+    await store.openLink(location.hash);
+  } finally {
+    // the stored traces' list after the run: the worker answers requests
+    // in turn, and its IndexedDB read (13-50 ms) came before the 'open'
+    // the first frame waits for
+    void store.refreshStored();
+  }
 }
 
 void boot();

@@ -6,7 +6,7 @@ import type { Breakpoint, EndHandle, Frame, HandRefusal, ImportFail, ImportOk, I
 import type { StoredMeta } from '../engine/storage';
 import type { Manifest, ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
-import { encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
+import { DEFAULT_SCENARIO, encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
 import { HandError, parseHand } from '../engine/hand';
 import { t } from '../i18n';
 
@@ -61,9 +61,6 @@ export const SHARE_MAX_BYTES = 256 << 10;
 /** ms of pre-pass an open runs before the first screen; a longer one goes
  * on in the background (engine.ts) */
 export const OPEN_FOREGROUND_MS = 40;
-
-/** The scenario the app opens by default (and instead of a bad link). */
-export const DEFAULT_SCENARIO = 'basics';
 
 export interface AppState {
   status: 'idle' | 'loading' | 'ready' | 'error';

@@ -11,6 +11,9 @@
 // inflate reports progress and can be cancelled (the store opens it like an
 // import). Links above the caps are never made (encodeShare refuses).
 
+/** The scenario the app opens by default (and instead of a bad link). */
+export const DEFAULT_SCENARIO = 'basics';
+
 /** Largest compressed trace a link carries (bytes after base64). */
 export const LINK_MAX_COMPRESSED = 512 << 10;
 /** Largest trace a link inflates to (bytes). */
