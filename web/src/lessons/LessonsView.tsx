@@ -68,12 +68,20 @@ function Marks() {
   }, []);
   useEffect(() => {
     marker.current?.set(st.marks);
-    const first = st.marks.focus[0];
-    if (first) {
+  }, [st.marks]);
+  // the first focused panel scrolled into view once the visualizer is at
+  // the position (a variant of the other era has other panels), at the
+  // next frame: scrolled as the move began, it laid out the old page, and
+  // the new one was laid out again (~40 ms of a lesson 06 variant switch)
+  const first = st.marks.focus[0];
+  useEffect(() => {
+    if (!first || st.moving) return;
+    const frame = requestAnimationFrame(() => {
       const panel = document.querySelector(`main [data-panel="${first === 'data' ? 'lesson-data' : ['slabinfo', 'sysfs', 'stats', 'events'].includes(first) ? 'text' : first}"]`);
       if (panel && 'scrollIntoView' in panel) panel.scrollIntoView({ block: 'nearest' });
-    }
-  }, [st.marks]);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [st.marks, first, st.moving]);
   const items = useMemo(() => (st.current && st.lessons[st.current] ? lessonItems(st.lessons[st.current]) : []), [st.current, st.lessons]);
   const it = items[st.item];
   const qid = it?.kind === 'question' ? it.question.id : null;
