@@ -39,6 +39,12 @@ if (!existsSync(join(DIST, 'index.html'))) {
 
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 
+/** The median of an odd number of timings, and all of them sorted (for the log). */
+function median(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { median: sorted[sorted.length >> 1], sorted };
+}
+
 /** The entry chunk and the chunks it imports statically (what the first
  * screen must load before it runs), from index.html's script and
  * modulepreload links. */
@@ -178,9 +184,9 @@ try {
     loads.push(await page.evaluate(() => window.__svzReadyAt));
     await page.context().close();
   }
-  loads.sort((a, b) => a - b);
-  results.cold_load_ms = loads[1];
-  log(`cold load to interactive ${Math.round(results.cold_load_ms)} ms (median of 3: ${loads.map(Math.round).join(', ')})`);
+  const load = median(loads);
+  results.cold_load_ms = load.median;
+  log(`cold load to interactive ${Math.round(load.median)} ms (median of 3: ${load.sorted.map(Math.round).join(', ')})`);
 
   const page = await fresh();
   await page.goto(`${base}#s=ublk-bio256`);
@@ -195,9 +201,9 @@ try {
   // preset switches on ublk-bio256 (to v7.0-rc1 and back): the median of 3
   const sw = [];
   for (const preset of ['v7.0-rc1', '', 'v7.0-rc1']) sw.push(await timeSwitch(page, 'preset', preset));
-  sw.sort((a, b) => a - b);
-  results.preset_switch_ms = sw[1];
-  log(`preset switch on ublk-bio256 ${Math.round(sw[1])} ms (${sw.map(Math.round).join(', ')})`);
+  const presetSwitch = median(sw);
+  results.preset_switch_ms = presetSwitch.median;
+  log(`preset switch on ublk-bio256 ${Math.round(presetSwitch.median)} ms (${presetSwitch.sorted.map(Math.round).join(', ')})`);
 
   // 30,000 live objects: play the churn phase (op 30,000 on), then again
   // with a 512-object slab in the slab detail
@@ -236,9 +242,9 @@ try {
     switches.push(await timeSwitch(lp, 'lesson', 'v619'));
     await lp.context().close();
   }
-  switches.sort((a, b) => a - b);
-  results.lesson_variant_switch_ms = switches[1];
-  log(`lesson 06 variant switch (base -> v6-19) ${Math.round(results.lesson_variant_switch_ms)} ms (median of 3: ${switches.map(Math.round).join(', ')})`);
+  const lessonSwitch = median(switches);
+  results.lesson_variant_switch_ms = lessonSwitch.median;
+  log(`lesson 06 variant switch (base -> v6-19) ${Math.round(lessonSwitch.median)} ms (median of 3: ${lessonSwitch.sorted.map(Math.round).join(', ')})`);
 } finally {
   await browser?.close();
   server.kill();

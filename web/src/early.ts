@@ -10,7 +10,7 @@
 // the main chunk had run, it sent the worker's 'open' ~100 ms later.
 import { EngineClient } from './engine/client';
 import { decodeLessonLink } from './lessons/link';
-import { DEFAULT_SCENARIO, parseShare } from './state/url';
+import { DEFAULT_SCENARIO, parseShare, scenarioPath } from './state/url';
 
 export const base = new URL(import.meta.env.BASE_URL, location.href);
 export const engine = EngineClient.create(new URL('wasm/', base).href);
@@ -43,7 +43,7 @@ function fetchEarly(path: string): void {
 function linkedScenarioPath(hash: string): string | null {
   if (decodeLessonLink(hash)) return null;
   const share = parseShare(hash);
-  return share.code === undefined ? `scenarios/${share.scenario ?? DEFAULT_SCENARIO}.trace` : null;
+  return share.code === undefined ? scenarioPath(share.scenario ?? DEFAULT_SCENARIO) : null;
 }
 
 fetchEarly('scenarios/index.json');

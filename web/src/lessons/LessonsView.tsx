@@ -6,7 +6,7 @@ import { createPortal } from 'react-dom';
 import { useAppState, useStore } from '../views/hooks';
 import type { StopWatch } from './backend';
 import { answerIds, lessonFormat, lessonItems, lessonTranslation, lessonVocabulary, positionText, stepTokens, type ChoiceQuestion, type ClickQuestion, type ClickTarget, type IndexEntry, type Lesson, type Question, type Stop } from './format';
-import { clickedId, Marker } from './highlight';
+import { clickedId, Marker, panelOf } from './highlight';
 import { Markdown } from '../lazyMarkdown';
 import { GoalPicture } from './GoalPicture';
 import { useLessons, useLessonState } from './mount';
@@ -77,7 +77,7 @@ function Marks() {
   useEffect(() => {
     if (!first || st.moving) return;
     const frame = requestAnimationFrame(() => {
-      const panel = document.querySelector(`main [data-panel="${first === 'data' ? 'lesson-data' : ['slabinfo', 'sysfs', 'stats', 'events'].includes(first) ? 'text' : first}"]`);
+      const panel = document.querySelector(`main [data-panel="${panelOf(first)}"]`);
       if (panel && 'scrollIntoView' in panel) panel.scrollIntoView({ block: 'nearest' });
     });
     return () => cancelAnimationFrame(frame);

@@ -6,7 +6,7 @@ import type { Breakpoint, EndHandle, Frame, HandRefusal, ImportFail, ImportOk, I
 import type { StoredMeta } from '../engine/storage';
 import type { Manifest, ManifestPreset, ManifestSwitch } from '../engine/types';
 import { appendOps, freshHandle, type FreeOp } from './trace';
-import { DEFAULT_SCENARIO, encodeShare, inflateLink, LinkError, parseShare, type ShareState } from './url';
+import { DEFAULT_SCENARIO, encodeShare, scenarioPath, inflateLink, LinkError, parseShare, type ShareState } from './url';
 import { HandError, parseHand } from '../engine/hand';
 import { t } from '../i18n';
 
@@ -426,7 +426,7 @@ export class Store {
   /** Open a bundled scenario by id (file name without .trace). */
   async loadScenario(id: string, opts: { config?: Config; seq?: number; hand?: string } = {}): Promise<void> {
     this.pause();
-    const text = await this.env.fetchText(`scenarios/${id}.trace`);
+    const text = await this.env.fetchText(scenarioPath(id));
     await this.openTrace(text, { scenario: id, config: opts.config ?? { preset: '', seed: '', switches: {} }, seq: opts.seq, hand: opts.hand });
   }
 

@@ -14,6 +14,9 @@
 /** The scenario the app opens by default (and instead of a bad link). */
 export const DEFAULT_SCENARIO = 'basics';
 
+/** A bundled scenario's file, by id (its name without .trace). */
+export const scenarioPath = (id: string): string => `scenarios/${id}.trace`;
+
 /** Largest compressed trace a link carries (bytes after base64). */
 export const LINK_MAX_COMPRESSED = 512 << 10;
 /** Largest trace a link inflates to (bytes). */
