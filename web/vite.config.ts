@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { precompressed } from './precompressed';
 
 const WEB = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(WEB, '..');
@@ -130,7 +131,7 @@ function slubvizAssets(): Plugin {
 export default defineConfig({
   root: WEB,
   base: './',
-  plugins: [slubvizAssets(), devPolicy(), lazyCatalogs(), earlyEntry()],
+  plugins: [slubvizAssets(), devPolicy(), lazyCatalogs(), earlyEntry(), precompressed()],
   esbuild: { jsx: 'automatic' },
   worker: { format: 'es' },
   build: {
