@@ -256,14 +256,21 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
 /** Regions that scroll (a panel's body narrower than its table or drawing,
  * a .scroll box) must be reachable from the keyboard: they get a tab stop
  * while they overflow, and lose it when they fit again. Checked after each
- * state change (one animation frame later) and on resize; not while playing,
- * where reading the sizes forced a layout of the whole page every frame (the
- * pause that ends the play is a state change, checked). */
+ * state change and on resize, once the next frame is laid out (a
+ * ResizeObserver's first notice comes after layout, before paint), so the
+ * sizes are read from that layout: read in an animation frame, before it,
+ * they forced a layout that the frame's effects then undid, ~120 ms of
+ * main thread per lesson 06 variant switch (profiled). Not while playing,
+ * where reading the sizes forced a layout of the whole page every frame
+ * (the pause that ends the play is a state change, checked). */
 export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
   useEffect(() => {
     let frame = 0;
+    let laidOut: ResizeObserver | null = null;
     const check = () => {
       frame = 0;
+      laidOut?.disconnect();
+      laidOut = null;
       // every size read before any tab stop is set: a read after a write
       // may lay the page out again
       const regions = [...document.querySelectorAll<HTMLElement>(selector)];
@@ -279,8 +286,16 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
         }
       });
     };
+    // the observation starts in an animation frame, never while observers
+    // are being notified (the body's below): one started then is only
+    // noticed a frame later, with an error ("ResizeObserver loop")
     const soon = () => {
-      if (!frame && !store.getState().playing) frame = requestAnimationFrame(check);
+      if (frame || store.getState().playing) return;
+      frame = requestAnimationFrame(() => {
+        if (typeof ResizeObserver === 'undefined') return check(); // jsdom
+        laidOut = new ResizeObserver(check);
+        laidOut.observe(document.documentElement);
+      });
     };
     const unsub = store.subscribe(soon);
     window.addEventListener('resize', soon);
@@ -291,6 +306,7 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
       unsub();
       window.removeEventListener('resize', soon);
       ro?.disconnect();
+      laidOut?.disconnect();
       if (frame) cancelAnimationFrame(frame);
     };
   }, [store, selector]);
