@@ -4,7 +4,8 @@
 // of the import menu (core/tests/data/ftrace/*.{txt,rep} + index.json) and
 // the lessons (lessons/index.json, lessons/<id>/lesson[.<lang>].{json,md}) are
 // copied into web/public/ (git-ignored) whenever Vite starts (dev, build,
-// preview), so the app loads them as static files.
+// preview), so the app loads them as static files. The build gzips its
+// assets once, beside themselves, and preview sends those (precompressed.ts).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
