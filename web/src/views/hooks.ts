@@ -266,11 +266,11 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
 export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
   useEffect(() => {
     let frame = 0;
-    let laidOut: ResizeObserver | null = null;
+    // one observer, observing only while a check waits for its layout
+    const laidOut = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => check());
     const check = () => {
       frame = 0;
-      laidOut?.disconnect();
-      laidOut = null;
+      laidOut?.unobserve(document.documentElement);
       // every size read before any tab stop is set: a read after a write
       // may lay the page out again
       const regions = [...document.querySelectorAll<HTMLElement>(selector)];
@@ -291,11 +291,7 @@ export function useScrollableRegions(store: Store, selector = '.panel-body, .scr
     // noticed a frame later, with an error ("ResizeObserver loop")
     const soon = () => {
       if (frame || store.getState().playing) return;
-      frame = requestAnimationFrame(() => {
-        if (typeof ResizeObserver === 'undefined') return check(); // jsdom
-        laidOut = new ResizeObserver(check);
-        laidOut.observe(document.documentElement);
-      });
+      frame = requestAnimationFrame(() => (laidOut ? laidOut.observe(document.documentElement) : check())); // check(): jsdom
     };
     const unsub = store.subscribe(soon);
     window.addEventListener('resize', soon);
