@@ -104,6 +104,27 @@ test('a share link opens the player at a stop; a wrong click gets feedback', asy
   await axeClean(page);
 });
 
+test('a stop scrolls its first focused panel into view once the visualizer is at it, after a move to another run too', async ({ app, page, lessons, views }) => {
+  const lesson = lessonJson('06-sheaves-regression');
+  // stop 6 (run fix1) focuses the call path, stop 7 (run fix2) the barns
+  expect([lesson.stops[6].variant, lesson.stops[6].focus[0], lesson.stops[7].variant, lesson.stops[7].focus[0]]).toEqual(['fix1', 'callpath', 'fix2', 'barns']);
+  await page.setViewportSize({ width: 1100, height: 600 });
+  await page.goto('./?anim=0#lesson=06-sheaves-regression&stop=6');
+  await app.ready();
+  await lessons.idle();
+  await expect(views.panel('callpath')).toBeInViewport();
+  // the student scrolls to the foot of the page, where the barns are not
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(views.panel('callpath')).not.toBeInViewport();
+  await expect(views.panel('barns')).not.toBeInViewport();
+  // the next stop's share link followed in the same tab
+  await page.evaluate(() => { window.location.hash = '#lesson=06-sheaves-regression&stop=7'; });
+  await expect(lessons.col.getByTestId('stop-card')).toHaveAttribute('data-stop-index', '7');
+  await lessons.idle();
+  await expect(views.panel('barns')).toHaveAttribute('data-lesson-focus', '0');
+  await expect(views.panel('barns')).toBeInViewport();
+});
+
 test('a wrong answer gets a hint and another try, never the solution; "Show the answer" shows it', async ({ app, page, lessons }) => {
   const lesson = lessonJson('01-anatomy');
   const q = lesson.questions.find((x) => x.id === 'q-active-first')!;

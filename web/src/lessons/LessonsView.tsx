@@ -72,16 +72,19 @@ function Marks() {
   // the first focused panel scrolled into view once the visualizer is at
   // the position (a variant of the other era has other panels), at the
   // next frame: scrolled as the move began, it laid out the old page, and
-  // the new one was laid out again (~40 ms of a lesson 06 variant switch)
+  // the new one was laid out again (~40 ms of a lesson 06 variant switch).
+  // A move to another run begins with the old one covered (loadingRun),
+  // before `moving` (the lesson worker finds the position first).
   const first = st.marks.focus[0];
+  const settling = st.moving || st.loadingRun !== null;
   useEffect(() => {
-    if (!first || st.moving) return;
+    if (!first || settling) return;
     const frame = requestAnimationFrame(() => {
       const panel = document.querySelector(`main [data-panel="${panelOf(first)}"]`);
       if (panel && 'scrollIntoView' in panel) panel.scrollIntoView({ block: 'nearest' });
     });
     return () => cancelAnimationFrame(frame);
-  }, [st.marks, first, st.moving]);
+  }, [st.marks, first, settling]);
   const items = useMemo(() => (st.current && st.lessons[st.current] ? lessonItems(st.lessons[st.current]) : []), [st.current, st.lessons]);
   const it = items[st.item];
   const qid = it?.kind === 'question' ? it.question.id : null;

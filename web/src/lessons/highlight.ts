@@ -5,13 +5,13 @@
 // elements get data-lesson-hl="true" (focused panels data-lesson-focus),
 // re-applied whenever the views redraw. Clicks in the visualizer map back to
 // element ids the same way.
-import type { ClickTarget, Highlight } from './format';
+import { TEXT_TABS, type ClickTarget, type Highlight } from './format';
 
 const q = (v: string | number) => JSON.stringify(String(v));
 
 /** Panel ids (data-panel) of the focusable views. */
 export function panelOf(view: string): string {
-  if (['slabinfo', 'sysfs', 'stats', 'events'].includes(view)) return 'text';
+  if ((TEXT_TABS as readonly string[]).includes(view)) return 'text';
   if (view === 'data') return 'lesson-data';
   return view;
 }
