@@ -5,7 +5,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import type { Lesson } from '../../web/src/lessons/format';
-import { panelOf } from '../../web/src/lessons/highlight';
 import type { AppPage } from './app';
 
 const ROOT = join(__dirname, '../..');
@@ -139,8 +138,7 @@ export class LessonsArea {
         if (stop.highlight.some((h) => 'slab' in h || 'sheaf' in h || 'list' in h || 'stat' in h || 'slabinfo' in h || 'sysfs' in h)) {
           await expect(this.page.locator('[data-lesson-hl=true]').first()).toBeAttached();
         }
-        const focused = this.page.locator(`main [data-panel="${panelOf(stop.focus[0])}"]`);
-        await expect(focused).toHaveAttribute('data-lesson-focus', '0');
+        await expect(this.page.locator(`main [data-panel="${['slabinfo', 'sysfs', 'stats', 'events'].includes(stop.focus[0]) ? 'text' : stop.focus[0] === 'data' ? 'lesson-data' : stop.focus[0]}"]`)).toHaveAttribute('data-lesson-focus', '0');
         if (shots && i < 3) await shot(this.page, `${shots}-${i}-stop-${id}`);
       } else if (await qCard.count()) {
         const qid = (await qCard.getAttribute('data-question-id'))!;
