@@ -1,6 +1,7 @@
 // The pre-pass in the background (engine.ts foregroundMs, prepassSlice;
 // backend.ts 'prepass'): whatever the background pass has reached, every
 // position, step and meta is the one the whole pre-pass gives.
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Backend } from './backend';
 import { Engine, LANES_MAX, WHOLE_PREPASS_OPS } from './engine';
@@ -47,6 +48,12 @@ function lazy(budget?: number): Engine {
 
 /** The meta but the checkpoints' bytes: measured on the wasm heap, they
  * move with the allocator's state by a few bytes. */
+/** shown() and the lanes window, digested: a big run's frames make a
+ * failed comparison's report too long to send */
+function briefly(f: Parameters<typeof shown>[0] & { lanes?: unknown }): string {
+  return `seq ${f.seq} ${createHash('sha256').update(shown(f)).update(JSON.stringify(f.lanes ?? null)).digest('hex')}`;
+}
+
 function same(m: RunMeta): Omit<RunMeta, 'checkpointBytes'> {
   const { checkpointBytes, ...rest } = m;
   expect(checkpointBytes).toBeLessThanOrEqual(m.checkpointBudget);
@@ -120,6 +127,101 @@ describe('pre-pass in the background', () => {
     expect(e.replayed - before).toBeLessThanOrEqual(LANES_MAX);
     expect(target).toBeGreaterThan(20 * LANES_MAX);
     expect(got).toEqual(want);
+    e.close();
+  });
+
+  test('a far seek runs whole ops, undoing those that go past the target, and shows what single steps show: serial, round-robin, steps chosen by hand, a run that stops', () => {
+    // small runs with one checkpoint (op 0; every seek starts there), and
+    // the big lazy one past the pre-pass's frontier
+    const small = (rounds: number) => trace().replace(/^repeat \d+ r/m, `repeat ${rounds} r`);
+    // the run stops at the double free after the churn (continue_on_error off)
+    const stops = `${small(8)}c0 alloc churn-128 twice\nc0 free churn-128 twice\nc0 free churn-128 twice\nc1 alloc churn-128 after\n`;
+    const cases: { text: string; sets: string; every: number; hand?: number }[] = [
+      { text: trace(), sets: '', every: 0 },
+      { text: small(8), sets: 'schedule=round-robin', every: 1e9 },
+      { text: small(8), sets: 'schedule=random', every: 1e9, hand: 30 },
+      { text: stops, sets: '', every: 1e9 },
+    ];
+    for (const c of cases) {
+      const what = `${c.sets || 'serial'}${c.hand ? ', by hand' : ''}, ${c.text.length} chars`;
+      // the truth: one svz_step after another from op 0 (Engine.step)
+      const truth = new Engine(mod);
+      truth.lanesWindow = LANES_MAX;
+      const total = truth.open(c.text, '', c.sets, c.every).meta.seqTotal;
+      let handCpu = -1;
+      if (c.hand) {
+        truth.step(c.hand);
+        handCpu = [0, 1, 2, 3].find((cpu) => truth.stepCpu(cpu).refused === null) ?? -1;
+        expect(handCpu, what).toBeGreaterThanOrEqual(0);
+        truth.seek(0);
+      }
+      const targets = [Math.floor(total * 0.3), Math.floor(total * 0.75), total, total + 50];
+      const want: string[] = [];
+      let at = 0;
+      for (const t of targets) {
+        const f = truth.step(Math.min(t, total) - at);
+        at = f.seq;
+        want.push(briefly(f));
+      }
+      truth.close();
+
+      const e = c.every ? new Engine(mod) : lazy();
+      e.lanesWindow = LANES_MAX;
+      e.open(c.text, '', c.sets, c.every);
+      if (c.hand) {
+        e.seek(c.hand);
+        expect(e.stepCpu(handCpu).refused, what).toBeNull();
+        e.seek(0);
+      }
+      const got: string[] = [];
+      for (const t of targets) {
+        const f = e.seek(t);
+        got.push(briefly(f));
+      }
+      expect(got, what).toEqual(want);
+      expect(e.opRuns.kept, what).toBeGreaterThan(0);
+      e.close();
+    }
+  });
+
+  test('a seek whose runs of whole ops overshoot undoes them and lands on the step', () => {
+    // 3000 single allocs (~5 steps each), then 10 bulk allocs of 50000
+    // objects (thousands of steps each): the steps per op of the first part
+    // make the runs that reach into the second go past a target there
+    const text = `slubviz-trace 1
+node 0 mem=4G
+cpus 0-1 node=0
+seed 3
+cache mixed-64 size=64
+repeat 3000 i {
+  c0 alloc mixed-64 a{$i}
+}
+repeat 10 i {
+  c1 alloc_bulk mixed-64 50000 b{$i}_
+}
+`;
+    // one checkpoint (op 0): the seeks run from there
+    const truth = new Engine(mod);
+    const total = truth.open(text, '', '', 1e9).meta.seqTotal;
+    const bulkFrom = truth.seekOp(3000).seq;
+    const targets = [Math.floor((bulkFrom + total) / 2), total - 7];
+    truth.seek(0);
+    const want: string[] = [];
+    let at = 0;
+    for (const t of targets) {
+      const f = truth.step(t - at);
+      at = f.seq;
+      want.push(briefly(f));
+    }
+    truth.close();
+    const e = new Engine(mod);
+    e.open(text, '', '', 1e9);
+    const got = targets.map((t) => {
+      e.seek(0);
+      return briefly(e.seek(t));
+    });
+    expect(got).toEqual(want);
+    expect(e.opRuns.undone).toBeGreaterThan(0);
     e.close();
   });
 
