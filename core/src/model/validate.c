@@ -550,31 +550,45 @@ static void check_sheaves(struct vctx *v)
 
 /* ---- handles and CPU buffers ------------------------------------------------------ */
 
+/* One handle that holds an object or a large kmalloc. */
+static void check_handle(struct vctx *v, idx_t h)
+{
+	struct model *m = v->m;
+	struct handle_rec *hr = VHANDLE(v, h);
+	const char *hn = m->trace->handle_names ? m->trace->handle_names[h] : "?";
+	if (hr->obj != NIL) {
+		if (!obj_live(v, hr->obj)) {
+			violation(v, "BUG: handle %s holds no live object (%u)", hn, hr->obj);
+			return;
+		}
+		struct obj_rec *or = VOBJ(v, hr->obj);
+		if (or->state != OBJ_USER || or->holder != h)
+			violation(v, "BUG %s (Not tainted): Object at %016llx held by handle %s is %s (holder %u)",
+				  cname(m, VSLAB(v, or->slab)->cache),
+				  (unsigned long long)obj_addr(m, hr->obj), hn, state_name(or->state),
+				  or->holder);
+		ref(v, hr->obj);
+	}
+	if (hr->large != NIL && (hr->large >= pool_len(m, P_LARGE) || !large_r(m, hr->large)->alive))
+		violation(v, "BUG: handle %s holds a freed large kmalloc (#%u)", hn, hr->large);
+}
+
+/* Every handle of the trace, most of them holding nothing: the scan skips
+ * those in a few instructions (it runs after every micro-step of the
+ * interleaving schedules, and a trace names each object it allocates:
+ * 27,500 handles, 60% of the validator's instructions on a 55,000-op
+ * churn under round-robin when each handle looked its name up). */
+_Static_assert(NIL == UINT32_MAX, "obj & large == NIL: both NIL");
 static void check_handles(struct vctx *v)
 {
 	struct model *m = v->m;
 	uint32_t nh = m->trace ? m->trace->nr_handles : 0;
 	if (nh > pool_len(m, P_HANDLE))
 		nh = pool_len(m, P_HANDLE);
-	for (idx_t h = 0; h < nh; h++) {
-		struct handle_rec *hr = VHANDLE(v, h);
-		const char *hn = m->trace->handle_names ? m->trace->handle_names[h] : "?";
-		if (hr->obj != NIL) {
-			if (!obj_live(v, hr->obj)) {
-				violation(v, "BUG: handle %s holds no live object (%u)", hn, hr->obj);
-				continue;
-			}
-			struct obj_rec *or = VOBJ(v, hr->obj);
-			if (or->state != OBJ_USER || or->holder != h)
-				violation(v, "BUG %s (Not tainted): Object at %016llx held by handle %s is %s (holder %u)",
-					  cname(m, VSLAB(v, or->slab)->cache),
-					  (unsigned long long)obj_addr(m, hr->obj), hn, state_name(or->state),
-					  or->holder);
-			ref(v, hr->obj);
-		}
-		if (hr->large != NIL && (hr->large >= pool_len(m, P_LARGE) || !large_r(m, hr->large)->alive))
-			violation(v, "BUG: handle %s holds a freed large kmalloc (#%u)", hn, hr->large);
-	}
+	const struct handle_rec *hs = v->handles;
+	for (idx_t h = 0; h < nh; h++)
+		if ((hs[h].obj & hs[h].large) != NIL)
+			check_handle(v, h);
 }
 
 /* Bulk buffers and free chains are an op's scratch space: they only hold
