@@ -83,7 +83,8 @@ export const WHOLE_PREPASS_OPS = 50_000;
 /** a long seek (past the pre-pass's frontier) reports progress between chunks of this many ops or steps */
 const SEEK_CHUNK_OPS = 20_000;
 const SEEK_CHUNK_STEPS = 100_000;
-/** a seek runs whole ops while its target is further than this (forwardTo) */
+/** a seek runs whole ops while its target is further than this, or than
+ * a checkpoint's bytes / 64 (forwardTo) */
 const RUN_OPS_MIN_STEPS = 4096;
 /** A seek that runs more steps than this past the kept checkpoints leaves
  * an anchor (Engine.anchor) */
@@ -869,7 +870,10 @@ export class Engine {
     // op ahead: the run's so far at first, then the last run's (an
     // overshoot's at once, a shorter one's by halves)
     let perOp = this.stepsPerOp();
-    while (end - s.seq() > RUN_OPS_MIN_STEPS) {
+    // a run's checkpoint copies the arena (a 600k-op import's: ~7 MB, ms):
+    // worth it only with many more steps left (~75 ns saved a step)
+    const minSteps = Math.max(RUN_OPS_MIN_STEPS, this.ckptBytes / Math.max(1, this.ckpts.length) / 64);
+    while (end - s.seq() > minSteps) {
       const seq = s.seq();
       const done = s.opsDone();
       const ops = Math.floor((end - seq) / perOp / 2);
