@@ -185,25 +185,29 @@ describe('pre-pass in the background', () => {
   });
 
   test('a seek whose runs of whole ops overshoot undoes them and lands on the step', () => {
-    // 3000 single allocs (~5 steps each), then 10 bulk allocs of 50000
-    // objects (thousands of steps each): the steps per op of the first part
-    // make the runs that reach into the second go past a target there
+    // 3000 allocs and frees of one object (~5 steps each), then 10 bulk
+    // allocs and frees of 20000 objects (thousands of steps each): the
+    // steps per op of the first part make the runs that reach into the
+    // second go past a target there (few handles: a small arena, so its
+    // checkpoint's copy leaves the runs worth it)
     const text = `slubviz-trace 1
 node 0 mem=4G
 cpus 0-1 node=0
 seed 3
 cache mixed-64 size=64
 repeat 3000 i {
-  c0 alloc mixed-64 a{$i}
+  c0 alloc mixed-64 a
+  c0 free mixed-64 a
 }
 repeat 10 i {
-  c1 alloc_bulk mixed-64 50000 b{$i}_
+  c1 alloc_bulk mixed-64 20000 b
+  c1 free_bulk mixed-64 20000 b
 }
 `;
     // one checkpoint (op 0): the seeks run from there
     const truth = new Engine(mod);
     const total = truth.open(text, '', '', 1e9).meta.seqTotal;
-    const bulkFrom = truth.seekOp(3000).seq;
+    const bulkFrom = truth.seekOp(6000).seq;
     const targets = [Math.floor((bulkFrom + total) / 2), total - 7];
     truth.seek(0);
     const want: string[] = [];
