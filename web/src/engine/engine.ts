@@ -849,14 +849,13 @@ export class Engine {
   }
 
   /** Forward to micro-step `end` (or the end of the run), with progress.
-   * Far from it, whole ops (svz_run_to_op: a serial run fuses an op's
-   * steps, ~4x faster than a call per svz_step), each run from a
-   * checkpoint taken first and restored if it went past `end`, for half
-   * the steps left by the run's steps per op; then single steps. Every
-   * path to a step leaves the same model and events (a restore on the
-   * same timeline keeps the events before its checkpoint readable).
-   * Lesson 06's v6.19 stop on ublk-bio256, past the pre-pass's frontier:
-   * the seek 110-139 -> ~35 ms in Chromium. */
+   * Far from it, runs of whole ops (svz_run_to_op: a serial run fuses an
+   * op's steps, 3-6x faster than a call per svz_step), each from a
+   * checkpoint taken first and restored if the run went past `end`; then
+   * single steps. Every path to a step leaves the same model and events
+   * (a restore on the same timeline keeps the events before its
+   * checkpoint readable). Lesson 06's v6.19 stop on ublk-bio256, past the
+   * pre-pass's frontier: the seek 127-139 -> 49 ms in Chromium. */
   private forwardTo(end: number, progress?: Progress): void {
     const s = this.session;
     let t0 = Date.now();
