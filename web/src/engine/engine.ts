@@ -311,6 +311,25 @@ export class Engine {
     return (this.snapshot().first_pending ?? op) >= op;
   }
 
+  /** `run` from a checkpoint taken first, undone (the checkpoint restored)
+   * if it left the session past step `bound`: its result, whether it was
+   * kept, and the step and ops done it reached. null: no wasm memory for
+   * the checkpoint, nothing run. */
+  private runUnlessPast(bound: number, run: () => number, what: string): { r: number; kept: boolean; seq: number; ops: number } | null {
+    const s = this.session;
+    const id = s.checkpoint();
+    if (id < 0) return null;
+    const r = run();
+    this.lastSnap = null;
+    const out = { r, kept: s.seq() <= bound, seq: s.seq(), ops: s.opsDone() };
+    if (!out.kept && s.restore(id) !== 0) {
+      s.checkpointDrop(id);
+      throw new Error(`out of wasm memory while ${what}`);
+    }
+    s.checkpointDrop(id);
+    return out;
+  }
+
   /** svz_run_to_op(op) of a run with steps chosen by hand: the same stop
    * (the first step after which every op below `op` has returned), the
    * hand steps on the way run. Returns what svz_run_to_op does: the ops
@@ -325,17 +344,9 @@ export class Engine {
         // far from the next hand step: try svz_run_to_op, and if it ran
         // past the hand step, go back and take the plain steps up to it
         // (the target was not reached before it)
-        const id = s.checkpoint();
-        if (id >= 0) {
-          const r = s.runToOp(op);
-          if (s.seq() <= h) {
-            s.checkpointDrop(id);
-            return r;
-          }
-          const ok = s.restore(id) === 0;
-          s.checkpointDrop(id);
-          if (!ok) throw new Error('out of wasm memory while replaying the steps chosen by hand');
-          this.lastSnap = null;
+        const run = this.runUnlessPast(h, () => s.runToOp(op), 'replaying the steps chosen by hand');
+        if (run?.kept) return run.r;
+        if (run) {
           if (this.plainSteps(h - from) < h - from) return this.stoppedOr();
           continue;
         }
@@ -877,22 +888,15 @@ export class Engine {
       const done = s.opsDone();
       const ops = Math.floor((end - seq) / perOp / 2);
       if (ops < 1 || done >= s.opsTotal()) break;
-      const id = s.checkpoint();
-      if (id < 0) break; // no wasm memory for it: single steps
-      const r = this.advanceToOp(Math.min(s.opsTotal(), done + ops));
-      this.lastSnap = null;
-      const ran = s.opsDone() - done;
-      const rate = ran > 0 ? (s.seq() - seq) / ran : perOp;
-      if (s.seq() <= end) {
-        s.checkpointDrop(id);
+      const run = this.runUnlessPast(end, () => this.advanceToOp(Math.min(s.opsTotal(), done + ops)), 'seeking');
+      if (!run) break; // no wasm memory for its checkpoint: single steps
+      const rate = run.ops > done ? (run.seq - seq) / (run.ops - done) : perOp;
+      if (run.kept) {
         this.opRuns.kept++;
-        if (r < 0 || s.seq() === seq) break; // the run stopped, or ended
+        if (run.r < 0 || run.seq === seq) break; // the run stopped, or ended
         perOp = Math.max(1, rate, perOp / 2); // down slowly, up at once
       } else {
         this.opRuns.undone++;
-        const ok = s.restore(id) === 0;
-        s.checkpointDrop(id);
-        if (!ok) throw new Error('out of wasm memory while seeking');
         perOp = Math.max(2 * perOp, rate);
       }
       report();
