@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { axeClean, expect, test, type AppPage } from './fixtures';
 import { CompareArea } from './pages/firsthour';
+import { keepScreenshot } from './pages/shots';
 
 const SHOTS = join(__dirname, '../build-test/screens');
 
@@ -24,15 +25,15 @@ for (const [w, h] of [
     await page.setViewportSize({ width: w, height: h });
     await app.open('#s=basics&seq=40');
     await noSideScroll(app, 'basics at step 40');
-    await page.screenshot({ path: join(SHOTS, `${w}-app.png`) });
+    await keepScreenshot(page, { path: join(SHOTS, `${w}-app.png`) });
     await app.open('#lesson=01-anatomy');
     await expect(page.locator('section.player[data-lesson-id="01-anatomy"]')).toBeVisible();
     await noSideScroll(app, 'lesson 01');
-    await page.screenshot({ path: join(SHOTS, `${w}-lesson.png`) });
+    await keepScreenshot(page, { path: join(SHOTS, `${w}-lesson.png`) });
     await app.open('#s=partial-churn&ab=1&bpreset=v6.19&seq=30');
     await expect(page.getByTestId('compare')).toHaveAttribute('data-synced', 'true');
     await noSideScroll(app, 'A/B');
-    await page.screenshot({ path: join(SHOTS, `${w}-compare.png`), fullPage: true });
+    await keepScreenshot(page, { path: join(SHOTS, `${w}-compare.png`), fullPage: true });
   });
 }
 
@@ -74,7 +75,7 @@ for (const scheme of ['light', 'dark'] as const) {
     // the opening cover dims the visualizer on purpose: check the page it uncovers
     await expect(page.getByTestId('lesson-loading')).toHaveCount(0);
     await axeClean(page);
-    await page.screenshot({ path: join(SHOTS, `${scheme}-lesson.png`) });
+    await keepScreenshot(page, { path: join(SHOTS, `${scheme}-lesson.png`) });
   });
 }
 

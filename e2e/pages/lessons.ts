@@ -6,11 +6,12 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import type { Lesson } from '../../web/src/lessons/format';
 import type { AppPage } from './app';
+import { keepScreenshot } from './shots';
 
 const ROOT = join(__dirname, '../..');
 
 export async function shot(page: Page, name: string): Promise<void> {
-  if (process.env.SVZ_SHOTS) await page.screenshot({ path: join(ROOT, 'build-test/lesson-shots', `${name}.png`), fullPage: false });
+  if (process.env.SVZ_SHOTS) await keepScreenshot(page, { path: join(ROOT, 'build-test/lesson-shots', `${name}.png`), fullPage: false });
 }
 
 /** The lesson player (on top of the app). */
