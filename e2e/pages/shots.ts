@@ -5,7 +5,7 @@
 // the 90 s test timeout and then the 90 s failure capture on a page whose DOM
 // still answered), so a capture is bounded and a missed one is noted on the
 // test, not turned into a failure of what the test checks.
-import { test, type Page, type PageScreenshotOptions } from '@playwright/test';
+import { errors, test, type Page, type PageScreenshotOptions } from '@playwright/test';
 
 const SHOT_TIMEOUT_MS = 20_000;
 
@@ -13,7 +13,7 @@ export async function keepScreenshot(page: Page, options: PageScreenshotOptions 
   try {
     await page.screenshot({ timeout: SHOT_TIMEOUT_MS, ...options });
   } catch (e) {
-    if (!(e instanceof Error) || e.name !== 'TimeoutError') throw e;
+    if (!(e instanceof errors.TimeoutError)) throw e;
     test.info().annotations.push({ type: 'screenshot-missed', description: `${options.path}: ${e.message.split('\n')[0]}` });
   }
 }

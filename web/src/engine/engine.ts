@@ -322,11 +322,9 @@ export class Engine {
     const r = run();
     this.lastSnap = null;
     const out = { r, kept: s.seq() <= bound, seq: s.seq(), ops: s.opsDone() };
-    if (!out.kept && s.restore(id) !== 0) {
-      s.checkpointDrop(id);
-      throw new Error(`out of wasm memory while ${what}`);
-    }
+    const restored = out.kept || s.restore(id) === 0;
     s.checkpointDrop(id);
+    if (!restored) throw new Error(`out of wasm memory while ${what}`);
     return out;
   }
 
