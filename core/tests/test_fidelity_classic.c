@@ -12,6 +12,7 @@
  *   before v5.16 (b47291ef02b0): cpu_partial = 13 objects;
  *   since:                        cpu_partial = 52, cpu_partial_slabs =
  *                                 DIV_ROUND_UP(52 * 2, 16) = 7. */
+#define _POSIX_C_SOURCE 200809L /* setenv() */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -213,22 +214,26 @@ static void test_try_thisnode(void)
 
 /* Each preset lists the sysfs files of its kernel: v5.10's slab_attrs[]
  * has no sheaf_capacity, no sheaf or barn counters (v6.18, 2d517aa09bbc)
- * and no skip_kfence (SLAB_SKIP_KFENCE, v6.0); v6.19 has all three kinds
- * (seed 004's v6.19 dump of bio-256 lists them); v7.0 drops the classic
- * counters (cpu_partial_alloc). */
+ * and no skip_kfence (SLAB_SKIP_KFENCE: "kfence: add sysfs interface to
+ * disable kfence for selected slabs", posted 15 Aug 2022, after v6.0-rc1:
+ * v6.1, so kernel=6.0 has none); v6.19 has all three kinds (seed 004's
+ * v6.19 dump of bio-256 lists them); v7.0 drops the classic counters
+ * (cpu_partial_alloc). */
 static void test_sysfs_files(void)
 {
 	static const struct {
-		const char *preset;
+		const char *preset, *sets;
 		bool sheaf_capacity, barn_get, alloc_cpu_sheaf, skip_kfence, cpu_partial_alloc;
 	} want[] = {
-		{ "v5.10", false, false, false, false, true },
-		{ "v6.8", false, false, false, true, true },
-		{ "v6.19", true, true, true, true, true },
-		{ "v7.0-rc1", true, true, false, true, false },
+		{ "v5.10", NULL, false, false, false, false, true },
+		{ "v6.6", "kernel=6.0", false, false, false, false, true },
+		{ "v6.6", "kernel=6.1", false, false, false, true, true },
+		{ "v6.8", NULL, false, false, false, true, true },
+		{ "v6.19", NULL, true, true, true, true, true },
+		{ "v7.0-rc1", NULL, true, true, false, true, false },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		int h = svz_t_run("slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\ncache t size=256\nc0 alloc t a\n", want[i].preset, NULL);
+		int h = svz_t_run("slubviz-trace 1\nnode 0 mem=64M\ncpus 0-1 node=0\ncache t size=256\nc0 alloc t a\n", want[i].preset, want[i].sets);
 		CHECK(h >= 0);
 		if (h < 0)
 			continue;
@@ -538,8 +543,102 @@ static void test_destroy_waits_for_kfree_rcu(void)
 	}
 }
 
+/* Bulk counters before v6.8. Cache c512: 2 CPUs present, min_objects =
+ * 4 * (fls(2) + 1) = 12, 12 * 512 = 6144 -> order 1, 16 objects a slab
+ * (both forms of calculate_order() agree: no waste).
+ * alloc_bulk 10: c->freelist is empty, so ___slab_alloc() gives b[0]
+ * (ALLOC_SLOWPATH 1, a new slab: ALLOC_SLAB 1) and loads the rest of the
+ * new slab as c->freelist; b[1..9] come off c->freelist under the local
+ * lock. Since v6.8 (6f3dd2c31d7d "mm/slub: fix bulk alloc and free stats")
+ * each of those 9 counts ALLOC_FASTPATH; before, the loop counted nothing.
+ * free_bulk 10: build_detached_freelist() makes one list of the 10, all of
+ * c->slab, so do_slab_free() takes them in one go: stat_add(FREE_FASTPATH,
+ * cnt) = 10 since v6.8, stat(FREE_FASTPATH) = 1 before. FREE_SLOWPATH 0. */
+static void test_bulk_stats(void)
+{
+	static const char text[] = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\nseed 1\n"
+				   "cache c512 size=512\nc0 alloc_bulk c512 10 b\nc0 free_bulk c512 10 b\n";
+	static const struct {
+		const char *preset;
+		long long alloc_fastpath, free_fastpath;
+	} want[] = { { "v5.10", 0, 1 }, { "v6.6", 0, 1 }, { "v6.8", 9, 10 }, { "v6.19", 9, 10 } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h;
+		const char *s = run_sysfs(text, want[i].preset, NULL, "c512", &h);
+		if (!s)
+			continue;
+		char buf[64];
+		CHECK_EQ_STR(attr_line(s, "objs_per_slab", buf, sizeof buf), "16");
+		CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 1);
+		CHECK_EQ_INT(stat_total(s, "alloc_slab"), 1);
+		CHECK_EQ_INT(stat_total(s, "alloc_fastpath"), want[i].alloc_fastpath);
+		CHECK_EQ_INT(stat_total(s, "free_fastpath"), want[i].free_fastpath);
+		CHECK_EQ_INT(stat_total(s, "free_slowpath"), 0);
+		svz_close(h);
+	}
+}
+
+/* /proc/slabinfo's active_objs with more than 10000 partial slabs on a
+ * node. Cache big: 1 CPU, min_objects = 4 * (fls(1) + 1) = 8, but an
+ * 8192-byte object fits 4 times in the largest order calculate_order()
+ * tries (slub_max_order 3, 32 KiB): order 3, 4 objects a slab.
+ * 40008 allocations fill 10002 slabs, slab j holding h[4j .. 4j+3] (each is
+ * used up before the next is made). Slabs 0..5001 get one object back (1
+ * free), slabs 5002..10001 three (3 free): total 40008 objects, 5002 +
+ * 15000 = 20002 free, 20006 in use. shrink: flush_all() puts every slab on
+ * node 0's partial list, then __kmem_cache_do_shrink() sorts it by free
+ * count (promote[free - 1], spliced at the head from the most free down):
+ * the 5002 slabs with 1 free first, the 5000 with 3 free last.
+ * Before v6.10 get_slabinfo() counts every partial slab: active_objs =
+ * 40008 - 20002 = 20006, as sysfs objects. Since v6.10 (046f4c69090c,
+ * count_partial_free_approx()) nr_partial 10002 > 10000: 5000 from the
+ * head (1 free each: 5000) and 5000 from the tail (3 each: 15000),
+ * mult_frac(20000, 10002, 10000) = 2 * 10002 = 20004 free, active_objs
+ * 40008 - 20004 = 20004, while sysfs objects stays exact (20006). */
+static void test_slabinfo_many_partial(void)
+{
+	static const char text[] =
+		"slubviz-trace 1\npage_size 4096\nnode 0 mem=1G\ncpus 0 node=0\nseed 1\ncache big size=8192\n"
+		"repeat 40008 {\n  c0 alloc big h$i\n}\n"
+		"repeat 5002 {\n  c0 free big h{4*$i}\n}\n"
+		"repeat 5000 {\n  c0 free big h{4*($i+5002)}\n  c0 free big h{4*($i+5002)+1}\n"
+		"  c0 free big h{4*($i+5002)+2}\n}\n"
+		"c0 shrink big\n";
+	static const struct {
+		const char *preset;
+		unsigned long long active;
+	} want[] = { { "v6.8", 20006 }, { "v6.19", 20004 } };
+	/* the invariants at every 5000th op: each check walks 10002 slabs */
+	const char *had = getenv("SLUBVIZ_VALIDATE_EVERY");
+	char saved[32];
+	snprintf(saved, sizeof saved, "%s", had ? had : "");
+	setenv("SLUBVIZ_VALIDATE_EVERY", "5000", 1);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h;
+		const char *s = run_sysfs(text, want[i].preset, NULL, "big", &h);
+		if (!s)
+			continue;
+		char buf[64];
+		CHECK_EQ_STR(attr_line(s, "order", buf, sizeof buf), "3");
+		CHECK_EQ_STR(attr_line(s, "partial", buf, sizeof buf), "10002 N0=10002");
+		CHECK_EQ_STR(attr_line(s, "objects", buf, sizeof buf), "20006 N0=20006");
+		const char *row = strstr(svz_slabinfo(h), "\nbig ");
+		unsigned long long active = 0, num = 0;
+		CHECK(row && sscanf(row + 5, "%llu %llu", &active, &num) == 2);
+		CHECK_EQ_INT((long long)active, (long long)want[i].active);
+		CHECK_EQ_INT((long long)num, 40008);
+		svz_close(h);
+	}
+	if (had)
+		setenv("SLUBVIZ_VALIDATE_EVERY", saved, 1);
+	else
+		unsetenv("SLUBVIZ_VALIDATE_EVERY");
+}
+
 int main(void)
 {
+	test_bulk_stats();
+	test_slabinfo_many_partial();
 	test_destroy_waits_for_kfree_rcu();
 	test_opt_in_sheaves();
 	test_merging();

@@ -27,12 +27,14 @@ uint64_t count_partial(struct model *m, struct cnode_rec *n, int what)
 
 #define MAX_PARTIAL_TO_SCAN 10000
 
-/* count_partial_free_approx(): exact up to MAX_PARTIAL_TO_SCAN partial
- * slabs; above, 5000 from the head and 5000 from the tail, scaled by
- * nr_partial / scanned (mult_frac) and capped at node_nr_objs. */
+/* count_partial_free_approx() (v6.10+, 046f4c69090c): exact up to
+ * MAX_PARTIAL_TO_SCAN partial slabs; above, 5000 from the head and 5000
+ * from the tail, scaled by nr_partial / scanned (mult_frac) and capped at
+ * node_nr_objs. Before v6.10 get_slabinfo() counted every partial slab
+ * (count_partial(n, count_free)). */
 static uint64_t count_partial_free_approx(struct model *m, struct cnode_rec *n)
 {
-	if (n->nr_partial <= MAX_PARTIAL_TO_SCAN)
+	if (n->nr_partial <= MAX_PARTIAL_TO_SCAN || !svz_kernel_at_least(&WORLD(m)->cfg.sw, 610))
 		return count_partial(m, n, 0);
 	uint64_t x = 0, scanned = 0;
 	for (idx_t s = list_first(m, P_SLAB, n->partial.first); s != NIL; s = slab_next(m, s)) {

@@ -179,7 +179,9 @@ static bool sheaf_stat(enum stat_item si)
 }
 
 /* Whether the kernel the config models has the file: sheaf_capacity and
- * the sheaf counters since v6.18, skip_kfence since v6.0 (SLAB_SKIP_KFENCE);
+ * the sheaf counters since v6.18, skip_kfence since v6.1 ("kfence: add
+ * sysfs interface to disable kfence for selected slabs", posted after the
+ * v6.0 merge window, Aug 2022);
  * the counters of the era (stat_in_era()). */
 static bool file_exists(const struct svz_switches *sw, int attr, int si)
 {
@@ -189,7 +191,7 @@ static bool file_exists(const struct svz_switches *sw, int attr, int si)
 	if (attr == A_sheaf_capacity)
 		return since_618;
 	if (attr == A_skip_kfence)
-		return svz_kernel_at_least(sw, 600);
+		return svz_kernel_at_least(sw, 601);
 	return true;
 }
 

@@ -419,7 +419,9 @@ int co_C_DEACTIVATE_SLAB(struct model *m, int cpu, struct frame *f)
 
 /* do_slab_free(): the chain head..tail of cnt objects (state CHAIN) to
  * this CPU's cpu slab: link onto c->freelist (FREE_FASTPATH += cnt); else
- * __slab_free. */
+ * __slab_free. Before v6.8 a bulk free's chain counted one FREE_FASTPATH
+ * (stat(), not stat_add(): 6f3dd2c31d7d "mm/slub: fix bulk alloc and free
+ * stats"). */
 #define this_slab f->b      /* in */
 #define head      f->x      /* in */
 #define tail      f->y      /* in */
@@ -434,7 +436,7 @@ int co_C_DO_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 		own_freelist(m, head, cpu);
 		EV_HOT(.kind = EV_CMPXCHG, .fn = KFN_do_slab_free, .slab = this_slab, .obj = head, .from = LOC_USER,
 		   .to = LOC_CPU_FREELIST, .count = -cnt, .value = (int64_t)C->tid);
-		STAT_HOT(FREE_FASTPATH, cnt);
+		STAT_HOT(FREE_FASTPATH, cnt > 1 && !svz_kernel_at_least(&WORLD(m)->cfg.sw, 608) ? 1 : cnt);
 		CO_RETURN(0);
 	}
 	CALL(CO_C___SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail; callee->n = cnt);
@@ -682,7 +684,8 @@ int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 #undef cpu_freelist
 
 /* __kmem_cache_alloc_bulk() (classic): pop c->freelist under the local lock
- * (ALLOC_FASTPATH per object); when it runs dry, ___slab_alloc one object
+ * (ALLOC_FASTPATH per object since v6.8, 6f3dd2c31d7d; none before it);
+ * when it runs dry, ___slab_alloc one object
  * (which loads a new cpu slab) and go on. Into the bulk buffer, or (v6.18+
  * refill_sheaf() and an oversize prefill) into a sheaf: all or nothing,
  * a short run is freed back and 0 returned, as the kernel's error path.
@@ -713,7 +716,7 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 			   .value = own_freelist(m, C->c_freelist, f->on_cpu));
 		}
 		UNLOCK(LK_CPU_SLAB_LOCK, CI);
-		if (batch)
+		if (batch && svz_kernel_at_least(&WORLD(m)->cfg.sw, 608))
 			STAT(ALLOC_FASTPATH, batch);
 		got += batch;
 		if (got >= wanted)
