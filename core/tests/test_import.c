@@ -278,6 +278,34 @@ static void test_perf(void)
 	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_NOFS | __GFP_ZERO);
 	CHECK_EQ_STR(x.t.caches[0].name, "inferred-104-128");
 	imp_free(&x);
+
+	/* perf script -F comm,tid,cpu,event,trace: no time column. The event is
+	 * named with its subsystem, so "[002] kmem:kmalloc:" is the anchor:
+	 * CPU 2, then CPU 1, so 3 CPUs suggested */
+	x = imp("     Web Content  1718 [002] kmem:kmalloc: call_site=__alloc_skb+0x8e "
+		"ptr=0xffff888103a4c800 bytes_req=640 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 "
+		"accounted=false\n"
+		"     Web Content  1718 [001] kmem:kfree: call_site=skb_free_head+0x22 "
+		"ptr=0xffff888103a4c800\n"
+		"     Web Content  1718 [001] sched:sched_switch: prev_comm=x prev_pid=1\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 2);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.other_events, 1);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	CHECK_EQ_INT(x.t.ops[0].size, 640);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 3);
+	imp_free(&x);
+	/* ... and -F comm,tid,event,trace (no CPU either): the CPU is unknown */
+	x = imp("bash  1718 kmem:kfree: call_site=f ptr=0xffff888103a4c800\n");
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.r.no_cpu, 1);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	imp_free(&x);
 }
 
 static void test_bpftrace(void)
@@ -558,6 +586,93 @@ static void test_trimmed(void)
 	CHECK_EQ_INT(x.r.events, 2);
 	CHECK_EQ_INT(x.r.no_cpu, 1);
 	CHECK(summary_has(&x, "CPUs seen: 1; unknown for 1 events"));
+	imp_free(&x);
+}
+
+/* The latency format, whose CPU column has no brackets: "%8.8s-%-5d %3d"
+ * and the latency flags right after the CPU (trace-cmd report -l; ftrace's
+ * options/latency-format prints "%8.8s-%-7d %3d" and the same flags). */
+static void test_latency(void)
+{
+	/* trace-cmd report -l: kmalloc on CPU 2, its kfree on CPU 3 */
+	static const char lat[] =
+		"cpus=4\n"
+		"    bash-1718    2d..2.  2275.416428: kmalloc:              call_site=__alloc_skb+0x8e/0x1d0 "
+		"ptr=0xffff888103a4c800 bytes_req=640 bytes_alloc=1024 gfp_flags=GFP_KERNEL|__GFP_NOWARN "
+		"node=-1 accounted=false\n"
+		"    bash-1718    3....   2275.416440: kfree:                call_site=skb_release_data+0x128/0x1a0 "
+		"ptr=0xffff888103a4c800\n";
+	struct imp x = imp(lat);
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_TRACE_CMD);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 2);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.no_cpu, 0);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.t.ops[0].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	CHECK_EQ_INT(x.t.ops[0].size, 640);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_NOWARN);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_KFREE);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 3);
+	/* CPUs 2 and 3 seen, cpus=4 in the header: 4 CPUs */
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 4);
+	CHECK(summary_has(&x, "CPUs seen: 2-3 (4 CPUs in the header)\n"));
+	imp_free(&x);
+
+	/* trace-cmd report -l -R: the flags as "-0x%x"; a two-digit CPU; a
+	 * comm of 8 bytes with a blank ("%8.8s" of "Web Content") */
+	x = imp("cpus=16\n"
+		"Web Cont-1718   12-0x1  2275.416428: kmalloc: call_site=ffffffff81a2b3c4 "
+		"ptr=0xffff888103a4c800 bytes_req=64 bytes_alloc=64 gfp_flags=3264 node=-1 accounted=0\n");
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 12);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL); /* 3264 = 0xcc0 */
+	imp_free(&x);
+
+	/* ftrace's options/latency-format: its header is comments (#P:8 read),
+	 * the time is " %4lldus%c: " from the trace's start, with a mark
+	 * (' ', '+', '!' ...) for the gap to the next event */
+	x = imp("# tracer: nop\n"
+		"#\n"
+		"# nop latency trace v1.1.5 on 6.8.0\n"
+		"# latency: 0 us, #3/3, CPU#1 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:8)\n"
+		"#  cmd     pid     |||||| time  |   caller\n"
+		"    bash-1200      5d..2.    0us : kmalloc: call_site=f ptr=0xffff888103a4c800 bytes_req=640 "
+		"bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"    bash-1200      5d..2.    3us+: kmem_cache_alloc: call_site=g ptr=0xffff888104a2b000 "
+		"bytes_req=360 bytes_alloc=384 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"  <idle>-0         7.Ns1.  102us!: kfree: call_site=h ptr=0xffff888103a4c800\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_FTRACE);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.kept, 3);
+	CHECK_EQ_INT(x.r.no_cpu, 0);
+	CHECK_EQ_INT(x.r.ts_backwards, 0);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 5);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 5);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_ALLOC);
+	CHECK_EQ_INT(x.t.ops[2].cpu, 7);
+	CHECK_EQ_INT(x.t.ops[2].type, SVZ_OP_KFREE);
+	/* the kmalloc is freed, the kmem_cache_alloc object is not */
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 8);
+	imp_free(&x);
+
+	/* the relative times are read: 5us after 9us went backwards once */
+	x = imp("    bash-1200      0....    9us : kfree: call_site=f ptr=0xffff888103a4c800\n"
+		"    bash-1200      0....    5us : kfree: call_site=f ptr=0xffff888103a4c900\n");
+	CHECK_EQ_INT(x.r.events, 2);
+	CHECK_EQ_INT(x.r.ts_backwards, 1);
+	imp_free(&x);
+
+	/* "2d2" is not a CPU with latency flags (a digit in the irqs-off
+	 * column, too short): that line's CPU stays unknown */
+	x = imp("    bash-1718    2d2  2275.416428: kfree: call_site=f ptr=0xffff888103a4c800\n"
+		"    bash-1718    3....   2275.416440: kfree: call_site=f ptr=0xffff888103a4c900\n");
+	CHECK_EQ_INT(x.r.events, 2);
+	CHECK_EQ_INT(x.r.no_cpu, 1);
 	imp_free(&x);
 }
 
@@ -1142,7 +1257,66 @@ static void test_hostile(void)
 	x = imp(PFX "kmem_cache_alloc: ptr=a0 bytes_req=8 bytes_alloc=8\n"
 		PFX "kmem_cache_alloc: ptr=b0 bytes_req=8 bytes_alloc=8\n"
 		PFX "kmem_cache_free: ptr=a0 name=one\n" PFX "kmem_cache_free: ptr=b0 name=two\n");
+	/* the first free names it "one"; "two" disagrees: 1 counted */
+	CHECK_EQ_INT(x.r.free_other_cache, 1);
+	CHECK(summary_has(&x, "note: 1 kmem_cache_free events named another cache"));
 	CHECK_EQ_STR(x.t.caches[0].name, "inferred-8-8");
+	imp_free(&x);
+
+	/* 49b. kmem_cache_free of kmalloc objects: the name must be a kmalloc
+	 * cache of the object's size. kmalloc(640) is in kmalloc-1k, so
+	 * name=filp (line 2) disagrees, name=kmalloc-1k (line 4) agrees, and
+	 * name=kmalloc-512 (line 6) disagrees: 2 counted. A kmem_cache_alloc
+	 * from kmalloc-cg-64 is a kmalloc op; its free by that name agrees. */
+	x = imp(KM("a0", "640") PFX "kmem_cache_free: ptr=a0 name=filp\n"
+		KM("b0", "640") PFX "kmem_cache_free: ptr=b0 name=kmalloc-1k\n"
+		KM("c0", "640") PFX "kmem_cache_free: ptr=c0 name=kmalloc-512\n"
+		PFX "kmem_cache_alloc: ptr=d0 name=kmalloc-cg-64 bytes_req=64 bytes_alloc=64\n"
+		PFX "kmem_cache_free: ptr=d0 name=kmalloc-cg-64\n");
+	CHECK_EQ_INT(x.r.kept, 8);
+	CHECK_EQ_INT(x.r.free_other_cache, 2);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	imp_free(&x);
+
+	/* 49c. a named cache whose name had to change ("kmalloc-foo" is not a
+	 * kmalloc cache: declared "x-kmalloc-foo"): its free by the trace's
+	 * name agrees with it */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=kmalloc-foo bytes_req=8 bytes_alloc=8\n"
+		PFX "kmem_cache_free: ptr=a0 name=kmalloc-foo\n");
+	CHECK_EQ_STR(x.t.caches[0].name, "x-kmalloc-foo");
+	CHECK_EQ_INT(x.r.free_other_cache, 0);
+	imp_free(&x);
+
+	/* 49d. one name, two object sizes (a module reloaded re-creates its
+	 * cache): the second gets its own declaration, "foo.2", sized 200; its
+	 * 2 allocations count as renamed; frees by "foo" agree with either */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=foo bytes_req=100 bytes_alloc=104\n"
+		PFX "kmem_cache_free: ptr=a0 name=foo\n"
+		PFX "kmem_cache_alloc: ptr=b0 name=foo bytes_req=200 bytes_alloc=200\n"
+		PFX "kmem_cache_alloc: ptr=c0 name=foo bytes_req=200 bytes_alloc=200\n"
+		PFX "kmem_cache_free: ptr=b0 name=foo\n"
+		PFX "kmem_cache_alloc: ptr=d0 name=foo bytes_req=100 bytes_alloc=104\n");
+	CHECK_EQ_INT(x.r.kept, 6);
+	CHECK_EQ_INT(x.t.nr_caches, 2);
+	CHECK_EQ_STR(x.t.caches[0].name, "foo");
+	CHECK_EQ_INT(x.t.caches[0].object_size, 100);
+	CHECK_EQ_STR(x.t.caches[1].name, "foo.2");
+	CHECK_EQ_INT(x.t.caches[1].object_size, 200);
+	CHECK_EQ_STR(cache_of(&x, 2), "foo.2");
+	CHECK_EQ_STR(cache_of(&x, 3), "foo.2");
+	CHECK_EQ_STR(cache_of(&x, 4), "foo.2"); /* b0's free goes to b0's cache */
+	CHECK_EQ_STR(cache_of(&x, 5), "foo");
+	CHECK_EQ_INT(x.r.names_adjusted, 2);
+	CHECK_EQ_INT(x.r.free_other_cache, 0);
+	CHECK(summary_has(&x, "foo.2: object_size=200; named in the trace, bytes_req=200 "
+			  "bytes_alloc=200; 2 allocations\n"));
+	CHECK(summary_has(&x, "a name seen again with other sizes, a re-created cache, suffixed .2)"));
+	imp_free(&x);
+	/* ... but an event without sizes (bpftrace without bytes) is the first cache's */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=foo bytes_req=100 bytes_alloc=104\n"
+		PFX "kmem_cache_alloc: ptr=b0 name=foo\n");
+	CHECK_EQ_INT(x.t.nr_caches, 1);
+	CHECK_EQ_INT(x.r.names_adjusted, 0);
 	imp_free(&x);
 
 	/* 50. bytes_alloc below bytes_req: object size from bytes_req */
@@ -1245,6 +1419,44 @@ static void test_hostile(void)
 		svz_trace_free(&t2);
 		free(v1);
 	}
+	imp_free(&x);
+
+	/* 63. two events on one line (a lost newline): call_site= comes twice,
+	 * so neither event is trusted; the line is bad, the next one imports */
+	x = imp(PFX "kmalloc: call_site=a ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 "
+		"gfp_flags=GFP_KERNEL node=-1 accounted=false  bash-1 [001] ..... 1.0: kmalloc: "
+		"call_site=b ptr=0xffff888100001000 bytes_req=2000 bytes_alloc=2048 gfp_flags=GFP_KERNEL "
+		"node=-1 accounted=false\n" KM("c0", "8"));
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK(has_error(&x, 1, "kmalloc: call_site= given twice (two events on one line?)"));
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.t.nr_ops, 1);
+	CHECK_EQ_INT(x.t.ops[0].size, 8);
+	imp_free(&x);
+	/* the same in a bpftrace line, ptr= repeated */
+	x = imp("svz 1 kfree ptr=0xa0 call_site=f ptr=0xb0\n");
+	CHECK(has_error(&x, 1, "kfree: ptr= given twice"));
+	CHECK_EQ_INT(x.r.events, 0);
+	imp_free(&x);
+
+	/* 63. two events on one line (a lost newline): call_site= comes twice,
+	 * so neither event is trusted; the line is bad, the next one imports */
+	x = imp(PFX "kmalloc: call_site=a ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 "
+		"gfp_flags=GFP_KERNEL node=-1 accounted=false  bash-1 [001] ..... 1.0: kmalloc: "
+		"call_site=b ptr=0xffff888100001000 bytes_req=2000 bytes_alloc=2048 gfp_flags=GFP_KERNEL "
+		"node=-1 accounted=false\n" KM("c0", "8"));
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK(has_error(&x, 1, "kmalloc: call_site= given twice (two events on one line?)"));
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.t.nr_ops, 1);
+	CHECK_EQ_INT(x.t.ops[0].size, 8);
+	imp_free(&x);
+	/* the same in a bpftrace line, ptr= repeated */
+	x = imp("svz 1 kfree ptr=0xa0 call_site=f ptr=0xb0\n");
+	CHECK(has_error(&x, 1, "kfree: ptr= given twice"));
+	CHECK_EQ_INT(x.r.events, 0);
 	imp_free(&x);
 
 	/* 58. a negative size */
@@ -1710,6 +1922,7 @@ int main(void)
 	test_kmem_plugin();
 	test_tracer_lines();
 	test_trimmed();
+	test_latency();
 	test_cut();
 	test_bom_free_only();
 	test_rebound_label();

@@ -170,6 +170,36 @@ int main(void)
 	CHECK(contains(r.err, "slubviz run: cannot import '"));
 	res_free(&r);
 
+	/* trace-cmd report -l: the CPU column without brackets ("%3d" and the
+	 * latency flags); the kmalloc on CPU 2, its kfree on CPU 3 */
+	write_file("lat.txt",
+		   "cpus=4\n"
+		   "    bash-1718    2d..2.  2275.416428: kmalloc:              call_site=__alloc_skb+0x8e/0x1d0 "
+		   "ptr=0xffff888103a4c800 bytes_req=640 bytes_alloc=1024 gfp_flags=GFP_KERNEL|__GFP_NOWARN "
+		   "node=-1 accounted=false\n"
+		   "    bash-1718    3....   2275.416440: kfree:                call_site=skb_release_data+0x128/0x1a0 "
+		   "ptr=0xffff888103a4c800\n");
+	snprintf(args, sizeof args, "import %s/lat.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "CPUs seen: 2-3 (4 CPUs in the header)\n"));
+	CHECK(contains(r.out, "\nc2 kmalloc 640 pffff888103a4c800 gfp=GFP_KERNEL|__GFP_NOWARN "
+			      "at=__alloc_skb+0x8e/0x1d0\n"));
+	CHECK(contains(r.out, "\nc3 kfree pffff888103a4c800 at=skb_release_data+0x128/0x1a0\n"));
+	res_free(&r);
+
+	/* perf script -F comm,tid,cpu,event,trace: no time column, CPU 2 */
+	write_file("notime.txt",
+		   "     Web Content  1718 [002] kmem:kmalloc: call_site=__alloc_skb+0x8e "
+		   "ptr=0xffff888103a4c800 bytes_req=640 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 "
+		   "accounted=false\n");
+	snprintf(args, sizeof args, "import %s/notime.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: perf\n"));
+	CHECK(contains(r.out, "\nc2 kmalloc 640 pffff888103a4c800 at=__alloc_skb+0x8e\n"));
+	res_free(&r);
+
 	/* v1 errors are unchanged */
 	write_file("bad.trace", "slubviz-trace 2\n");
 	snprintf(args, sizeof args, "run %s/bad.trace", tmpdir);

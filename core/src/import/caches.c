@@ -67,33 +67,64 @@ static bool choose_decl(const struct svz_importer *im, struct svz_cache_decl *d,
 	return true;
 }
 
+/* A trace's cache name as v1 declares it (key, NUL-terminated, at most
+ * SVZ_TRACE_MAX_CACHE_NAME bytes): v1's alphabet, the engine's prefixes
+ * ("kmalloc-") moved aside with "x-". Its length; *adjusted if it changed. */
+static size_t cache_key(const char *name, size_t nlen, char key[static 64], bool *adjusted)
+{
+	size_t klen = 0;
+	*adjusted = nlen > SVZ_TRACE_MAX_CACHE_NAME;
+	for (size_t i = 0; i < nlen && klen < SVZ_TRACE_MAX_CACHE_NAME; i++) {
+		char c = svz_trace_cache_name_char(name[i]) ? name[i] : '_';
+		*adjusted |= c != name[i];
+		key[klen++] = c;
+	}
+	key[klen] = 0;
+	/* v1 reserves these prefixes for the engine's own caches */
+	if (svz_trace_cache_name_reserved(key, klen)) {
+		memmove(key + 2, key, klen + 1 > 62 ? 62 : klen + 1);
+		key[0] = 'x';
+		key[1] = '-';
+		key[63] = 0;
+		klen = strlen(key);
+		*adjusted = true;
+	}
+	return klen;
+}
+
+uint32_t imp_named_cache(const struct svz_importer *im, const char *name, size_t nlen)
+{
+	char key[64];
+	bool adjusted;
+	size_t klen = cache_key(name, nlen, key, &adjusted);
+	return strtab_find(&im->cache_index, key, klen);
+}
+
 /* The cache for a kmem_cache_alloc: by name (adjusted to v1's alphabet), or
  * inferred from the sizes. NONE with *skip set when it cannot be made. */
 uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, uint32_t req,
 		       uint32_t alloc, int *skip)
 {
-	char key[80];
-	size_t klen;
+	char key[96];
+	size_t klen, shown_len;
 	bool adjusted = false;
+	uint32_t first = NONE; /* the first cache of this name */
 	if (nlen) {
-		klen = 0;
-		for (size_t i = 0; i < nlen && klen < SVZ_TRACE_MAX_CACHE_NAME; i++) {
-			char c = svz_trace_cache_name_char(name[i]) ? name[i] : '_';
-			adjusted |= c != name[i];
-			key[klen++] = c;
-		}
-		adjusted |= nlen > SVZ_TRACE_MAX_CACHE_NAME;
-		key[klen] = 0;
-		/* v1 reserves these prefixes for the engine's own caches */
-		if (svz_trace_cache_name_reserved(key, klen)) {
-			memmove(key + 2, key, klen + 1 > 62 ? 62 : klen + 1);
-			key[0] = 'x';
-			key[1] = '-';
-			klen = strlen(key);
+		klen = shown_len = cache_key(name, nlen, key, &adjusted);
+		first = strtab_find(&im->cache_index, key, klen);
+		const struct svz_import_cache *f = first != NONE ? &im->cx[first].info : NULL;
+		/* kmem_cache_alloc prints s->object_size and s->size, fixed for a
+		 * cache's life: other sizes under the same name are another cache
+		 * (a module reloaded, re-creating its cache with a new layout). It
+		 * gets a declaration of its own, as an inferred cache would, keyed
+		 * "NAME\1REQ-ALLOC" and declared as NAME.2 (names stay unique). */
+		if (f && alloc && f->bytes_alloc && (f->bytes_req != req || f->bytes_alloc != alloc)) {
+			klen += (size_t)snprintf(key + klen, sizeof key - klen, "\1%u-%u", req, alloc);
 			adjusted = true;
 		}
 	} else {
 		klen = (size_t)snprintf(key, sizeof key, "\1%u-%u", req, alloc);
+		shown_len = 0;
 	}
 	uint32_t id = strtab_find(&im->cache_index, key, klen);
 	if (id != NONE) {
@@ -114,7 +145,7 @@ uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, u
 		return NONE;
 	}
 	if (nlen)
-		snprintf(d.name, sizeof d.name, "%.63s", key);
+		snprintf(d.name, sizeof d.name, "%.*s", (int)shown_len, key);
 	else
 		snprintf(d.name, sizeof d.name, "inferred-%u-%u", req, alloc);
 	/* a trace may name a cache "inferred-8-8" too: declared names stay unique */
@@ -149,6 +180,7 @@ uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, u
 	x->info.align = d.align;
 	x->info.flags = d.flags;
 	x->info.inferred = nlen == 0;
+	x->first = first != NONE ? first : id;
 	im->nr_caches++;
 	return id;
 }

@@ -4,7 +4,9 @@
  * Event lines are anchored on "[CPU] ... TIMESTAMP: EVENT:" and read from
  * the CPU column rightwards, so task names may hold ':' and spaces; perf
  * script adds a sample period and names events "kmem:kmalloc:", which moves
- * an import from ftrace to perf. Lines trimmed to "EVENT: fields", the
+ * an import from ftrace to perf, and may leave out the time. The latency
+ * format (trace-cmd report -l, ftrace's options/latency-format) prints the
+ * CPU without brackets, the flags right after it: "2d..2.". Lines trimmed to "EVENT: fields", the
  * function tracer's and stack tracer's lines, "[LOST n EVENTS]", perf -g
  * callchains and ftrace " => " frames are recognised and counted. */
 #include "import/importer.h"
@@ -19,27 +21,58 @@ enum claim ftrace_detect(const char *s, size_t n)
 	return CLAIM_ANY;
 }
 
+/* A CPU number: its digits, INT64_MAX if huge. */
+static bool cpu_digits(const char *s, size_t n, int64_t *cpu)
+{
+	uint64_t v = 0;
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return false;
+		v = v > 1000000000ull ? v : v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*cpu = v > 1000000000ull ? INT64_MAX : (int64_t)v;
+	return true;
+}
+
 /* "[003]": 1 and the CPU (INT64_MAX if huge); "[-1]": -1; otherwise 0. */
 static int cpu_token(struct slice t, int64_t *cpu)
 {
 	if (t.len < 3 || t.s[0] != '[' || t.s[t.len - 1] != ']')
 		return 0;
-	size_t i = 1;
-	bool neg = t.s[1] == '-';
-	if (neg)
-		i++;
-	if (i >= t.len - 1)
-		return 0;
-	uint64_t v = 0;
-	for (; i < t.len - 1; i++) {
-		if (!is_digit(t.s[i]))
-			return 0;
-		v = v > 1000000000ull ? v : v * 10 + (uint64_t)(t.s[i] - '0');
+	if (t.s[1] == '-')
+		return cpu_digits(t.s + 2, t.len - 3, &(int64_t){ 0 }) ? -1 : 0;
+	return cpu_digits(t.s + 1, t.len - 2, cpu);
+}
+
+/* The latency format's CPU column: the CPU ("%3d") with the latency flags
+ * right after it, no blank and no brackets: "2d..2." (trace-cmd report -l,
+ * libtraceevent's data_latency_format(); ftrace's options/latency-format,
+ * trace_print_lat_fmt()), or "2-0x1" (trace-cmd report -l -R: the raw
+ * flags). The flags start with the irqs-off column ('.', 'd', 'D', 'b',
+ * 'X'), never a digit, so the CPU ends there; then need-resched, hard/soft
+ * irq, preempt depth and optional migrate-disable / lock-depth columns. */
+static bool lat_cpu_token(struct slice t, int64_t *cpu)
+{
+	size_t d = 0;
+	while (d < t.len && is_digit(t.s[d]))
+		d++;
+	size_t f = t.len - d;
+	if (d == 0 || f == 0)
+		return false;
+	const char *fl = t.s + d;
+	if (f > 3 && fl[0] == '-' && fl[1] == '0' && fl[2] == 'x') {
+		if (!imp_parse_hex(fl + 3, f - 3, &(uint64_t){ 0 }))
+			return false;
+	} else {
+		if (f < 4 || f > 8 || !memchr(".dDbX", fl[0], 5))
+			return false;
+		for (size_t i = 1; i < f; i++)
+			if (fl[i] != '.' && !is_ident(fl[i]))
+				return false;
 	}
-	if (neg)
-		return -1;
-	*cpu = v > 1000000000ull ? INT64_MAX : (int64_t)v;
-	return 1;
+	return cpu_digits(t.s, d, cpu);
 }
 
 /* "312444.111637:" or "1234:" (counter clocks). */
@@ -63,6 +96,26 @@ static bool ts_token(struct slice t, uint64_t *ts)
 		frac *= 10;
 	*ts = sec * 1000000000ull + frac;
 	return true;
+}
+
+/* ftrace's options/latency-format time, relative to the trace's start in
+ * us (lat_print_timestamp(): " %4lldus%c: ", the mark ' ' or one of
+ * "+!#*@$" for a long gap to the next event): "0us" ":" or "3us+:" at
+ * tk[t]. The index of the token after it, 0 if there is none. */
+static size_t lat_ts(const struct slice *tk, size_t t, size_t nt, uint64_t *ts)
+{
+	struct slice x = tk[t];
+	size_t d = 0;
+	uint64_t us = 0;
+	for (; d < x.len && is_digit(x.s[d]); d++)
+		if (us < 100000000000000ull)
+			us = us * 10 + (uint64_t)(x.s[d] - '0');
+	if (d == 0 || x.len < d + 2 || x.s[d] != 'u' || x.s[d + 1] != 's')
+		return 0;
+	*ts = us * 1000;
+	if (x.len == d + 2)
+		return t + 1 < nt && slice_is(tk[t + 1], ":") ? t + 2 : 0;
+	return x.len == d + 4 && memchr("+!#*@$", x.s[d + 2], 6) && x.s[d + 3] == ':' ? t + 1 : 0;
 }
 
 /* "kmalloc:" or "kmem:kmalloc:" (perf): the event name without subsystem. */
@@ -176,7 +229,7 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 	int64_t cpu = -1;
 	int last_cpu_tok = -1;
 	bool neg_cpu = false;
-	for (size_t t = 0; t + 1 < nt; t++) {
+	for (size_t t = 0; t < nt; t++) {
 		int64_t c;
 		int k = cpu_token(tk[t], &c);
 		if (k == 1) {
@@ -190,13 +243,26 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			neg_cpu = true;
 			continue;
 		}
-		uint64_t ts;
-		if (!ts_token(tk[t], &ts))
-			continue;
-		size_t e = t + 1;
+		/* TIMESTAMP: at t, then perhaps perf's sample period, the event at e */
+		uint64_t ts = 0;
+		bool timed = true;
+		size_t e;
 		struct slice name;
 		bool subsys = false;
 		const char *other = NULL;
+		if (ts_token(tk[t], &ts)) {
+			e = t + 1;
+		} else if ((e = lat_ts(tk, t, nt, &ts)) != 0) {
+		} else if (t > 0 && event_token(tk[t], &name, &subsys) && subsys &&
+			   (t + 1 == nt || memchr(tk[t + 1].s, '=', tk[t + 1].len) || tk[t + 1].s[0] == '(')) {
+			/* perf script -F without time: "comm tid [cpu] kmem:kmalloc: ..."
+			 * (perf names events with their subsystem; ftrace always
+			 * prints the time). No timestamp is needed to replay. */
+			e = t;
+			timed = false;
+		} else {
+			continue;
+		}
 		if (e < nt && !event_token(tk[e], &name, &subsys) && e + 1 < nt &&
 		    imp_parse_dec(tk[e].s, tk[e].len, &(uint64_t){ 0 }))
 			e++; /* perf's sample period */
@@ -205,6 +271,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		if (!event_token(tk[e], &name, &subsys) &&
 		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
 			continue;
+		if (last_cpu_tok < 0 && t >= 2 && lat_cpu_token(tk[t - 1], &cpu))
+			last_cpu_tok = (int)t - 1;
 		if (last_cpu_tok < 0) {
 			/* a task name like "x 1.5: y:" before the real columns? */
 			bool later_cpu = false;
@@ -213,7 +281,7 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			if (later_cpu)
 				continue;
 		}
-		/* found: TS at t, event at e */
+		/* found */
 		if (neg_cpu) {
 			imp_bad_line(im, line, "expected a CPU like [003], got '%s'",
 				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
@@ -221,10 +289,12 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		}
 		if (subsys && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
 			im->fmt = SVZ_FMT_PERF;
-		if (im->have_ts && ts < im->last_ts)
-			im->rep.ts_backwards++;
-		im->last_ts = ts;
-		im->have_ts = true;
+		if (timed) {
+			if (im->have_ts && ts < im->last_ts)
+				im->rep.ts_backwards++;
+			im->last_ts = ts;
+			im->have_ts = true;
+		}
 		if (other) {
 			imp_other_event(im, other, strlen(other));
 			return;

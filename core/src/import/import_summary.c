@@ -195,7 +195,8 @@ char *svz_import_report_text(const struct svz_import_report *r)
 			  r->kmalloc_size_differs);
 	if (r->names_adjusted)
 		sb_printf(&b, "note: %" PRIu64 " cache names changed to fit v1 (letters, digits, "
-			  "_ . : -; kmalloc-* prefixed 'x-')\n", r->names_adjusted);
+			  "_ . : -; kmalloc-* prefixed 'x-'; a name seen again with other sizes, a "
+			  "re-created cache, suffixed .2)\n", r->names_adjusted);
 	if (r->ts_backwards)
 		sb_printf(&b, "note: timestamps went backwards %" PRIu64 " times (several dumps or "
 			  "per-CPU buffers in one file?); events are replayed in file order\n",

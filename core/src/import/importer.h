@@ -55,7 +55,8 @@ struct pent {
 
 struct cache_x {
 	struct svz_import_cache info;
-	uint32_t vote;      /* free-name id + 1 from kmem_cache_free name=, 0 = none */
+	uint32_t first;     /* named: the first cache of its name (itself, unless sizes differ) */
+	uint32_t vote;      /* inferred: free-name id + 1 from kmem_cache_free name=, 0 = none */
 	bool vote_conflict;
 };
 
@@ -243,6 +244,8 @@ uint32_t imp_intern_site(struct svz_importer *im, const char *s, size_t len);
  * NONE with *skip set when it cannot be made (*skip < 0: out of memory). */
 uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, uint32_t req,
 		       uint32_t alloc, int *skip);
+/* The first cache a kmem_cache_alloc name= made (adjusted as declared), NONE if none. */
+uint32_t imp_named_cache(const struct svz_importer *im, const char *name, size_t nlen);
 /* "kmalloc-64", "dma-kmalloc-8k" ...: the bucket size and its gfp bits; 0 if not one. */
 uint32_t imp_kmalloc_name(const char *s, size_t len, uint32_t *gfp);
 /* Inferred caches take the name their frees agree on (at the end). */
@@ -263,7 +266,7 @@ struct ev {
 int imp_kmem_kind(struct slice n);
 void imp_init_ev(struct ev *ev, int kind, struct slice name, int64_t cpu);
 /* Splits "k1=v1 k2=v 2 ..." into ev's fields; -1 with a message if the text
- * does not start with a key. */
+ * does not start with a key or gives a field the importer reads twice. */
 int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t msglen);
 /* One kmem event: checks, then an op. */
 void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line);

@@ -246,7 +246,15 @@ int imp_parse_fields(const char *s, size_t n, struct ev *ev, char *msg, size_t m
 		struct slice val = { s + v, end > v ? end - v : 0 };
 		for (size_t f = 0; f < sizeof field_keys / sizeof field_keys[0]; f++)
 			if (key.len == field_keys[f].len && memcmp(key.s, field_keys[f].key, key.len) == 0) {
-				*(struct slice *)((char *)ev + field_keys[f].at) = val;
+				struct slice *slot = (struct slice *)((char *)ev + field_keys[f].at);
+				/* no kmem event prints a field twice: two events ran
+				 * together (a lost newline), and neither is trusted */
+				if (slot->s) {
+					snprintf(msg, msglen, "%.*s= given twice (two events on one line?)",
+						 (int)key.len, key.s);
+					return -1;
+				}
+				*slot = val;
 				break;
 			}
 		i = end;
@@ -381,6 +389,42 @@ static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
 	return NULL;
 }
 
+static uint32_t page_size(const struct svz_importer *im)
+{
+	return im->base.topo.page_size ? im->base.topo.page_size : 4096;
+}
+
+/* kmem_cache_free name= against the cache the live object at e came from;
+ * a disagreement is counted (the object is freed to its own cache anyway).
+ * A kmalloc object's cache is the kmalloc cache of its size ("kmalloc-1k",
+ * "kmalloc-cg-1k" ...); a named cache's is its name as declared, or the
+ * name it shares with a cache of other sizes; an inferred cache has no name
+ * of its own, so its frees vote for one, and a vote against the earlier
+ * votes counts. */
+static void check_free_name(struct svz_importer *im, const struct pent *e, struct slice nm)
+{
+	bool other;
+	if (e->cache == NONE) {
+		uint32_t g, bucket = imp_kmalloc_name(nm.s, nm.len, &g);
+		other = !bucket || svz_kmalloc_size_roundup(bucket, page_size(im)) != e->bytes;
+	} else if (im->cx[e->cache].info.inferred) {
+		struct cache_x *x = &im->cx[e->cache];
+		uint32_t v = strtab_intern(&im->votes, nm.s, nm.len, NULL);
+		if (v == NONE) {
+			im->oom = true;
+			return;
+		}
+		if (!x->vote)
+			x->vote = v + 1;
+		other = x->vote != v + 1;
+		x->vote_conflict |= other;
+	} else {
+		other = imp_named_cache(im, nm.s, nm.len) != im->cx[e->cache].first;
+	}
+	if (other)
+		im->rep.free_other_cache++;
+}
+
 void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 {
 	struct svz_import_report *r = &im->rep;
@@ -498,22 +542,8 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 			struct slice st = site_text(ev->site);
 			op->site = imp_intern_site(im, st.s, st.len);
 		}
-		if (ev->kind == EV_CACHE_FREE && ev->name.s && named) {
-			struct slice nm = first_tok(ev->name);
-			struct cache_x *x = &im->cx[e->cache];
-			if (x->info.inferred) {
-				uint32_t v = strtab_intern(&im->votes, nm.s, nm.len, NULL);
-				if (v == NONE)
-					im->oom = true;
-				else if (!x->vote)
-					x->vote = v + 1;
-				else if (x->vote != v + 1)
-					x->vote_conflict = true;
-			} else if (strlen(x->info.name) != nm.len ||
-				   memcmp(x->info.name, nm.s, nm.len) != 0) {
-				r->free_other_cache++;
-			}
-		}
+		if (ev->kind == EV_CACHE_FREE && ev->name.s)
+			check_free_name(im, e, first_tok(ev->name));
 		imp_free_ptr(im, e);
 		r->kept++;
 		return;
@@ -554,7 +584,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		as_kmalloc = bucket != 0;
 	}
 	uint64_t size = as_kmalloc && bucket ? bucket : (uint64_t)req;
-	uint32_t page = im->base.topo.page_size ? im->base.topo.page_size : 4096;
+	uint32_t page = page_size(im);
 	uint32_t bytes;
 	if (as_kmalloc) {
 		if (!imp_kmalloc_ok(im, ptr, size))
