@@ -424,9 +424,11 @@ static void test_merging(void)
  * sheaf_capacity = args->sheaf_capacity); cache p does not ask and has
  * none. Size 64: 64 objects per order-0 slab. All on CPU 0, one node.
  *
+ * creation: init_percpu_sheaves() gives both possible CPUs an empty main
+ *   from alloc_empty_sheaf(): SHEAF_ALLOC 2 (on the creating CPU, 0).
  * alloc a1: alloc_from_pcs(): main empty -> __pcs_replace_empty_main():
  *   no spare, barn has no full sheaf (BARN_GET_FAIL 1); GFP_KERNEL may block,
- *   no empty sheaf anywhere -> alloc_full_sheaf(): SHEAF_ALLOC 1,
+ *   no empty sheaf anywhere -> alloc_full_sheaf(): SHEAF_ALLOC 3,
  *   refill_sheaf() -> __kmem_cache_alloc_bulk(4): c->freelist empty ->
  *   ___slab_alloc (ALLOC_SLOWPATH 1, new slab: ALLOC_SLAB 1) for the first,
  *   then 3 from c->freelist (ALLOC_FASTPATH 3); SHEAF_REFILL 4. main is
@@ -468,7 +470,7 @@ static void test_opt_in_sheaves(void)
 	} v619[] = {
 		{ "alloc_cpu_sheaf", 5, 0 }, { "free_cpu_sheaf", 5, 0 }, { "alloc_fastpath", 7, 4 },
 		{ "alloc_slowpath", 1, 1 }, { "alloc_slab", 1, 1 }, { "free_fastpath", 8, 5 },
-		{ "free_slowpath", 0, 0 }, { "sheaf_alloc", 1, 0 }, { "sheaf_free", 1, 0 },
+		{ "free_slowpath", 0, 0 }, { "sheaf_alloc", 3, 0 }, { "sheaf_free", 1, 0 },
 		{ "sheaf_refill", 8, 0 }, { "sheaf_flush", 8, 0 }, { "barn_get_fail", 2, 0 },
 		{ "barn_get", 0, 0 }, { "cpuslab_flush", 1, 1 }, { "deactivate_empty", 0, 0 },
 		{ "deactivate_to_head", 1, 1 },

@@ -8,6 +8,10 @@
 #include "harness.h"
 #include "slubviz/slubviz.h"
 
+/* SHEAF_ALLOC counted on CPU 0 when c64 is created: one empty main sheaf
+ * per possible CPU (init_percpu_sheaves() -> alloc_empty_sheaf()), 4 CPUs */
+#define SHEAF_CREATED 4
+
 static const char *sysfs_of(const char *ops, int *hout);
 #define stat_cpu svz_t_stat_cpu
 #define stat_total svz_t_stat_total
@@ -127,10 +131,12 @@ static void test_counters(void)
 	const char *s;
 	/* first alloc: empty main, empty barn -> BARN_GET_FAIL, a sheaf is
 	 * allocated (SHEAF_ALLOC) and refilled from a new slab (ALLOC_SLAB,
-	 * SHEAF_REFILL = capacity 60); the pop is ALLOC_FASTPATH */
+	 * SHEAF_REFILL = capacity 60); the pop is ALLOC_FASTPATH. CPU 0 also
+	 * holds SHEAF_CREATED: the empty main sheaves init_percpu_sheaves()
+	 * allocated for the 4 possible CPUs when the cache was made */
 	s = sysfs_of("c0 alloc c64 a\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), SHEAF_CREATED + 1);
 	CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
 	CHECK_EQ_INT(stat_cpu(s, "alloc_fastpath", 0), 1);
@@ -228,17 +234,18 @@ static void test_prefill_and_rcu(void)
 		     "c0 prefill_sheaf c64 10 sh2\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_slow", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "barn_get_fail", 0), 1);
-	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_alloc", 0), SHEAF_CREATED + 1);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 60);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_return_fast", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_fast", 0), 1);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
-	/* more than sheaf_capacity: an oversize sheaf (no SHEAF_ALLOC) */
+	/* more than sheaf_capacity: an oversize sheaf (no SHEAF_ALLOC but the
+	 * cache's creation's) */
 	s = sysfs_of("c0 prefill_sheaf c64 100 big\nrepeat 100 {\nc0 alloc_from_sheaf c64 big o{$i}\n}\n"
 		     "c0 alloc_from_sheaf c64 big none\nc0 return_sheaf c64 big\n", &h);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_oversize", 0), 1);
-	CHECK_EQ_INT(stat_total(s, "sheaf_alloc"), 0);
+	CHECK_EQ_INT(stat_total(s, "sheaf_alloc"), SHEAF_CREATED);
 	/* the oversize sheaf is filled by __kmem_cache_alloc_bulk(s, gfp, 100):
 	 * refill_objects() gets all 100, stat_add(ALLOC_SLOWPATH, 100); the
 	 * alloc_from_sheaf pops count nothing */
@@ -253,12 +260,12 @@ static void test_prefill_and_rcu(void)
 	 * barn_replace_empty_sheaf() takes that full sheaf (BARN_GET) and leaves
 	 * the empty main in the barn, so CPU 0's prefill (no spare: SLOW) gets
 	 * the empty sheaf: BARN_GET_FAIL, refilled to 60 (SHEAF_REFILL), and no
-	 * new sheaf (SHEAF_ALLOC 0) */
+	 * new sheaf (SHEAF_ALLOC only the creation's) */
 	s = sysfs_of("c1 prefill_sheaf c64 10 sh1\nc1 prefill_sheaf c64 10 sh2\nc1 return_sheaf c64 sh1\n"
 		     "c1 return_sheaf c64 sh2\nc0 alloc c64 x\nc0 prefill_sheaf c64 10 sh3\n", &h);
 	check_stats(h, s, (const struct want[]){ { "barn_get_fail", 1, 2 }, { "barn_put", 1, 1 },
 		{ "barn_get", 0, 1 }, { "sheaf_prefill_slow", 0, 1 }, { "barn_get_fail", 0, 1 },
-		{ "sheaf_refill", 0, 60 }, { "sheaf_alloc", 0, 0 }, { NULL, 0, 0 } });
+		{ "sheaf_refill", 0, 60 }, { "sheaf_alloc", 0, SHEAF_CREATED }, { NULL, 0, 0 } });
 	/* a returned sheaf when the CPU already has a spare: SLOW, refilled and
 	 * put into the barn (BARN_PUT) */
 	s = sysfs_of("c0 alloc c64 x\nc0 prefill_sheaf c64 5 sh\nc0 prefill_sheaf c64 5 sh2\n"

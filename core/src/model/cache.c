@@ -138,6 +138,17 @@ FOR_SIZE static ARENA_MOVES int create_cache(struct model *m, const char *name, 
 		p->rcu_free = NIL;
 		classic_init_cpu(m, pcs + (idx_t)cpu, cpu);
 	}
+	/* init_percpu_sheaves() (and bootstrap_cache_sheaves() for the
+	 * kmalloc caches) gives every possible CPU an empty main sheaf from
+	 * alloc_empty_sheaf(), which counts SHEAF_ALLOC; the stats exist by then
+	 * (do_kmem_cache_create() allocates them first), and raw_cpu_inc()
+	 * puts all of them on the creating CPU: CPU 0 here (seed 004's v7.0
+	 * dump of bio-256 on 64 CPUs: sheaf_alloc C18=65, the creator's 64 and
+	 * one more) */
+	if (has_sheaves) {
+		uint64_t possible = cfg->topo.possible > nr_cpus ? (uint64_t)cfg->topo.possible : (uint64_t)nr_cpus;
+		*u64_at(m, stats + SHEAF_ALLOC) += possible;
+	}
 	struct world *w = WORLD(m);
 	w->nr_caches++;
 	if (g.objects > w->max_slab_objects)
