@@ -1440,25 +1440,6 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.r.events, 0);
 	imp_free(&x);
 
-	/* 63. two events on one line (a lost newline): call_site= comes twice,
-	 * so neither event is trusted; the line is bad, the next one imports */
-	x = imp(PFX "kmalloc: call_site=a ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 "
-		"gfp_flags=GFP_KERNEL node=-1 accounted=false  bash-1 [001] ..... 1.0: kmalloc: "
-		"call_site=b ptr=0xffff888100001000 bytes_req=2000 bytes_alloc=2048 gfp_flags=GFP_KERNEL "
-		"node=-1 accounted=false\n" KM("c0", "8"));
-	CHECK_EQ_INT(x.rc, 0);
-	CHECK_EQ_INT(x.r.bad_lines, 1);
-	CHECK(has_error(&x, 1, "kmalloc: call_site= given twice (two events on one line?)"));
-	CHECK_EQ_INT(x.r.events, 1);
-	CHECK_EQ_INT(x.t.nr_ops, 1);
-	CHECK_EQ_INT(x.t.ops[0].size, 8);
-	imp_free(&x);
-	/* the same in a bpftrace line, ptr= repeated */
-	x = imp("svz 1 kfree ptr=0xa0 call_site=f ptr=0xb0\n");
-	CHECK(has_error(&x, 1, "kfree: ptr= given twice"));
-	CHECK_EQ_INT(x.r.events, 0);
-	imp_free(&x);
-
 	/* 58. a negative size */
 	x = imp(KM("a0", "-5") KM("b0", "8"));
 	CHECK(has_error(&x, 1, "expected sizes >= 0, got bytes_req=-5"));
