@@ -1042,6 +1042,29 @@ static void test_hostile(void)
 	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 2);
 	CHECK_EQ_INT(x.r.kept, 1);
 	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 2);
+	/* CPU 300 was seen, though not replayed: the summary says so (KM is on [001]) */
+	CHECK(summary_has(&x, "CPUs seen: 1; 300 beyond the model's 256 CPUs (their events skipped)\n"));
+	{
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"cpus_seen\":\"1\",\"cpus_beyond\":\"300\","));
+		free(json);
+	}
+	imp_free(&x);
+	/* ... a range of them: lowest and highest */
+	x = imp("   bash-1 [4095] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n"
+		"   bash-1 [256] .... 1.1: kmalloc: ptr=00000000000000c0 bytes_req=8\n"
+		"   bash-1 [300] .... 1.2: kmalloc: ptr=00000000000000d0 bytes_req=8\n" KM("00000000000000b0", "8"));
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 3);
+	CHECK(summary_has(&x, "CPUs seen: 1; 256-4095 beyond the model's 256 CPUs"));
+	imp_free(&x);
+	/* ... and none: the JSON field is empty, the text says nothing */
+	x = imp(KM("00000000000000b0", "8"));
+	CHECK(!summary_has(&x, "beyond the model's"));
+	{
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"cpus_beyond\":\"\","));
+		free(json);
+	}
 	imp_free(&x);
 
 	/* 22. an absurd CPU number */
@@ -1157,6 +1180,19 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.t.ops[0].node, -1);
 	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ACCOUNT);
 	CHECK_EQ_STR(x.t.caches[0].name, "inferred-4096-4096");
+	imp_free(&x);
+	/* 37b. accounted= that is neither: the kernel prints only "true" or
+	 * "false" (kmem.h, v6.1 on), so the line is damaged and not imported;
+	 * the lines around it are, "false"/"0" without __GFP_ACCOUNT */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		PFX "kmalloc: ptr=b0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=maybe\n"
+		PFX "kmalloc: ptr=c0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=0\n");
+	CHECK(has_error(&x, 2, "expected accounted=true or false, got 'accounted=maybe'"));
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL);
+	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL);
+	CHECK_EQ_INT(x.t.ops[1].line, 3);
 	imp_free(&x);
 
 	/* 38. ftrace's lost-events marker */
@@ -1308,9 +1344,21 @@ static void test_hostile(void)
 	CHECK_EQ_STR(cache_of(&x, 5), "foo");
 	CHECK_EQ_INT(x.r.names_adjusted, 2);
 	CHECK_EQ_INT(x.r.free_other_cache, 0);
-	CHECK(summary_has(&x, "foo.2: object_size=200; named in the trace, bytes_req=200 "
-			  "bytes_alloc=200; 2 allocations\n"));
+	CHECK(summary_has(&x, "foo: object_size=100; named in the trace, bytes_req=100 "
+			  "bytes_alloc=104; 2 allocations\n"));
+	CHECK(summary_has(&x, "foo.2: object_size=200; named foo in the trace, with other sizes "
+			  "than that cache (re-created?): bytes_req=200 bytes_alloc=200; 2 allocations\n"));
 	CHECK(summary_has(&x, "a name seen again with other sizes, a re-created cache, suffixed .2)"));
+	CHECK_EQ_INT(x.r.caches[0].recreates, -1);
+	CHECK_EQ_INT(x.r.caches[1].recreates, 0);
+	{
+		char *json = svz_import_report_json(&x.r);
+		CHECK(json && strstr(json, "\"origin\":\"recreated\",\"size_fallback\":false,"
+				     "\"allocs\":2,\"recreates\":\"foo\"}"));
+		CHECK(json && strstr(json, "\"origin\":\"trace\",\"size_fallback\":false,"
+				     "\"allocs\":2}"));
+		free(json);
+	}
 	imp_free(&x);
 	/* ... but an event without sizes (bpftrace without bytes) is the first cache's */
 	x = imp(PFX "kmem_cache_alloc: ptr=a0 name=foo bytes_req=100 bytes_alloc=104\n"

@@ -284,6 +284,15 @@ static void test_prefill_and_rcu(void)
 	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
+	/* ... whichever CPU ends the grace period: rcu_free_sheaf() is an RCU
+	 * callback, run on the CPU whose call_rcu() queued it (CPU 0), so
+	 * BARN_PUT is CPU 0's, not that of CPU 1's rcu_barrier */
+	s = sysfs_of("repeat 61 {\nc0 alloc c64 o{$i}\n}\nrepeat 60 {\nc0 kfree_rcu o{$i}\n}\n"
+		     "c1 rcu_barrier\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put", 1), 0);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
 	/* kfree_rcu_sheaf() offers only objects of numa_mem_id()'s node to
 	 * __kfree_rcu_sheaf(): CPU 0 of a memoryless node (numa_mem_id() = 0 on
 	 * x86) frees an object of node 1 (the only memory), so nothing is
@@ -313,6 +322,16 @@ static void test_prefill_and_rcu(void)
 	CHECK(stat_cpu(s, "barn_put", 1) >= 10);
 	CHECK_EQ_INT(stat_cpu(s, "barn_put_fail", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 0), 60);
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* ... and with CPU 3 ending the grace period, the callback's
+	 * BARN_PUT_FAIL and SHEAF_FLUSH are still CPU 0's, the queuing CPU */
+	s = sysfs_of("repeat 1400 {\nc0 alloc c64 o{$i}\n}\nrepeat 1340 {\nc1 free c64 o{$i}\n}\n"
+		     "repeat 60 {\nc0 kfree_rcu o{1340+$i}\n}\nc3 rcu_barrier\n", &h);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put_fail", 0), 1);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 0), 60);
+	CHECK_EQ_INT(stat_cpu(s, "barn_put_fail", 3), 0);
+	CHECK_EQ_INT(stat_cpu(s, "sheaf_flush", 3), 0);
 	CHECK_EQ_STR(svz_validate(h), "");
 	svz_close(h);
 }
@@ -439,6 +458,56 @@ static void test_bad_free_reports(void)
 	svz_close(h);
 }
 
+/* Objects in a snapshot's slabs whose state is 'l' (lost: leaked). */
+static int lost_objects(int h)
+{
+	int n = 0;
+	for (const char *p = svz_snapshot_json(h); (p = strstr(p, "\"state\":\"")) != NULL;) {
+		for (p += 9; *p && *p != '"'; p++)
+			n += *p == 'l';
+	}
+	return n;
+}
+
+/* free_to_pcs_bulk() (v6.18 on, as in v7.0) sets remote-node objects
+ * aside in batches of PCS_BATCH_MAX (32), swapping each with the last
+ * object; a full batch is freed at once (FREE_SLOWPATH += 32), then
+ * `if (i < size)` the scan goes on, else the function ends. CPU 0 frees
+ * objects CPU 2 (node 1) allocated (remote) and one it allocated (local,
+ * last):
+ * - 32 remote + 1 local: i=0 is remote, the local moves to p[0]; i=0 is
+ *   local, i=1; the 31 remote ones left each take the last slot, and the
+ *   32nd makes size 1 == i: the batch is freed, the local object never
+ *   is: free_slowpath 32, free_fastpath 0, one object lost.
+ * - 33 remote + 1 local: the batch fills at size 2 > i = 1, the scan goes
+ *   on, the 33rd remote starts a new batch: local to main (fastpath 1),
+ *   then the partial batch: free_slowpath 33.
+ * - 31 remote + 1 local: no full batch: fastpath 1, slowpath 31.
+ * - 32 remote only: the batch fills at size 0: nothing local to lose. */
+static void test_free_bulk_remote_batches(void)
+{
+	static const struct { int remote, local, slowpath, fastpath, lost; } c[] = {
+		{ 32, 1, 32, 0, 1 }, { 33, 1, 33, 1, 0 }, { 31, 1, 31, 1, 0 }, { 32, 0, 32, 0, 0 },
+	};
+	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+		char local[32] = "", ops[256];
+		if (c[k].local)
+			snprintf(local, sizeof local, "c0 alloc c64 p[%d]\n", c[k].remote);
+		snprintf(ops, sizeof ops, "repeat %d {\nc2 alloc c64 p[{$i}]\n}\n%sc0 free_bulk c64 %d p\n",
+			 c[k].remote, local, c[k].remote + c[k].local);
+		int h;
+		const char *s = sysfs_of(ops, &h);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), c[k].slowpath);
+		CHECK_EQ_INT(stat_cpu(s, "free_fastpath", 0), c[k].fastpath);
+		CHECK_EQ_INT(lost_objects(h), c[k].lost);
+		CHECK((strstr(svz_events_json(h, 0, 100000), "\"check\":\"BULK_LEAK\"") != NULL) == (c[k].lost > 0));
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
 	test_cmpxchg_double_fail_interleaved();
@@ -448,5 +517,6 @@ int main(void)
 	test_v5();
 	test_validator_all_scenarios();
 	test_counters();
+	test_free_bulk_remote_batches();
 	return svz_t_done();
 }

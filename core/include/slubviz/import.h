@@ -84,6 +84,8 @@ struct svz_import_cache {
 	bool named_by_free;  /* ... then named by the name= of its kmem_cache_free events */
 	bool size_fallback;  /* no (align, HWCACHE_ALIGN, ctor) reproduced bytes_alloc: object_size = bytes_alloc */
 	bool ctor;           /* declared with a constructor: its free pointer sits after the object */
+	int32_t recreates;   /* a name seen again with other sizes (a re-created cache, NAME.2):
+			      * the index of the name's first cache; -1 otherwise */
 	uint64_t allocs;
 };
 
@@ -136,6 +138,8 @@ struct svz_import_report {
 	int header_cpus;         /* "#P:N" / "cpus=N" in a header, 0 if none */
 
 	uint64_t cpus_seen[SVZ_MAX_CPUS / 64]; /* CPU columns of the kmem events read, kept or not */
+	int64_t cpus_beyond_lo, cpus_beyond_hi; /* CPU columns >= SVZ_MAX_CPUS (their events
+						 * skipped as cpu-limit); -1 if none */
 	int max_node;            /* highest node= seen, -1 if none */
 	int nr_cpus, nr_nodes;   /* suggested topology */
 	uint64_t node_mem;       /* bytes per node */

@@ -126,7 +126,8 @@ uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, u
 		klen = (size_t)snprintf(key, sizeof key, "\1%u-%u", req, alloc);
 		shown_len = 0;
 	}
-	uint32_t id = strtab_find(&im->cache_index, key, klen);
+	/* a named cache whose sizes match is the one looked up already */
+	uint32_t id = nlen && klen == shown_len ? first : strtab_find(&im->cache_index, key, klen);
 	if (id != NONE) {
 		if (adjusted)
 			im->rep.names_adjusted++;
@@ -180,6 +181,7 @@ uint32_t imp_get_cache(struct svz_importer *im, const char *name, size_t nlen, u
 	x->info.align = d.align;
 	x->info.flags = d.flags;
 	x->info.inferred = nlen == 0;
+	x->info.recreates = first != NONE ? (int32_t)first : -1;
 	x->first = first != NONE ? first : id;
 	im->nr_caches++;
 	return id;

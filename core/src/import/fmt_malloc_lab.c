@@ -106,7 +106,7 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 		return;
 	}
 	if (cpu >= SVZ_MAX_CPUS) {
-		imp_skip(im, SVZ_SKIP_CPU_LIMIT);
+		imp_skip_cpu_beyond(im, cpu > INT64_MAX ? INT64_MAX : (int64_t)cpu);
 		if (opc == 'a')
 			imp_mark_ptr(im, id, PS_SKIPPED);
 		return;

@@ -245,6 +245,7 @@ struct svz_importer *svz_importer_new(enum svz_import_format fmt, const struct s
 	if (!im->lim.max_line)
 		im->lim.max_line = 65536;
 	im->rep.max_node = -1;
+	im->rep.cpus_beyond_lo = im->rep.cpus_beyond_hi = -1;
 	im->rep.header_ops = -1;
 	im->max_cpu = -1;
 	if (strtab_intern(&im->sites, "", 0, NULL) == NONE) {

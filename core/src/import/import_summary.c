@@ -72,9 +72,26 @@ static void cpu_list(const struct svz_import_report *r, char *buf, size_t len)
 	}
 }
 
-static void cache_origin(const struct svz_import_cache *c, char *buf, size_t len)
+/* "300" or "256-4095"; empty if every CPU column was within the model's */
+static void cpus_beyond(const struct svz_import_report *r, char *buf, size_t len)
 {
-	if (c->named_by_free)
+	buf[0] = 0;
+	if (r->cpus_beyond_lo < 0)
+		return;
+	if (r->cpus_beyond_hi > r->cpus_beyond_lo)
+		snprintf(buf, len, "%" PRId64 "-%" PRId64, r->cpus_beyond_lo, r->cpus_beyond_hi);
+	else
+		snprintf(buf, len, "%" PRId64, r->cpus_beyond_lo);
+}
+
+static void cache_origin(const struct svz_import_report *r, const struct svz_import_cache *c,
+			 char *buf, size_t len)
+{
+	if (c->recreates >= 0)
+		snprintf(buf, len, "named %s in the trace, with other sizes than that cache "
+			 "(re-created?): bytes_req=%u bytes_alloc=%u", r->caches[c->recreates].name,
+			 c->bytes_req, c->bytes_alloc);
+	else if (c->named_by_free)
 		snprintf(buf, len, "kmem_cache_alloc without name=: inferred from bytes_req=%u "
 			 "bytes_alloc=%u, named by its kmem_cache_free name=", c->bytes_req, c->bytes_alloc);
 	else if (c->inferred)
@@ -142,7 +159,7 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		}
 		if (c->align)
 			snprintf(align, sizeof align, " align=%u", c->align);
-		cache_origin(c, origin, sizeof origin);
+		cache_origin(r, c, origin, sizeof origin);
 		char fallback[128] = "";
 		if (c->size_fallback)
 			snprintf(fallback, sizeof fallback, " (no alignment turns %u into %u: declared "
@@ -164,6 +181,9 @@ char *svz_import_report_text(const struct svz_import_report *r)
 	sb_printf(&b, "CPUs seen: %s", buf[0] ? buf : r->no_cpu ? "unknown" : "none");
 	if (buf[0] && r->no_cpu)
 		sb_printf(&b, "; unknown for %" PRIu64 " events", r->no_cpu);
+	cpus_beyond(r, buf, sizeof buf);
+	if (buf[0])
+		sb_printf(&b, "; %s beyond the model's %d CPUs (their events skipped)", buf, SVZ_MAX_CPUS);
 	if (r->header_cpus)
 		sb_printf(&b, " (%d CPUs in the header)", r->header_cpus);
 	sb_printf(&b, "\n");
@@ -280,16 +300,25 @@ char *svz_import_report_json(const struct svz_import_report *r)
 		json_str(&b, c->name);
 		sb_printf(&b, ",\"bytes_req\":%u,\"bytes_alloc\":%u,\"object_size\":%u,\"align\":%u"
 			  ",\"flags\":\"%s\",\"ctor\":%s,\"origin\":\"%s\",\"size_fallback\":%s"
-			  ",\"allocs\":%" PRIu64 "}",
+			  ",\"allocs\":%" PRIu64,
 			  c->bytes_req, c->bytes_alloc, c->object_size, c->align, flags,
 			  c->ctor ? "true" : "false",
-			  c->named_by_free ? "named-by-free" : c->inferred ? "inferred" : "trace",
+			  c->recreates >= 0 ? "recreated" : c->named_by_free ? "named-by-free"
+			  : c->inferred ? "inferred" : "trace",
 			  c->size_fallback ? "true" : "false", c->allocs);
+		if (c->recreates >= 0) {
+			sb_printf(&b, ",\"recreates\":");
+			json_str(&b, r->caches[c->recreates].name);
+		}
+		sb_printf(&b, "}");
 	}
 	cpu_list(r, buf, sizeof buf);
-	sb_printf(&b, "],\"pointers\":{\"hashed\":%" PRIu64 ",\"raw\":%" PRIu64 "},\"cpus_seen\":\"%s\""
+	sb_printf(&b, "],\"pointers\":{\"hashed\":%" PRIu64 ",\"raw\":%" PRIu64 "},\"cpus_seen\":\"%s\"",
+		  r->hashed_ptrs, r->raw_ptrs, buf);
+	cpus_beyond(r, buf, sizeof buf);
+	sb_printf(&b, ",\"cpus_beyond\":\"%s\""
 		  ",\"header_cpus\":%d,\"topology\":{\"nodes\":%d,\"cpus\":%d,\"node_mem\":%" PRIu64 "}",
-		  r->hashed_ptrs, r->raw_ptrs, buf, r->header_cpus, r->nr_nodes, r->nr_cpus, r->node_mem);
+		  buf, r->header_cpus, r->nr_nodes, r->nr_cpus, r->node_mem);
 	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64
 		  ",\"node_dropped\":%" PRIu64 ",\"free_other_cache\":%" PRIu64
 		  ",\"kmalloc_size_differs\":%" PRIu64 ",\"names_adjusted\":%" PRIu64

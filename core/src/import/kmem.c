@@ -349,6 +349,16 @@ static struct slice site_text(struct slice v)
 	return v; /* "f+0x70/0xb0 [memleak]": the module stays */
 }
 
+/* accounted= as the kernel prints it ("true"/"false", v6.1 on), or as a
+ * tool without the event's print format shows the raw byte ("1", "(1)");
+ * false when it is none of these */
+static bool accounted_value(struct slice v, bool *accounted)
+{
+	struct slice a = first_tok(v);
+	*accounted = slice_is(a, "true") || slice_is(a, "1") || slice_is(a, "(1)");
+	return *accounted || slice_is(a, "false") || slice_is(a, "0") || slice_is(a, "(0)");
+}
+
 /* Why a last line without '\n' is cut short, or NULL if it may be whole.
  * Every kernel from 2.6.32 on prints call_site and ptr first, then for
  * allocations bytes_req, bytes_alloc and gfp_flags (kmem.h; the 2025 name=
@@ -380,12 +390,9 @@ static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
 		return "gfp_flags= ends in a name the kernel does not print";
 	if (ev->node.s && !ev->node_event && !ev->accounted.s)
 		return "node= without the accounted= that follows it";
-	if (ev->accounted.s) {
-		struct slice a = first_tok(ev->accounted);
-		if (!slice_is(a, "true") && !slice_is(a, "false") && !slice_is(a, "(0)") &&
-		    !slice_is(a, "(1)") && !slice_is(a, "0") && !slice_is(a, "1"))
-			return "accounted= is neither true nor false";
-	}
+	bool acc;
+	if (ev->accounted.s && !accounted_value(ev->accounted, &acc))
+		return "accounted= is neither true nor false";
 	return NULL;
 }
 
@@ -455,6 +462,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		return;
 	}
 	int64_t req = 0, alloc = 0, node = -1;
+	bool accounted = false;
 	if (is_alloc) {
 		if (ev->req.s && !field_num(ev->req, &req, &of)) {
 			imp_bad_line(im, line, "expected bytes_req=NUMBER%s, got 'bytes_req=%s'",
@@ -486,6 +494,12 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 				     imp_excerpt(ev->node.s, first_tok(ev->node).len, 40, ex, sizeof ex));
 			return;
 		}
+		if (ev->accounted.s && !accounted_value(ev->accounted, &accounted)) {
+			imp_bad_line(im, line, "expected accounted=true or false, got 'accounted=%s'",
+				     imp_excerpt(ev->accounted.s, first_tok(ev->accounted).len, 40, ex,
+						 sizeof ex));
+			return;
+		}
 	}
 
 	/* from here on the line is a well-formed kmem event */
@@ -508,7 +522,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	if (ev->cpu < 0) {
 		r->no_cpu++;
 	} else if (ev->cpu >= SVZ_MAX_CPUS) {
-		imp_skip(im, SVZ_SKIP_CPU_LIMIT);
+		imp_skip_cpu_beyond(im, ev->cpu);
 		if (is_alloc && ptr)
 			imp_mark_ptr(im, ptr, PS_SKIPPED);
 		return;
@@ -562,11 +576,8 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		if (unknown)
 			r->gfp_unknown++;
 	}
-	if (ev->accounted.s) {
-		struct slice a = first_tok(ev->accounted);
-		if (slice_is(a, "true") || slice_is(a, "1") || slice_is(a, "(1)"))
-			gfp |= __GFP_ACCOUNT;
-	}
+	if (accounted)
+		gfp |= __GFP_ACCOUNT;
 	if (node >= SVZ_MAX_NODES) {
 		r->node_dropped++;
 		node = -1;

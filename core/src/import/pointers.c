@@ -153,6 +153,17 @@ uint32_t imp_intern_site(struct svz_importer *im, const char *s, size_t len)
 	return id;
 }
 
+/* an event on a CPU the model does not have: skipped, but the CPU was seen */
+void imp_skip_cpu_beyond(struct svz_importer *im, int64_t cpu)
+{
+	struct svz_import_report *r = &im->rep;
+	if (r->cpus_beyond_lo < 0 || cpu < r->cpus_beyond_lo)
+		r->cpus_beyond_lo = cpu;
+	if (cpu > r->cpus_beyond_hi)
+		r->cpus_beyond_hi = cpu;
+	imp_skip(im, SVZ_SKIP_CPU_LIMIT);
+}
+
 void imp_note_cpu(struct svz_importer *im, int cpu)
 {
 	im->rep.cpus_seen[cpu / 64] |= 1ull << (cpu % 64);

@@ -147,7 +147,7 @@ FOR_SIZE static ARENA_MOVES int create_cache(struct model *m, const char *name, 
 	 * one more) */
 	if (has_sheaves) {
 		uint64_t possible = cfg->topo.possible > nr_cpus ? (uint64_t)cfg->topo.possible : (uint64_t)nr_cpus;
-		*u64_at(m, stats + SHEAF_ALLOC) += possible;
+		*stat_ptr(m, c, 0, SHEAF_ALLOC) += possible;
 	}
 	struct world *w = WORLD(m);
 	w->nr_caches++;

@@ -112,7 +112,8 @@ extern const char *const loc_names[LOC__COUNT];
 	X(RCU_FAIL, "no rcu_free sheaf to be had: classic kfree_rcu batching") \
 	X(CLASSIC_NO_PREFILL, "kmem_cache_prefill_sheaf() exists from v6.18 on") \
 	X(KEEP_EMPTY, "empty slab kept: nr_partial < min_partial") \
-	X(ISOLATED, "slab is isolated by a refill in progress: leave it")
+	X(ISOLATED, "slab is isolated by a refill in progress: leave it") \
+	X(BULK_LEAK, "a full batch of remote objects ended the scan: the local objects are never freed")
 
 enum check_item {
 #define X(k, s) CHK_##k,
@@ -702,7 +703,7 @@ idx_t get_barn(struct model *m, idx_t cache, int cpu);
 void deliver(struct model *m, int cpu, idx_t dest_sheaf, idx_t obj);
 enum loc dest_loc(idx_t dest_sheaf);
 /* rcu.c: call_rcu(rcu_free_sheaf_nobarn) of a CPU's rcu_free sheaf */
-void rcu_free_flush(struct model *m, idx_t pcs);
+void rcu_free_flush(struct model *m, idx_t cache, int cpu);
 #define E2BIG_ 7
 #define ENOMEM_ 12
 #define EBUSY_ 16

@@ -189,8 +189,8 @@ int co_DISCARD_SLAB(struct model *m, int cpu, struct frame *f)
  * a look-ahead of 3 (the third object of another slab stops the scan;
  * matches do not use up the budget). Matches move behind `same`; returns
  * the new buffer length. */
-static uint32_t build_detached_freelist(struct model *m, int cpu, idx_t *slab, idx_t *head,
-					idx_t *tail, uint32_t *cnt)
+static uint32_t build_detached_freelist(struct model *m, int cpu, uint32_t base, idx_t *slab,
+					idx_t *head, idx_t *tail, uint32_t *cnt)
 {
 	struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 	uint32_t size = c->bulk_len;
@@ -202,7 +202,7 @@ static uint32_t build_detached_freelist(struct model *m, int cpu, idx_t *slab, i
 	obj_r(m, obj)->state = OBJ_CHAIN;
 	uint32_t same = size;
 	int lookahead = 3;
-	while (size) {
+	while (size > base) {
 		idx_t o = *u32_at(m, c->bulk + --size);
 		if (obj_r(m, o)->slab == *slab) {
 			set_freepointer(m, o, *head);
@@ -223,22 +223,24 @@ static uint32_t build_detached_freelist(struct model *m, int cpu, idx_t *slab, i
 	return same;
 }
 
-/* __kmem_cache_free_bulk(): every object in the bulk buffer back to its
- * slab, one __slab_free per detached freelist. flag1: count FREE_SLOWPATH
- * (+cnt) per chain (slab_free_bulk); internal flushes do not. */
+/* __kmem_cache_free_bulk(): every object in the bulk buffer from entry
+ * `base` up back to its slab, one __slab_free per detached freelist (the
+ * entries below base are another array, left alone). flag1: count
+ * FREE_SLOWPATH (+cnt) per chain (slab_free_bulk); internal flushes do not. */
 #define this_slab      f->b
 #define head           f->x
 #define tail           f->y
 #define nr_objs        f->n
+#define base           f->k      /* in: the first entry of the array (0 by default) */
 #define count_slowpath f->flag1  /* in: FREE_SLOWPATH += cnt per chain */
 int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	while (WORLD(m)->cpus[cpu].bulk_len > 0) {
+	while (WORLD(m)->cpus[cpu].bulk_len > (uint32_t)base) {
 		{
 			uint32_t cnt;
-			WORLD(m)->cpus[cpu].bulk_len =
-				build_detached_freelist(m, cpu, &this_slab, &head, &tail, &cnt);
+			WORLD(m)->cpus[cpu].bulk_len = build_detached_freelist(m, cpu, (uint32_t)base, &this_slab,
+									       &head, &tail, &cnt);
 			nr_objs = (int32_t)cnt;
 		}
 		EV(.kind = EV_TAKE_OBJECT, .fn = KFN_build_detached_freelist, .slab = this_slab, .obj = head,
@@ -262,4 +264,5 @@ int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 #undef head
 #undef tail
 #undef nr_objs
+#undef base
 #undef count_slowpath

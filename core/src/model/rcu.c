@@ -13,8 +13,14 @@
  * grace period ends at an `rcu_barrier` op. Objects that find no sheaf take
  * the classic kfree_rcu batching: freed with kfree() after the grace period.
  *
- *   every sheaf on world.rcu_pending has where == SH_RCU_PENDING
+ *   every sheaf on world.rcu_pending has where == SH_RCU_PENDING and
+ *     where_id == the CPU that call_rcu()'d it
  *   every object on world.rcu_objects has state OBJ_RCU
+ *
+ * rcu_free_sheaf() runs, as an RCU callback does, on the CPU that queued
+ * it (callbacks not offloaded): its counters and, before v7.0, that CPU's
+ * kmem_cache_cpu slab are that CPU's (frame on_cpu), whichever CPU's
+ * rcu_barrier op ends the grace period.
  *
  * Differences from Linux: the grace period is explicit (rcu_barrier op);
  * kfree_rcu objects of caches without sheaves (all before v6.18) are batched
@@ -343,7 +349,7 @@ push:
 		PCS(cpu)->rcu_free = NIL;
 		sheaf_r(m, rcu_sheaf)->node = cpu_node(m, cpu); /* numa_mem_id() == own node on x86 */
 		sheaf_r(m, rcu_sheaf)->nobarn = false;
-		sheaf_place(m, rcu_sheaf, SH_RCU_PENDING, -1);
+		sheaf_place(m, rcu_sheaf, SH_RCU_PENDING, cpu);
 		dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, rcu_sheaf, true);
 		EV(.kind = EV_MOVE_SHEAF, .fn = KFN___kfree_rcu_sheaf, .sheaf = rcu_sheaf, .from = LOC_SHEAF,
 		   .to = LOC_NONE, .value = sheaf_size(m, rcu_sheaf));
@@ -451,14 +457,16 @@ int co_OP_KFREE_RCU(struct model *m, int cpu, struct frame *f)
 /* A flush hands a CPU's rcu_free sheaf, if any, to call_rcu(
  * rcu_free_sheaf_nobarn): after the grace period its objects go to the
  * slabs, not the barn. */
-void rcu_free_flush(struct model *m, idx_t pcs)
+void rcu_free_flush(struct model *m, idx_t cache, int cpu)
 {
+	idx_t pcs = pcs_idx(m, cache, cpu);
 	idx_t r = pcs_r(m, pcs)->rcu_free;
 	if (r == NIL)
 		return;
 	pcs_r(m, pcs)->rcu_free = NIL;
 	sheaf_r(m, r)->nobarn = true;
-	sheaf_place(m, r, SH_RCU_PENDING, -1);
+	/* flush_all_rcu_sheaves() and pcs_flush_all() run on the sheaf's CPU */
+	sheaf_place(m, r, SH_RCU_PENDING, cpu);
 	dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
 }
 
@@ -473,7 +481,7 @@ int co_KVFREE_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
 		if (!cache_r(m, c)->alive || !cache_r(m, c)->has_sheaves)
 			continue;
 		for (int on = 0; on < WORLD(m)->nr_cpus; on++)
-			rcu_free_flush(m, pcs_idx(m, c, on));
+			rcu_free_flush(m, c, on);
 	}
 	CALL(CO_OP_RCU_BARRIER, (void)callee);
 	CO_RETURN(0);
@@ -490,9 +498,11 @@ int co_OP_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
 	while (WORLD(m)->rcu_pending.first != NIL) {
 		rcu_sheaf = WORLD(m)->rcu_pending.first;
 		dlist_del(m, P_SHEAF, &WORLD(m)->rcu_pending, rcu_sheaf);
+		f->k = sheaf_r(m, rcu_sheaf)->where_id; /* the queuing CPU: the callback's */
 		sheaf_place(m, rcu_sheaf, SH_DETACHED, -1);
 		f->cache = sheaf_r(m, rcu_sheaf)->cache;
-		CALL(CO_RCU_FREE_SHEAF, callee->a = rcu_sheaf; callee->cache = f->cache);
+		CALL(CO_RCU_FREE_SHEAF, callee->a = rcu_sheaf; callee->cache = f->cache;
+		     callee->on_cpu = (int16_t)f->k);
 	}
 	while (WORLD(m)->rcu_objects != NIL) {
 		object = WORLD(m)->rcu_objects;

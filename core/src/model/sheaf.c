@@ -547,7 +547,7 @@ int co_PCS_FLUSH(struct model *m, int cpu, struct frame *f)
 	old_spare = PCS(f->on_cpu)->spare;
 	PCS(f->on_cpu)->spare = NIL;
 	sheaf_place(m, old_spare, SH_DETACHED, -1);
-	rcu_free_flush(m, PCSI(f->on_cpu));
+	rcu_free_flush(m, f->cache, f->on_cpu);
 	UNLOCK(LK_PCS_LOCK, PCSI(f->on_cpu));
 	if (old_spare != NIL) {
 		CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = old_spare);
@@ -666,36 +666,85 @@ int co_ALLOC_FROM_PCS_BULK(struct model *m, int cpu, struct frame *f)
 #undef allocated
 #undef barn
 
-/* free_to_pcs_bulk(): the objects are in the bulk buffer. Remote-node
- * objects are set aside and freed to their slabs (FREE_SLOWPATH); local
- * ones fill main in batches, getting room from the barn (an empty sheaf, a
- * non-full spare, or barn_replace_full_sheaf); what does not fit goes to the
- * slabs too. Never allocates a sheaf. */
-#define nr_remote f->k      /* remote objects set aside at the start of the buffer */
-#define placed    f->i      /* local objects placed (or past) */
-#define barn      f->x
-#define batch     f->n
+/* free_to_pcs_bulk(): the objects are in the bulk buffer. A scan that
+ * swaps each remote-node object with the last one sets the remote objects
+ * aside in batches of PCS_BATCH_MAX; a full batch goes to the slabs at once
+ * (__kmem_cache_free_bulk(), FREE_SLOWPATH) and the scan goes on, but only
+ * `if (i < size)`: when the object that fills a batch is the last one
+ * scanned, the function ends there and the local objects already scanned
+ * are never freed (leaked; the kernel's code since remote objects were
+ * handled here, v6.18). Otherwise the local ones fill main in batches,
+ * getting room from the barn (an empty sheaf, a non-full spare, or
+ * barn_replace_full_sheaf); what does not fit goes to the slabs, then the
+ * last, partial remote batch. Never allocates a sheaf.
+ *
+ * The scan has no side effects, so the model does it at once and lays the
+ * buffer out for what follows, every object in [0, bulk_len) until its
+ * turn: the partial remote batch at the bottom, the local objects above
+ * it, the full remote batches on top (the first batch topmost). */
+#define nr_partial f->k      /* objects in the last, partial remote batch */
+#define nr_local   f->j      /* local objects, at [nr_partial, nr_partial + nr_local) */
+#define placed     f->i      /* local objects placed (or past) */
+#define barn       f->x
+#define batch      f->n
+#define leaked     f->flag2  /* a full batch ended the scan: the local objects leak */
 int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	{
-		/* swap-with-last scan: remote objects to the remote area */
 		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		uint32_t *const remote = u32_at(m, c->bulk + c->bulk_cap); /* in scan order */
+		uint32_t *const buf = u32_at(m, c->bulk);
 		uint32_t size = c->bulk_len, i = 0, nr = 0;
+		bool ended_on_batch = false;
 		while (i < size) {
-			idx_t o = *u32_at(m, c->bulk + i);
+			idx_t o = buf[i];
 			if (slab_r(m, obj_r(m, o)->slab)->node != cpu_node(m, cpu)) {
-				*u32_at(m, c->bulk + c->bulk_cap + nr++) = o;
-				*u32_at(m, c->bulk + i) = *u32_at(m, c->bulk + --size);
+				remote[nr++] = o;
+				buf[i] = buf[--size];
+				if (nr % PCS_BATCH_MAX == 0 && i == size) {
+					ended_on_batch = true; /* goto flush_remote, and !(i < size) */
+					break;
+				}
 			} else {
 				i++;
 			}
 		}
-		c->bulk_len = size;
-		nr_remote = (int32_t)nr;  /* remote objects */
-		placed = 0;             /* local objects already placed */
+		uint32_t full = nr / PCS_BATCH_MAX, part = nr % PCS_BATCH_MAX;
+		/* locals up by part (from the top down: the ranges overlap), the
+		 * partial batch under them, the full batches above, first on top */
+		for (uint32_t k = size; k-- > 0;)
+			buf[part + k] = buf[k];
+		for (uint32_t k = 0; k < part; k++)
+			buf[k] = remote[full * PCS_BATCH_MAX + k];
+		for (uint32_t b = 0; b < full; b++)
+			for (uint32_t k = 0; k < PCS_BATCH_MAX; k++)
+				buf[part + size + (full - 1 - b) * PCS_BATCH_MAX + k] = remote[b * PCS_BATCH_MAX + k];
+		c->bulk_len = part + size + full * PCS_BATCH_MAX;
+		nr_partial = (int32_t)part;
+		nr_local = (int32_t)size;
+		leaked = ended_on_batch && size > 0;
+		placed = 0;
 	}
-	while ((uint32_t)placed < WORLD(m)->cpus[cpu].bulk_len) {
+	/* the full remote batches, in scan order */
+	while (WORLD(m)->cpus[cpu].bulk_len > (uint32_t)(nr_partial + nr_local)) {
+		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false;
+		     callee->k = (int32_t)WORLD(m)->cpus[cpu].bulk_len - PCS_BATCH_MAX);
+		if (!CLASSIC(m)) /* v6.18/v6.19: do_slab_free() counted them */
+			STAT(FREE_SLOWPATH, PCS_BATCH_MAX);
+	}
+	if (leaked) {
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		for (int32_t k = 0; k < nr_local; k++) {
+			struct obj_rec *o = obj_r(m, *u32_at(m, c->bulk + (uint32_t)k));
+			o->state = OBJ_LOST;
+			o->holder = NIL;
+		}
+		c->bulk_len = 0;
+		CHECK_EV(CHK_BULK_LEAK, .count = nr_local);
+		CO_RETURN(0);
+	}
+	while (placed < nr_local) {
 		LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 		if (!f->ret)
 			goto fallback;
@@ -725,10 +774,11 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		{
 			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
 			uint32_t room = CAPACITY - sheaf_size(m, PCS(cpu)->main);
-			uint32_t left = c->bulk_len - (uint32_t)placed;
+			uint32_t left = (uint32_t)(nr_local - placed);
+			uint32_t from = (uint32_t)(nr_partial + placed);
 			batch = (int32_t)(room < left ? room : left);
-			for (int32_t k = 0; k < batch; k++)
-				sheaf_push(m, PCS(cpu)->main, *u32_at(m, c->bulk + (uint32_t)placed + (uint32_t)k));
+			for (uint32_t k = 0; k < (uint32_t)batch; k++)
+				sheaf_push(m, PCS(cpu)->main, *u32_at(m, c->bulk + from + k));
 			placed += batch;
 		}
 		EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_BULK,
@@ -740,35 +790,24 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 no_empty:
 	UNLOCK(LK_PCS_LOCK, PCSI(cpu));
 fallback:
-	{
-		/* the objects not placed move to the front of the buffer */
-		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-		uint32_t left = c->bulk_len - (uint32_t)placed;
-		for (uint32_t k = 0; k < left; k++)
-			*u32_at(m, c->bulk + k) = *u32_at(m, c->bulk + (uint32_t)placed + k);
-		c->bulk_len = left;
-		batch = (int32_t)left;
-	}
-	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
+	/* the local objects not placed: [nr_partial + placed, bulk_len) */
+	batch = nr_local - placed;
+	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false; callee->k = nr_partial + placed);
 	if (!CLASSIC(m))
 		STAT(FREE_SLOWPATH, batch);
 remote:
-	WORLD(m)->cpus[cpu].bulk_len = 0;
-	if (nr_remote) {
-		{
-			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-			for (int32_t k = 0; k < nr_remote; k++)
-				*u32_at(m, c->bulk + (uint32_t)k) = *u32_at(m, c->bulk + c->bulk_cap + (uint32_t)k);
-			c->bulk_len = (uint32_t)nr_remote;
-		}
+	WORLD(m)->cpus[cpu].bulk_len = (uint32_t)nr_partial;
+	if (nr_partial) {
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-		if (!CLASSIC(m)) /* v6.18/v6.19: do_slab_free() counted them */
-			STAT(FREE_SLOWPATH, nr_remote);
+		if (!CLASSIC(m))
+			STAT(FREE_SLOWPATH, nr_partial);
 	}
 	CO_RETURN(0);
 	CO_END;
 }
-#undef nr_remote
+#undef nr_partial
+#undef nr_local
 #undef placed
 #undef barn
 #undef batch
+#undef leaked

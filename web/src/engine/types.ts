@@ -241,12 +241,16 @@ export interface ImportSummary {
     align: number;
     flags: string;
     ctor: boolean;
-    origin: 'trace' | 'inferred' | 'named-by-free' | string;
+    origin: 'trace' | 'inferred' | 'named-by-free' | 'recreated' | string;
     size_fallback: boolean;
     allocs: number;
+    /** origin 'recreated': the first cache of the same name (other sizes) */
+    recreates?: string;
   }[];
   pointers: { hashed: number; raw: number };
   cpus_seen: string;
+  /** CPU columns beyond the model's CPUs ("300", "256-4095"; their events skipped), "" if none */
+  cpus_beyond: string;
   header_cpus: number;
   topology: { nodes: number; cpus: number; node_mem: number };
   notes: Record<string, number>;

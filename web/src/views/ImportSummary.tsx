@@ -95,7 +95,9 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
                     ? t('imp.inferred')
                     : c.origin === 'named-by-free'
                       ? t('imp.namedByFree')
-                      : t('imp.named')}
+                      : c.origin === 'recreated'
+                        ? t('imp.recreated', { first: c.recreates ?? '' })
+                        : t('imp.named')}
                 </td>
                 <td>{c.allocs}</td>
               </tr>
@@ -116,6 +118,7 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
       <p data-testid="import-topology">
         {t('imp.cpusSeen', { cpus: s.cpus_seen || (s.notes.no_cpu ? t('imp.unknown') : t('panel.none')) })}
         {s.cpus_seen && s.notes.no_cpu ? t('imp.unknownFor', { n: s.notes.no_cpu }) : ''}
+        {s.cpus_beyond ? t('imp.cpusBeyond', { cpus: s.cpus_beyond }) : ''}
         {s.header_cpus ? t('imp.headerSays', { cpus: s.header_cpus }) : ''}
         {t('imp.topology', { nodes: s.topology.nodes, mem: fmtBytes(s.topology.node_mem), cpus: s.topology.cpus })}
       </p>
