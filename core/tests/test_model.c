@@ -239,6 +239,9 @@ static void test_prefill_and_rcu(void)
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_return_fast", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "sheaf_prefill_fast", 0), 1);
 	CHECK_EQ_STR(svz_validate(h), "");
+	/* the snapshot names the prefilled sheaf's handle (where_id is its id) */
+	CHECK(strstr(svz_snapshot_json(h), "\"where\":\"prefilled\",\"where_id\":") != NULL);
+	CHECK(strstr(svz_snapshot_json(h), ",\"handle\":\"sh2\",\"objects\":[") != NULL);
 	svz_close(h);
 	/* more than sheaf_capacity: an oversize sheaf (no SHEAF_ALLOC but the
 	 * cache's creation's) */
@@ -292,6 +295,10 @@ static void test_prefill_and_rcu(void)
 	CHECK_EQ_INT(stat_cpu(s, "barn_put", 0), 1);
 	CHECK_EQ_INT(stat_cpu(s, "barn_put", 1), 0);
 	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+	/* before the barrier the full sheaf waits with its queuing CPU (2) */
+	s = sysfs_of("repeat 61 {\nc2 alloc c64 o{$i}\n}\nrepeat 60 {\nc2 kfree_rcu o{$i}\n}\n", &h);
+	CHECK(strstr(svz_snapshot_json(h), "\"where\":\"rcu_pending\",\"where_id\":2,") != NULL);
 	svz_close(h);
 	/* kfree_rcu_sheaf() offers only objects of numa_mem_id()'s node to
 	 * __kfree_rcu_sheaf(): CPU 0 of a memoryless node (numa_mem_id() = 0 on

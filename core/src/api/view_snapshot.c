@@ -243,10 +243,17 @@ static void json_sheaf(struct model *m, struct sbuf *b, idx_t sh, bool *first)
 	*first = false;
 	struct sheaf_rec *s = sheaf_r(m, sh);
 	sb_printf(b, "%s{\"id\":%u,\"cache\":%u,\"size\":%u,\"capacity\":%u,\"node\":%d,"
-		  "\"where\":\"%s\",\"where_id\":%d,\"objects\":[", comma ? "," : "", sh, s->cache,
+		  "\"where\":\"%s\",\"where_id\":%d", comma ? "," : "", sh, s->cache,
 		  s->size, s->capacity, s->node,
 		  s->where < sizeof sheaf_where_names / sizeof *sheaf_where_names ?
 			  sheaf_where_names[s->where] : "?", s->where_id);
+	/* a prefilled sheaf's where_id is the trace's handle: its name too */
+	if (s->where == SH_PREFILLED && m->trace && s->where_id >= 0 &&
+	    (uint32_t)s->where_id < m->trace->nr_handles) {
+		sb_puts(b, ",\"handle\":");
+		sb_json_str(b, m->trace->handle_names[s->where_id]);
+	}
+	sb_puts(b, ",\"objects\":[");
 	uint32_t n = s->size < s->capacity ? s->size : s->capacity;
 	if (s->slots != NIL && s->slots + n <= pool_len(m, P_U32))
 		for (uint32_t i = 0; i < n; i++)
@@ -499,7 +506,9 @@ static uint32_t first_pending(struct model *m)
  *   "sheaves": [ { "id", "cache", "size", "capacity", "node", "where":
  *       "none"|"main"|"spare"|"barn_full"|"barn_empty"|"detached"|"prefilled"|
  *       "rcu_free"|"rcu_pending", "where_id":
- *       cpu or node, "objects": [object ids, bottom of the stack first] } ],
+ *       cpu (main, spare, rcu_free; rcu_pending: the CPU that queued it),
+ *       node (barn lists) or the trace's handle (prefilled, also named in
+ *       "handle"), "objects": [object ids, bottom of the stack first] } ],
  *   "slabs": [ { "id", "cache", "node", "order", "objects", "inuse", "frozen",
  *       "list": "none"|"partial"|"full"|"private"|"cpu_slab"|"cpu_partial",
  *       "pfn", "base": first byte,

@@ -129,7 +129,11 @@ export interface SnapSheaf {
   capacity: number;
   node: number;
   where: 'none' | 'main' | 'spare' | 'barn_full' | 'barn_empty' | 'detached' | string;
+  /** the CPU (main, spare, rcu_free, rcu_pending: the one that queued it),
+   * the node (barn lists) or the trace's handle id (prefilled) */
   where_id: number;
+  /** prefilled: the trace's name for the sheaf */
+  handle?: string;
   objects: number[];
 }
 

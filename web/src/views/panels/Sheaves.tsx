@@ -45,7 +45,7 @@ function SheavesViewBody() {
           {others.map((sh) => (
             <span key={sh.id} data-sheaf-id={sh.id} data-where={sh.where} data-size={sh.size}>
               #{sh.id} {sh.where}
-              {sh.where === 'rcu_free' || sh.where === 'prefilled' ? ` (cpu ${sh.where_id})` : ''} {sh.size}/{sh.capacity}{' '}
+              {sh.where === 'prefilled' ? ` (${sh.handle ?? '#' + sh.where_id})` : sh.where === 'rcu_free' || sh.where === 'rcu_pending' ? ` (cpu ${sh.where_id})` : ''} {sh.size}/{sh.capacity}{' '}
             </span>
           ))}
         </p>
