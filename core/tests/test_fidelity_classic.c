@@ -212,6 +212,105 @@ static void test_try_thisnode(void)
 	free(t);
 }
 
+/* ___slab_alloc()'s cpu-partial loop on a slab of the wrong node. c0 (node
+ * 0) allocates 17 objects for node 1: a new slab N1a (ALLOC_SLAB), used up,
+ * then DEACTIVATE_BYPASS and N1b (ALLOC_SLAB). Freeing o0 finds N1a full:
+ * CPU_PARTIAL_FREE, N1a goes to c0's partial list. `alloc z node=0`: the
+ * cpu slab N1b mismatches (ALLOC_NODE_MISMATCH, deactivated with 15 free:
+ * DEACTIVATE_TO_HEAD); the loop pops N1a, wrong node: __put_partials()
+ * (FREE_ADD_PARTIAL); then a node 0 slab (ALLOC_SLAB 3). v6.8 counts
+ * CPU_PARTIAL_ALLOC for every slab it pops, before the node check; v6.9
+ * ("directly load freelist from cpu partial slab in the likely case")
+ * only for the slab it loads: v6.8 1, v6.19 0. */
+static void test_cpu_partial_wrong_node(void)
+{
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=1G\nnode 1 mem=1G\n"
+	       "cpus 0 node=0\ncpus 1 node=1\nseed 1\ncache t size=256\n");
+	for (int i = 0; i < 17; i++)
+		add(t, "c0 alloc t o%d node=1\n", i);
+	add(t, "c0 free t o0\nc0 alloc t z node=0\n");
+	const char *presets[2] = { "v6.8", "v6.19" };
+	for (int p = 0; p < 2; p++) {
+		int h;
+		const char *s = run_sysfs(t->s, presets[p], NULL, "t", &h);
+		if (!s)
+			continue;
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 0), p == 0 ? 1 : 0);
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_node_mismatch", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "deactivate_to_head", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "free_add_partial", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), 3);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	free(t);
+}
+
+/* build_detached_freelist() before and after v5.19 ("mm: slab: optimize
+ * memcg_slab_free_hook()"). size=2048: 16 objects a slab. x0, x4 and 14
+ * more fill slab A; x1, x2, x5 and 13 more slab B; x3, x6 go to slab C,
+ * the cpu slab. free_bulk of x0..x6 = A B B C A B C (p[0..6]):
+ *  v5.10 (matches become NULL, the next call resumes after the first
+ *  skipped index): (C: p6, p3; skips p5, p4, stops at p2; returns 6)
+ *  -> do_slab_free on the cpu slab, FREE_FASTPATH 1; (B: p5, p2, p1;
+ *  returns 5) -> full slab, FREE_SLOWPATH + CPU_PARTIAL_FREE; (A: p4, p0)
+ *  -> the same. Totals: fastpath 1, slowpath 2, cpu_partial_free 2,
+ *  free_frozen 0.
+ *  v6.6 (matches swapped behind `same`): (C: p6, p3 swapped with p5,
+ *  returns 5: p = A B B B A) -> FREE_FASTPATH 1; (A: p4 alone, three
+ *  skips, returns 4) -> full slab, CPU_PARTIAL_FREE; (B: p3, p2, p1) ->
+ *  CPU_PARTIAL_FREE; (A: p0) -> A is frozen on the per-CPU partial list:
+ *  FREE_FROZEN. Totals: fastpath 1, slowpath 3, cpu_partial_free 2,
+ *  free_frozen 1. */
+static void test_detached_freelist_order(void)
+{
+	struct text *t = calloc(1, sizeof *t);
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\nseed 1\ncache t size=2048\n"
+	       "c0 alloc t x[0]\nc0 alloc t x[4]\n");
+	for (int i = 0; i < 14; i++)
+		add(t, "c0 alloc t fa%d\n", i);
+	add(t, "c0 alloc t x[1]\nc0 alloc t x[2]\nc0 alloc t x[5]\n");
+	for (int i = 0; i < 13; i++)
+		add(t, "c0 alloc t fb%d\n", i);
+	add(t, "c0 alloc t x[3]\nc0 alloc t x[6]\nc0 free_bulk t 7 x\n");
+	const struct { const char *preset; int slowpath, frozen; } c[] = { { "v5.10", 2, 0 }, { "v6.6", 3, 1 } };
+	for (int k = 0; k < 2; k++) {
+		int h;
+		const char *s = run_sysfs(t->s, c[k].preset, NULL, "t", &h);
+		if (!s)
+			continue;
+		CHECK_EQ_INT(stat_cpu(s, "free_fastpath", 0), 1);
+		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), c[k].slowpath);
+		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 0), 2);
+		CHECK_EQ_INT(stat_cpu(s, "free_frozen", 0), c[k].frozen);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+	free(t);
+}
+
+/* kmalloc_type(): the kmalloc-cg-N caches came with v5.14 (494c1dfe855e
+ * "mm: memcg/slab: create a new set of kmalloc-cg-<n> caches"); before,
+ * an accounted kmalloc(100) takes kmalloc-128 like any other. */
+static void test_kmalloc_cg_caches(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
+			"c0 kmalloc 100 a gfp=GFP_KERNEL_ACCOUNT\n";
+	const struct { const char *preset, *cache; } c[] = {
+		{ "v5.12", "\nkmalloc-128 " }, { "v6.6", "\nkmalloc-cg-128 " },
+	};
+	for (int k = 0; k < 2; k++) {
+		int h = svz_t_run(t, c[k].preset, NULL);
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		CHECK(strstr(svz_slabinfo(h), c[k].cache) != NULL);
+		svz_close(h);
+	}
+}
+
 /* Each preset lists the sysfs files of its kernel: v5.10's slab_attrs[]
  * has no sheaf_capacity, no sheaf or barn counters (v6.18, 2d517aa09bbc)
  * and no skip_kfence (SLAB_SKIP_KFENCE: "kfence: add sysfs interface to
@@ -649,5 +748,8 @@ int main(void)
 	test_sysfs_files();
 	test_partial_lists();
 	test_try_thisnode();
+	test_cpu_partial_wrong_node();
+	test_kmalloc_cg_caches();
+	test_detached_freelist_order();
 	return svz_t_done();
 }

@@ -515,6 +515,61 @@ static void test_free_bulk_remote_batches(void)
 	}
 }
 
+/* __kmem_cache_alloc_bulk() of a debug cache (v7.0): one ___slab_alloc()
+ * per object, each alloc_single_from_partial() off the same partial slab,
+ * never refill_objects()' whole-freelist grab. And alloc_from_pcs()'s
+ * ALLOC_NODE_MISMATCH, which only v7.0's stat items count. */
+static void test_debug_bulk_and_node_mismatch(void)
+{
+	/* STORE_USER makes kmem_cache_debug() true: no sheaves. `alloc a` is
+	 * ___slab_alloc (ALLOC_SLOWPATH 1) from a new slab (ALLOC_SLAB 1),
+	 * left on the partial list by alloc_single_from_new_slab() with inuse
+	 * 1. alloc_bulk 2: alloc_from_pcs_bulk() gets 0, then two ___slab_alloc
+	 * (ALLOC_SLOWPATH 3), each alloc_single_from_partial(): inuse 3, the
+	 * slab never leaves the list, so nothing is freed back and no
+	 * FREE_ADD_PARTIAL. The oversize prefill of 2 (capacity 0) takes the
+	 * same __kmem_cache_alloc_bulk(). */
+	static const char *const second[] = { "c0 alloc_bulk dbg 2 b\n", "c0 prefill_sheaf dbg 2 sh\n" };
+	for (unsigned k = 0; k < 2; k++) {
+		char t[512];
+		snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\n"
+			 "preset v7.0-rc1\ncache dbg size=256 flags=STORE_USER\nc0 alloc dbg a\n%s", second[k]);
+		int h = run(t, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		const char *s = svz_sysfs(h, "dbg");
+		CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 3);
+		CHECK_EQ_INT(stat_total(s, "alloc_slab"), 1);
+		CHECK_EQ_INT(stat_total(s, "free_add_partial"), 0);
+		CHECK_EQ_INT(stat_total(s, "objects"), 3);
+		CHECK_EQ_INT(stat_total(s, "partial"), 1);
+		CHECK_EQ_INT(stat_total(s, "sheaf_prefill_oversize"), k);
+		svz_close(h);
+	}
+	/* kmem_cache_alloc_node(node 1) on node 0's CPU: alloc_from_pcs()
+	 * returns NULL at its node check. v7.0 counts ALLOC_NODE_MISMATCH
+	 * there; v6.19 (opt-in sheaves) returns uncounted, and its classic
+	 * ___slab_alloc() has no cpu slab to mismatch: 0. Either way one
+	 * ___slab_alloc() from a new slab. */
+	static const struct { const char *preset; int mismatch; } p[] = { { "v7.0+fix1+fix2", 1 }, { "v6.19", 0 } };
+	for (unsigned k = 0; k < 2; k++) {
+		char t[512];
+		snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\nnode 1 mem=64M\n"
+			 "cpus 0 node=0\ncpus 1 node=1\npreset %s\ncache vma size=256 sheaf_capacity=32\n"
+			 "c0 alloc vma a node=1\n", p[k].preset);
+		int h = run(t, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		const char *s = svz_sysfs(h, "vma");
+		CHECK_EQ_INT(stat_total(s, "alloc_node_mismatch"), p[k].mismatch);
+		CHECK_EQ_INT(stat_total(s, "alloc_slowpath"), 1);
+		CHECK_EQ_INT(stat_total(s, "alloc_slab"), 1);
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
 	test_cmpxchg_double_fail_interleaved();
@@ -525,5 +580,6 @@ int main(void)
 	test_validator_all_scenarios();
 	test_counters();
 	test_free_bulk_remote_batches();
+	test_debug_bulk_and_node_mismatch();
 	return svz_t_done();
 }

@@ -194,6 +194,59 @@ int co_REFILL_OBJECTS(struct model *m, int cpu, struct frame *f)
 #undef refilled
 #undef new_slab
 
+/* __kmem_cache_alloc_bulk(s, flags, size, p): `wanted` objects, all or
+ * nothing, onto the bulk buffer above its length at entry (or then moved to
+ * dest_sheaf). v7.0: a debug cache (no sheaves) one ___slab_alloc() per
+ * object, each counting ALLOC_SLOWPATH; any other cache refill_objects(),
+ * then ALLOC_SLOWPATH += size once it got them all. v6.18/v6.19 and the
+ * classic kernels: through the cpu slab. A short run is freed back, its
+ * own objects only (__kmem_cache_free_bulk(s, i, p), no counter), and 0
+ * returned. */
+#define wanted     f->n      /* in */
+#define dest_sheaf f->z      /* in: NIL to leave them in the bulk buffer */
+#define got        f->i
+#define base       f->k      /* the bulk buffer's length at entry */
+int co_ALLOC_BULK_SLABS(struct model *m, int cpu, struct frame *f)
+{
+	CO_BEGIN
+	base = (int32_t)WORLD(m)->cpus[cpu].bulk_len;
+	if (CLASSIC(m)) {
+		CALL(CO_C_ALLOC_BULK, callee->n = wanted);
+		got = f->ret;
+	} else if (CACHE_DEBUG(m, f->cache)) {
+		for (got = 0; got < wanted; got++) {
+			CALL(CO_SLAB_ALLOC, callee->node = -1);
+			if (f->ret < 0)
+				break;
+		}
+	} else {
+		CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = wanted; callee->k = wanted);
+		got = f->ret;
+	}
+	if (got < wanted) {
+		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false; callee->k = base);
+		CO_RETURN(0);
+	}
+	if (!CLASSIC(m) && !CACHE_DEBUG(m, f->cache))
+		STAT(ALLOC_SLOWPATH, wanted);
+	if (dest_sheaf == NIL)
+		CO_RETURN(got);
+	{
+		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
+		for (uint32_t i = (uint32_t)base; i < c->bulk_len; i++)
+			sheaf_push(m, dest_sheaf, *u32_at(m, c->bulk + i));
+		c->bulk_len = (uint32_t)base;
+	}
+	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = dest_sheaf, .from = LOC_BULK, .to = LOC_SHEAF,
+	   .count = got, .value = sheaf_size(m, dest_sheaf));
+	CO_RETURN(got);
+	CO_END;
+}
+#undef wanted
+#undef dest_sheaf
+#undef got
+#undef base
+
 /* __refill_objects_any(): remote nodes by zonelist, trylock only. */
 #define dest_sheaf   f->z      /* in */
 #define min_objs     f->n      /* in: still needed */

@@ -223,10 +223,13 @@ static void merge_into(struct model *m, idx_t c, const struct svz_cache_decl *d)
 }
 
 /* kmalloc_type(): KMALLOC_NORMAL, or KMALLOC_CGROUP ("kmalloc-cg-N") for
- * __GFP_ACCOUNT, KMALLOC_RECLAIM for __GFP_RECLAIMABLE, DMA for __GFP_DMA. */
-static int kmalloc_type_of(uint32_t gfp)
+ * __GFP_ACCOUNT, KMALLOC_RECLAIM for __GFP_RECLAIMABLE, DMA for __GFP_DMA.
+ * The kmalloc-cg caches came in v5.14 (494c1dfe855e); before, an
+ * accounted kmalloc shares the normal cache (objects charged one by one). */
+static int kmalloc_type_of(const struct model *m, uint32_t gfp)
 {
-	return (gfp & __GFP_DMA) ? 3 : (gfp & __GFP_RECLAIMABLE) ? 2 : (gfp & __GFP_ACCOUNT) ? 1 : 0;
+	bool cg_caches = svz_kernel_at_least(&WORLD(m)->cfg.sw, 514);
+	return (gfp & __GFP_DMA) ? 3 : (gfp & __GFP_RECLAIMABLE) ? 2 : (cg_caches && (gfp & __GFP_ACCOUNT)) ? 1 : 0;
 }
 
 /* kmalloc_index() of a bucket (svz_kmalloc_bucket()): 96 and 192 at 1
@@ -279,7 +282,7 @@ static ARENA_MOVES idx_t kmalloc_cache(struct model *m, uint32_t size, uint32_t 
 	uint32_t bucket = svz_kmalloc_bucket(size, WORLD(m)->cfg.topo.page_size);
 	if (!bucket)
 		return NIL;
-	int type = kmalloc_type_of(gfp);
+	int type = kmalloc_type_of(m, gfp);
 	unsigned index = kmalloc_index_of(bucket);
 	idx_t known = index < KMALLOC_INDICES ? WORLD(m)->kmalloc_caches[type][index] : NIL;
 	if (known != NIL && cache_r(m, known)->alive)

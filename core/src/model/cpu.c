@@ -234,6 +234,11 @@ new_slab:
 			goto load;
 		}
 		UNLOCK(LK_CPU_SLAB_LOCK, CI);
+		/* v6.8 counts every slab it pops, before the node check; v6.9
+		 * ("directly load freelist from cpu partial slab in the likely
+		 * case") only the one it loads */
+		if (!svz_kernel_at_least(&WORLD(m)->cfg.sw, 609))
+			STAT(CPU_PARTIAL_ALLOC, 1);
 		SL(cur_slab)->list = LIST_PRIVATE;
 		CALL(CO_C_PUT_PARTIALS, callee->b = cur_slab);
 	}
@@ -683,17 +688,12 @@ int co_C_FLUSH_CPU(struct model *m, int cpu, struct frame *f)
 #undef flushed
 #undef cpu_freelist
 
-/* __kmem_cache_alloc_bulk() (classic): pop c->freelist under the local lock
- * (ALLOC_FASTPATH per object since v6.8, 6f3dd2c31d7d; none before it);
- * when it runs dry, ___slab_alloc one object
- * (which loads a new cpu slab) and go on. Into the bulk buffer, or (v6.18+
- * refill_sheaf() and an oversize prefill) into a sheaf: all or nothing,
- * a short run is freed back and 0 returned, as the kernel's error path.
- * A sheaf's refill starts with the bulk buffer empty (an allocation takes
- * its own object after the refill, a prefill has none), so the buffer then
- * holds this call's objects only. */
+/* __kmem_cache_alloc_bulk()'s loop (classic): pop c->freelist under the
+ * local lock (ALLOC_FASTPATH per object since v6.8, 6f3dd2c31d7d; none
+ * before it); when it runs dry, ___slab_alloc one object (which loads a
+ * new cpu slab) and go on. Onto the bulk buffer; returns how many it got
+ * (co_ALLOC_BULK_SLABS frees a short run back). */
 #define wanted     f->n      /* in */
-#define dest_sheaf f->z      /* in: NIL for the bulk buffer */
 #define got        f->i
 #define batch      f->k
 int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
@@ -726,24 +726,9 @@ int co_C_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 			break;
 		got++;
 	}
-	if (dest_sheaf == NIL)
-		CO_RETURN(got);
-	if (got < wanted) {
-		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-		CO_RETURN(0);
-	}
-	{
-		struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-		for (uint32_t i = 0; i < c->bulk_len; i++)
-			sheaf_push(m, dest_sheaf, *u32_at(m, c->bulk + i));
-		c->bulk_len = 0;
-	}
-	EV(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .sheaf = dest_sheaf, .from = LOC_BULK, .to = LOC_SHEAF,
-	   .count = got, .value = sheaf_size(m, dest_sheaf));
 	CO_RETURN(got);
 	CO_END;
 }
 #undef wanted
-#undef dest_sheaf
 #undef got
 #undef batch

@@ -259,8 +259,8 @@ int co_OP_FREE(struct model *m, int cpu, struct frame *f) { return free_common(m
 int co_OP_KFREE(struct model *m, int cpu, struct frame *f) { return free_common(m, cpu, f, true); }
 
 /* kmem_cache_alloc_bulk(): alloc_from_pcs_bulk (caches with sheaves),
- * then __kmem_cache_alloc_bulk for the rest: refill_objects (v7.0,
- * ALLOC_SLOWPATH += rest) or the cpu slab (classic); all or nothing. */
+ * then __kmem_cache_alloc_bulk for the rest; all or nothing: when that
+ * fails (having freed its own), the sheaves' objects are freed too. */
 #define wanted f->n
 #define got    f->i
 int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
@@ -276,19 +276,13 @@ int co_OP_ALLOC_BULK(struct model *m, int cpu, struct frame *f)
 		got = f->ret;
 	}
 	if (got < wanted) {
-		if (CLASSIC(m)) {
-			CALL(CO_C_ALLOC_BULK, callee->n = wanted - got);
-		} else {
-			CALL(CO_REFILL_OBJECTS, callee->z = NIL; callee->n = wanted - got; callee->k = wanted - got);
-		}
-		if (f->ret < wanted - got) {
+		CALL(CO_ALLOC_BULK_SLABS, callee->n = wanted - got);
+		if (f->ret == 0) {
 			CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
 			for (uint32_t i = 0; i < OP(f)->count; i++)
 				handle_r(m, m->trace->handle_lists[OP(f)->handle + i])->alloc_line = OP(f)->line;
 			CO_RETURN(0);
 		}
-		if (!CLASSIC(m))
-			STAT(ALLOC_SLOWPATH, wanted - got);
 	}
 
 	{

@@ -103,23 +103,15 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		sheaf_r(m, prefilled)->oversize = true;
 		EV(.kind = EV_SHEAF_NEW, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled, .value = size);
 		STAT(SHEAF_PREFILL_OVERSIZE, 1);
-		/* __kmem_cache_alloc_bulk(), all or nothing: v7.0's
-		 * refill_objects(size, size) with ALLOC_SLOWPATH += size once it
-		 * got them all; v6.18/v6.19's through the cpu slab (a cache
-		 * without sheaves has capacity 0: every prefill is oversize) */
-		if (CLASSIC(m)) {
-			CALL(CO_C_ALLOC_BULK, callee->z = prefilled; callee->n = size);
-		} else {
-			CALL(CO_REFILL_OBJECTS, callee->z = prefilled; callee->n = size; callee->k = size);
-		}
-		if (f->ret < size) {
-			CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = prefilled);
+		/* __kmem_cache_alloc_bulk(), all or nothing (a cache without
+		 * sheaves has capacity 0: every prefill is oversize). A failed
+		 * one freed its objects itself: the sheaf is kfree'd empty. */
+		CALL(CO_ALLOC_BULK_SLABS, callee->z = prefilled; callee->n = size);
+		if (f->ret == 0) {
 			sheaf_release(m, prefilled);
 			EV(.kind = EV_SHEAF_FREE, .fn = KFN_kmem_cache_prefill_sheaf, .sheaf = prefilled);
 			goto fail;
 		}
-		if (!CLASSIC(m))
-			STAT(ALLOC_SLOWPATH, size);
 		goto done;
 	}
 	LOCK(LK_PCS_LOCK, PCSI(cpu), false);

@@ -120,8 +120,11 @@ static void swap_main_spare(struct model *m, idx_t pcs, int cpu)
 int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	/* both mismatch counts came with v7.0's stat items (the "sheaves for
+	 * all" series' last patch); v6.18/v6.19 return NULL uncounted */
 	if (f->node >= 0 && f->node != cpu_node(m, cpu)) {
-		STAT(ALLOC_NODE_MISMATCH, 1);
+		if (!CLASSIC(m))
+			STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
 	LOCK_HOT(LK_PCS_LOCK, PCSI(cpu), true);
@@ -135,7 +138,8 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 	object = *u32_at(m, sheaf_r(m, PCS(cpu)->main)->slots + sheaf_size(m, PCS(cpu)->main) - 1);
 	if (f->node >= 0 && slab_r(m, obj_r(m, object)->slab)->node != f->node) {
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		STAT(ALLOC_NODE_MISMATCH, 1);
+		if (!CLASSIC(m))
+			STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
 	sheaf_pop(m, PCS(cpu)->main);
@@ -307,7 +311,7 @@ int co_REFILL_SHEAF(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(0);
 	if (CLASSIC(m)) {
 		/* v6.18/v6.19: __kmem_cache_alloc_bulk(), through the cpu slab */
-		CALL(CO_C_ALLOC_BULK, callee->z = target; callee->n = to_fill);
+		CALL(CO_ALLOC_BULK_SLABS, callee->z = target; callee->n = to_fill);
 	} else {
 		CALL(CO_REFILL_OBJECTS, callee->z = target; callee->n = to_fill; callee->k = to_fill);
 	}
