@@ -291,6 +291,34 @@ static void test_detached_freelist_order(void)
 	free(t);
 }
 
+/* ___slab_alloc() for a gfp that may not spin (kmalloc_nolock()'s, here
+ * gfp=none: no __GFP_RECLAIM bit). a0 takes a new node 0 slab (its cpu
+ * slab, 15 objects left). b asks for node 1: the fast path's node check
+ * fails, ___slab_alloc (ALLOC_SLOWPATH 2). v6.8: node_match() fails, node
+ * 1 has memory: ALLOC_NODE_MISMATCH, deactivate_slab() of the cpu slab
+ * with 15 free (DEACTIVATE_TO_HEAD), a new node 1 slab (ALLOC_SLAB 2).
+ * v6.18+ (af92793e52c3): without spinning the cpu slab cannot be
+ * deactivated, node becomes NUMA_NO_NODE and the object comes off
+ * c->freelist: no mismatch, no deactivation, ALLOC_SLAB stays 1. */
+static void test_slab_alloc_no_spin(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=1G\nnode 1 mem=1G\ncpus 0 node=0\n"
+			"cpus 1 node=1\nseed 1\ncache t size=256\nc0 alloc t a0\nc0 alloc t b node=1 gfp=none\n";
+	const struct { const char *preset; int slabs, mismatch; } c[] = { { "v6.8", 2, 1 }, { "v6.19", 1, 0 } };
+	for (int k = 0; k < 2; k++) {
+		int h;
+		const char *s = run_sysfs(t, c[k].preset, NULL, "t", &h);
+		if (!s)
+			continue;
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 0), 2);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), c[k].slabs);
+		CHECK_EQ_INT(stat_cpu(s, "alloc_node_mismatch", 0), c[k].mismatch);
+		CHECK_EQ_INT(stat_cpu(s, "deactivate_to_head", 0), c[k].mismatch);
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+}
+
 /* kmalloc_type(): the kmalloc-cg-N caches came with v5.14 (494c1dfe855e
  * "mm: memcg/slab: create a new set of kmalloc-cg-<n> caches"); before,
  * an accounted kmalloc(100) takes kmalloc-128 like any other. */
@@ -751,5 +779,6 @@ int main(void)
 	test_cpu_partial_wrong_node();
 	test_kmalloc_cg_caches();
 	test_detached_freelist_order();
+	test_slab_alloc_no_spin();
 	return svz_t_done();
 }

@@ -942,7 +942,7 @@ static void test_hostile(void)
 
 	/* 11. a pointer of 17 hex digits */
 	x = imp(KM("1ffffffffffffffff", "16") KM("00000000000000b0", "16"));
-	CHECK(has_error(&x, 1, "expected ptr=HEX or (null), got 'ptr=1ffffffffffffffff'"));
+	CHECK(has_error(&x, 1, "expected ptr=HEX, (null) or (nil), got 'ptr=1ffffffffffffffff'"));
 	imp_free(&x);
 
 	/* 12. a 10 MB single line between good ones */
@@ -1067,9 +1067,31 @@ static void test_hostile(void)
 	}
 	imp_free(&x);
 
-	/* 22. an absurd CPU number */
-	x = imp("   bash-1 [99999999999999999999] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n" KM("b0", "8"));
+	/* 22. an absurd CPU number: Linux's NR_CPUS is at most 8192, so a CPU
+	 * above 65535 is a corrupt column and the line is bad, like [-01]
+	 * (2^31, 2^32, 20 digits, 65536; the latency format's CPU before its
+	 * flags; bpftrace's CPU). 65535 is a CPU, beyond the model's 256. */
+	x = imp("   bash-1 [99999999999999999999] .... 1.0: kmalloc: ptr=00000000000000a0 bytes_req=8\n"
+		"   bash-1 [2147483648] .... 1.0: kmalloc: ptr=00000000000000c0 bytes_req=8\n"
+		"   bash-1 [4294967296] .... 1.0: kmalloc: ptr=00000000000000d0 bytes_req=8\n"
+		"   bash-1 [65536] .... 1.0: kmalloc: ptr=00000000000000e0 bytes_req=8\n"
+		"   bash-1 70000d..2. 1.0: kmalloc: ptr=00000000000000f0 bytes_req=8\n"
+		"   bash-1 [65535] .... 1.0: kmalloc: ptr=0000000000000100 bytes_req=8\n" KM("b0", "8"));
+	CHECK_EQ_INT(x.r.bad_lines, 5);
+	CHECK(has_error(&x, 1, "CPU out of range: expected at most 65535, got '[99999999999999999999]'"));
+	CHECK(has_error(&x, 2, "CPU out of range: expected at most 65535, got '[2147483648]'"));
+	CHECK(has_error(&x, 3, "CPU out of range: expected at most 65535, got '[4294967296]'"));
+	CHECK(has_error(&x, 4, "CPU out of range: expected at most 65535, got '[65536]'"));
+	CHECK(has_error(&x, 5, "CPU out of range: expected at most 65535, got '70000d..2.'"));
+	CHECK_EQ_INT(x.r.events, 2); /* [65535] and KM's [001] */
 	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_CPU_LIMIT), 1);
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK(summary_has(&x, "CPUs seen: 1; 65535 beyond the model's 256 CPUs (their events skipped)\n"));
+	imp_free(&x);
+	x = imp("svz 4294967296 kmalloc ptr=0xa0 bytes_req=8\nsvz 1 kmalloc ptr=0xb0 bytes_req=8\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_BPFTRACE);
+	CHECK(has_error(&x, 1, "CPU out of range: expected at most 65535, got '4294967296'"));
+	CHECK_EQ_INT(x.r.events, 1);
 	imp_free(&x);
 
 	/* 23. an unknown gfp name: dropped, known flags kept */
@@ -1491,6 +1513,56 @@ static void test_hostile(void)
 	/* 58. a negative size */
 	x = imp(KM("a0", "-5") KM("b0", "8"));
 	CHECK(has_error(&x, 1, "expected sizes >= 0, got bytes_req=-5"));
+	imp_free(&x);
+
+	/* 64. ptr=(nil): libtraceevent (trace-cmd, perf) prints a NULL %p
+	 * through glibc's printf, which writes "(nil)". As (null): a kfree of
+	 * it is kfree(NULL), also after the kmem plugin's "(sym+0x..) "; a
+	 * kmalloc that returned it failed. A cut-short check must not take
+	 * the short "(nil)" for a cut pointer (the last line has no '\n'). */
+	x = imp("<idle>-0 [001] 1000.000002: kfree: call_site=ffffffff81a0b5aa ptr=(nil)\n"
+		"<idle>-0     [001]  1000.000003: kfree:                (rcu_do_batch+0x1aa) "
+		"call_site=ffffffff81a0b5aa ptr=(nil)\n"
+		"<idle>-0 [001] 1000.000004: kmalloc: call_site=ffffffff81a0b5aa ptr=(nil) bytes_req=64 "
+		"bytes_alloc=64 gfp_flags=GFP_ATOMIC\n" KM("00000000000000b0", "8")
+		"<idle>-0 [001] 1000.000005: kfree: call_site=ffffffff81a0b5aa ptr=(nil)");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.cut_line, 0);
+	CHECK_EQ_INT(x.r.events, 5);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 3);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ALLOC_FAILED), 1);
+	CHECK_EQ_INT(x.r.kept, 1);
+	check_balance(&x);
+	imp_free(&x);
+
+	/* 65. a hashed ZERO_SIZE_PTR: %p hashes the same value to the same
+	 * hash, so every kmalloc(0) prints one pointer, and each kfree of it
+	 * is a no-op: 2 zero-size, 3 free-null (not 1 free-null and 2
+	 * free-not-live). A kmalloc(8) the trace shows at that value (no real
+	 * object has it) is an object like any other: its kfree is kept, and
+	 * the kfree after that finds nothing live. */
+	x = imp(PFX "kmalloc: call_site=f ptr=00000000deadbeef bytes_req=0 bytes_alloc=0 gfp_flags=GFP_KERNEL\n"
+		PFX "kmalloc: call_site=f ptr=00000000deadbeef bytes_req=0 bytes_alloc=0 gfp_flags=GFP_KERNEL\n"
+		KF("00000000deadbeef") KF("00000000deadbeef") KF("00000000deadbeef")
+		KM("00000000deadbeef", "8") KF("00000000deadbeef") KF("00000000deadbeef"));
+	CHECK_EQ_INT(x.r.events, 8);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ZERO_SIZE), 2);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 3);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_TWICE), 1);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	check_balance(&x);
+	imp_free(&x);
+
+	/* 66. GFP_TEMPORARY, a show_gfp_flags() name of 2.6.32-4.13: gfp.h
+	 * defined it as __GFP_RECLAIM | __GFP_IO | __GFP_FS |
+	 * __GFP_RECLAIMABLE (__GFP_WAIT for __GFP_RECLAIM before 4.4) */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_TEMPORARY\n"
+		PFX "kmalloc: ptr=b0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_TEMPORARY|__GFP_ZERO\n");
+	CHECK_EQ_INT(x.r.gfp_unknown, 0);
+	CHECK_EQ_INT(x.t.ops[0].gfp, __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE);
+	CHECK_EQ_INT(x.t.ops[1].gfp, __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE | __GFP_ZERO);
 	imp_free(&x);
 }
 
@@ -1917,6 +1989,18 @@ static void test_detect(void)
 		{ "jbd2/dm-3-8  7666 [000]  4666.621521: kmem:kmalloc: ptr=0xc000000fcd646360\n",
 		  SVZ_FMT_PERF },
 		{ "  bash-1 [000] ..... 1.000001: kmalloc: ptr=00000000a0a0a0a0\n", SVZ_FMT_FTRACE },
+		/* perf script prints the task name unpadded: a v1 word ("node",
+		 * "cache") or "svz" (bpftrace) there is a task, not a claim, when
+		 * the line carries a kmem event column (with or without the
+		 * time, after a sample period) */
+		{ "node  4242 [001]  5678.123456: kmem:kmalloc: call_site=ffffffff81a0b5aa "
+		  "ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n", SVZ_FMT_PERF },
+		{ "cache 7 [000] 1.5: 1 kmem:kfree: call_site=f ptr=0xffff888100000000\n", SVZ_FMT_PERF },
+		{ "set 7 [000] kmem:kfree: call_site=f ptr=0xffff888100000000\n", SVZ_FMT_PERF },
+		{ "svz 7 [000] 1.5: kmem:kfree: call_site=f ptr=0xffff888100000000\n", SVZ_FMT_PERF },
+		/* ... and a v1 line stays v1 */
+		{ "node 0 mem=1G\n", SVZ_FMT_V1 },
+		{ "cache kmalloc: size=8\n", SVZ_FMT_V1 },
 		{ "# tracer: nop\n#\n", SVZ_FMT_FTRACE },
 		{ "# just a comment\n\n", SVZ_FMT_AUTO },
 	};
@@ -1930,6 +2014,21 @@ static void test_detect(void)
 	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
 	CHECK_EQ_INT(x.r.kept, 1);
 	imp_free(&x);
+	/* a perf task named like a v1 directive, or "svz": one kmalloc,
+	 * imported as perf (its event is named kmem:kmalloc:) */
+	static const char *const tasks[] = { "node", "cache", "cpus", "preset", "set", "seed",
+					     "page_size", "steps", "repeat", "svz" };
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		char line[256];
+		snprintf(line, sizeof line, "%s  4242 [001]  5678.123456: kmem:kmalloc: call_site=ffffffff81a0b5aa "
+			 "ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n", tasks[i]);
+		x = imp(line);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+		CHECK_EQ_INT(x.r.bad_lines, 0);
+		CHECK_EQ_INT(x.r.kept, 1);
+		imp_free(&x);
+	}
 	/* the summary names a malloc-lab event by the table's word */
 	x = imp("20000\n2\n2\n1\na 0 512\nf 0\n");
 	CHECK_EQ_INT(x.r.format, SVZ_FMT_MALLOC_LAB);

@@ -200,6 +200,29 @@ int main(void)
 	CHECK(contains(r.out, "\nc2 kmalloc 640 pffff888103a4c800 at=__alloc_skb+0x8e\n"));
 	res_free(&r);
 
+	/* perf script -g prints the task name unpadded: a task "node" is not
+	 * v1's directive (one kmalloc of 64 on CPU 1, a raw pointer; then a
+	 * kfree of a NULL %p, which libtraceevent prints "(nil)": free-null) */
+	write_file("node.txt",
+		   "node  4242 [001]  5678.123456: kmem:kmalloc: call_site=ffffffff81a0b5aa "
+		   "ptr=0xffff888100000000 bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n"
+		   "node  4242 [001]  5678.123457: kmem:kfree: call_site=ffffffff81a0b5aa ptr=(nil)\n");
+	snprintf(args, sizeof args, "import %s/node.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: perf\n"));
+	CHECK(contains(r.err, "events: 2 kmem events read, 1 kept, 1 skipped -> 1 ops\n"));
+	CHECK(contains(r.err, "errors: none"));
+	CHECK(contains(r.out, "\nc1 kmalloc 64 pffff888100000000 at=ffffffff81a0b5aa\n"));
+	res_free(&r);
+	/* ... while a v1 line without the header still gets the v1 parser's error */
+	write_file("nohdr.trace", "node 0 mem=1G\n");
+	snprintf(args, sizeof args, "import %s/nohdr.trace", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK(contains(r.err, "expected the header 'slubviz-trace 1', got 'node'"));
+	res_free(&r);
+
 	/* v1 errors are unchanged */
 	write_file("bad.trace", "slubviz-trace 2\n");
 	snprintf(args, sizeof args, "run %s/bad.trace", tmpdir);

@@ -8,6 +8,8 @@ enum claim bpftrace_detect(const char *line, size_t len)
 {
 	struct slice t = trimmed(line, len);
 
+	if (ftrace_kmem_event_line(t.s, t.len)) /* perf script's task "svz" */
+		return CLAIM_NONE;
 	if ((t.len > 4 && memcmp(t.s, "svz ", 4) == 0) || (t.len > 10 && memcmp(t.s, "Attaching ", 10) == 0))
 		return CLAIM_SURE;
 	return CLAIM_NONE;
@@ -42,6 +44,11 @@ void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t li
 			     imp_excerpt(tk[1].s, tk[1].len, 20, ex, sizeof ex));
 		return;
 	}
+	if (cpu > MAX_CPU_ID) {
+		imp_bad_line(im, line, "CPU out of range: expected at most %d, got '%s'", MAX_CPU_ID,
+			     imp_excerpt(tk[1].s, tk[1].len, 24, ex, sizeof ex));
+		return;
+	}
 	struct slice name = tk[2];
 	if (name.len && name.s[name.len - 1] == ':')
 		name.len--;
@@ -55,7 +62,7 @@ void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t li
 		return;
 	}
 	struct ev ev;
-	imp_init_ev(&ev, kind, name, cpu > 1000000000ull ? INT64_MAX : (int64_t)cpu);
+	imp_init_ev(&ev, kind, name, (int64_t)cpu);
 	if (imp_parse_fields(s + i, n - i, &ev, msg, sizeof msg)) {
 		imp_bad_line(im, line, "%.*s: %s", (int)name.len, name.s, msg);
 		return;

@@ -154,6 +154,31 @@ static bool symbol_token(struct slice t)
 	return true;
 }
 
+/* Does the line carry a kmem event as the ftrace family prints it: "...
+ * TIMESTAMP: [PERIOD] EVENT: fields", or perf's "... [CPU] kmem:EVENT:
+ * fields" (no time)? For detection: a perf task name is printed unpadded
+ * and may be a word another format claims ("node  4242 [001] 5678.1:
+ * kmem:kmalloc: ..."), but no other format has such an event column. */
+bool ftrace_kmem_event_line(const char *s, size_t n)
+{
+	struct slice tk[MAX_PREFIX_TOKS], name;
+	size_t i = 0, nt = imp_tokens(s, n, &i, tk, MAX_PREFIX_TOKS, true);
+	bool subsys;
+	uint64_t ts;
+
+	for (size_t e = 1; e < nt; e++) {
+		if (!event_token(tk[e], &name, &subsys) || imp_kmem_kind(name) < 0 ||
+		    (e + 1 < nt && !memchr(tk[e + 1].s, '=', tk[e + 1].len) && tk[e + 1].s[0] != '('))
+			continue;
+		size_t t = e - 1;
+		if (t > 0 && imp_parse_dec(tk[t].s, tk[t].len, &(uint64_t){ 0 }))
+			t--; /* perf's sample period */
+		if (ts_token(tk[t], &ts) || (subsys && cpu_token(tk[e - 1], &(int64_t){ 0 }) == 1))
+			return true;
+	}
+	return false;
+}
+
 /* What follows "TIMESTAMP:" when it is not "EVENT: fields" but another
  * tracer's standard output (tk: the tokens from there to the line's end):
  *   "<stack trace>" / "<user stack trace>"   options/stacktrace, perf-tools tpoint -s
@@ -285,6 +310,11 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		if (neg_cpu) {
 			imp_bad_line(im, line, "expected a CPU like [003], got '%s'",
 				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
+			return;
+		}
+		if (last_cpu_tok >= 0 && cpu > MAX_CPU_ID) {
+			imp_bad_line(im, line, "CPU out of range: expected at most %d, got '%s'", MAX_CPU_ID,
+				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 24, ex, sizeof ex));
 			return;
 		}
 		if (subsys && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)

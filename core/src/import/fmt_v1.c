@@ -18,6 +18,9 @@ enum claim v1_detect(const char *line, size_t len)
 
 	if (n >= 13 && memcmp(s, "slubviz-trace", 13) == 0 && (n == 13 || is_space(s[13])))
 		return CLAIM_SURE;
+	/* perf script's task "node", "cache" ... before a kmem event column */
+	if (ftrace_kmem_event_line(s, n))
+		return CLAIM_NONE;
 	struct slice w = first_tok(t);
 	if (slice_is(w, "repeat"))
 		return CLAIM_SURE;

@@ -37,6 +37,7 @@
 #define NONE UINT32_MAX
 #define MAX_OBJECT (64u << 20) /* the v1 limit on sizes */
 #define MAX_SITE 128           /* call-site labels are cut here */
+#define MAX_CPU_ID 65535       /* above: a corrupt CPU column (Linux's NR_CPUS is at most 8192) */
 #define UNDECIDED_MAX (1u << 20) /* comment lines buffered before the format is known */
 
 
@@ -145,6 +146,9 @@ enum svz_import_format imp_detect_line(const char *s, size_t n, bool by_names);
 enum claim v1_detect(const char *s, size_t n);
 enum claim ftrace_detect(const char *s, size_t n);
 void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line);
+/* A kmem event in the ftrace family's columns? Other formats' detectors
+ * leave such a line alone, whatever word its task name is (fmt_ftrace.c). */
+bool ftrace_kmem_event_line(const char *s, size_t n);
 enum claim trace_cmd_detect(const char *s, size_t n);
 enum claim perf_detect(const char *s, size_t n);
 enum claim bpftrace_detect(const char *s, size_t n);

@@ -26,8 +26,9 @@ struct gfp_alias {
 };
 
 /* Names the kernel printed that gfp.c does not know: older spellings
- * (GFP_ZERO for __GFP_ZERO, __GFP_WAIT, __GFP_REPEAT) and composites; the
- * ones with no effect on SLUB map to 0. */
+ * (GFP_ZERO for __GFP_ZERO, __GFP_WAIT, __GFP_REPEAT) and composites
+ * (GFP_TEMPORARY, GFP_HIGHUSER ...); the ones with no effect on SLUB map
+ * to 0. */
 static const struct gfp_alias gfp_aliases[] = {
 	{ "GFP_ZERO", __GFP_ZERO }, { "GFP_NOWARN", __GFP_NOWARN }, { "GFP_COMP", __GFP_COMP },
 	{ "GFP_HIGH", __GFP_HIGH }, { "GFP_IO", __GFP_IO }, { "GFP_FS", __GFP_FS },
@@ -38,6 +39,8 @@ static const struct gfp_alias gfp_aliases[] = {
 	{ "GFP_HIGHMEM", __GFP_HIGHMEM }, { "GFP_ACCOUNT", __GFP_ACCOUNT },
 	{ "GFP_WRITE", __GFP_WRITE }, { "GFP_WAIT", __GFP_RECLAIM }, { "__GFP_WAIT", __GFP_RECLAIM },
 	{ "GFP_REPEAT", __GFP_RETRY_MAYFAIL }, { "__GFP_REPEAT", __GFP_RETRY_MAYFAIL },
+	/* show_gfp_flags() name in 2.6.32-4.13 (removed in 4.14) */
+	{ "GFP_TEMPORARY", __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE },
 	{ "GFP_HIGHUSER", GFP_USER | __GFP_HIGHMEM },
 	{ "GFP_HIGHUSER_MOVABLE", GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE },
 	{ "GFP_TRANSHUGE_LIGHT", (GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE | __GFP_COMP |
@@ -319,13 +322,21 @@ static bool field_num(struct slice v, int64_t *out, bool *overflow)
 	return true;
 }
 
+/* A NULL ptr= as printed: the kernel's vsprintf "(null)",
+ * glibc's "(nil)" for %p (libtraceevent in trace-cmd and perf formats %p
+ * with printf). */
+static bool ptr_is_null_text(struct slice t)
+{
+	return slice_is(t, "(null)") || slice_is(t, "(nil)") || slice_is(t, "NULL");
+}
+
 /* ptr= values: hashed "00000000cef40c80", raw "0xffff9e0e8571e000" or
- * "c147dd20", "(null)". */
+ * "c147dd20", "(null)", "(nil)". */
 static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 {
 	struct slice t = first_tok(v);
 	*hashed = false;
-	if (slice_is(t, "(null)") || slice_is(t, "NULL")) {
+	if (ptr_is_null_text(t)) {
 		*out = 0;
 		return true;
 	}
@@ -373,7 +384,7 @@ static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
 	if (!ev->ptr.s || !ev->ptr.len)
 		return "no ptr=";
 	struct slice p = first_tok(ev->ptr);
-	if (im->ptr_min && p.len < im->ptr_min && !slice_is(p, "(null)"))
+	if (im->ptr_min && p.len < im->ptr_min && !ptr_is_null_text(p))
 		return "ptr= shorter than the trace's other pointers";
 	if (!is_alloc)
 		return NULL;
@@ -457,7 +468,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		return;
 	}
 	if (!field_ptr(ev->ptr, &ptr, &hashed)) {
-		imp_bad_line(im, line, "expected ptr=HEX or (null), got 'ptr=%s'",
+		imp_bad_line(im, line, "expected ptr=HEX, (null) or (nil), got 'ptr=%s'",
 			     imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex));
 		return;
 	}

@@ -172,7 +172,8 @@ void imp_note_cpu(struct svz_importer *im, int cpu)
 }
 
 /* A free of a pointer whose allocation was not kept: counted and skipped
- * (already freed, allocation skipped, or a NULL/zero-size allocation). A
+ * (already freed, allocation skipped, or a NULL/zero-size allocation,
+ * which any number of frees may name). A
  * pointer allocated again while live left its older object allocated: the
  * next free after the newer object's may be that object's (a hashed-%p
  * collision, or a lost free and a lost allocation), so it is not "already
@@ -192,8 +193,8 @@ bool imp_free_skipped(struct svz_importer *im, struct pent *e)
 		e->state = PS_FREED;
 		imp_skip(im, SVZ_SKIP_FREE_SKIPPED);
 		return true;
-	case PS_ZERO:
-		e->state = PS_FREED;
+	case PS_ZERO: /* ZERO_SIZE_PTR (hashed, it is the same value every
+		       * time): every kfree of it is a no-op, so it stays */
 		imp_skip(im, SVZ_SKIP_FREE_NULL);
 		return true;
 	}

@@ -113,6 +113,14 @@ int co_C_SLAB_ALLOC_NODE(struct model *m, int cpu, struct frame *f)
 #undef object
 #undef cpu_slab
 
+/* gfpflags_allow_spinning() as ___slab_alloc() and get_partial_node()
+ * heed it since v6.18 (af92793e52c3 "slab: Introduce kmalloc_nolock() and
+ * kfree_nolock()"); before, every caller could spin. */
+static bool may_spin(const struct model *m, const struct frame *f)
+{
+	return svz_gfp_allow_spinning(f->gfp) || !svz_kernel_at_least(&WORLD(m)->cfg.sw, 618);
+}
+
 /* ___slab_alloc() */
 #define cur_slab       f->x
 #define chain          f->y      /* the freelist being loaded */
@@ -138,7 +146,9 @@ reread_slab:
 		goto new_slab;
 	}
 	if (f->node >= 0 && SL(cur_slab)->node != f->node) {
-		if (!node_has_memory(m, f->node)) {
+		/* v6.18+ (kmalloc_nolock()): without spinning the cpu slab
+		 * cannot be deactivated: any node will do */
+		if (!node_has_memory(m, f->node) || !may_spin(m, f)) {
 			f->node = -1;
 		} else {
 			STAT(ALLOC_NODE_MISMATCH, 1);
@@ -224,7 +234,8 @@ new_slab:
 			STAT(CPU_PARTIAL_ALLOC, 1);
 			goto reread_slab;
 		}
-		if (f->node < 0 || SL(cur_slab)->node == f->node) {
+		/* v6.18+: nor can a wrong-node slab go back (__put_partials()) */
+		if (f->node < 0 || SL(cur_slab)->node == f->node || !may_spin(m, f)) {
 			C->c_slab = cur_slab;
 			SL(cur_slab)->list = LIST_CPU_SLAB;
 			chain = take_slab_freelist(m, cur_slab, cpu);
@@ -247,7 +258,7 @@ new_slab:
 new_objects:
 	pc_flags = (int32_t)f->gfp;
 	if (f->node >= 0 && !(f->gfp & __GFP_THISNODE) && try_thisnode && kernel_tries_thisnode(m))
-		pc_flags = (int32_t)(GFP_NOWAIT | __GFP_THISNODE);
+		pc_flags = (int32_t)(may_spin(m, f) ? (GFP_NOWAIT | __GFP_THISNODE) : (f->gfp | __GFP_THISNODE));
 	CALL(CO_C_GET_PARTIAL, callee->gfp = (uint32_t)pc_flags);
 	if (f->ret >= 0) {
 		cur_slab = (idx_t)f->ret;
@@ -331,7 +342,9 @@ int co_C_GET_PARTIAL_NODE(struct model *m, int cpu, struct frame *f)
 	CO_BEGIN
 	if (!CNODE(f->node)->exists || CNODE(f->node)->nr_partial == 0)
 		CO_RETURN(-1);
-	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), false);
+	LOCK(LK_LIST_LOCK, cnode_idx(m, f->cache, f->node), !may_spin(m, f));
+	if (!f->ret)
+		CO_RETURN(-1);
 	got_slab = NIL;
 	partial_slabs = 0;
 	available = 0;
