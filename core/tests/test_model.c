@@ -570,6 +570,47 @@ static void test_debug_bulk_and_node_mismatch(void)
 	}
 }
 
+/* The bisection blocker 17c38c88294d still puts a was-full slab on the
+ * freeing CPU's partial list, and its sysfs code still shows them (the
+ * next commit, e323b52cf00f, made cpu_partial "0" and slabs_cpu_partial
+ * "0(0)", as v7.0-rc1 reads). size=1024: set_cpu_partial() gives 24
+ * objects, cpu_partial_slabs = DIV_ROUND_UP(24 * 2, 16 per slab) = 3, so
+ * CPU 1's list holds 1..3 slabs after its frees of every other object
+ * (put_cpu_partial() drains at 3 before adding), shown as slabs * 16 / 2
+ * objects; there is no cpu slab at that commit: cpu_slabs 0. */
+static void test_bisection_blocker_sysfs(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0-1 node=0\nseed 1\n"
+			"cache obj-1k size=1024\nrepeat 600 i {\nc0 alloc obj-1k o{$i}\n}\n"
+			"repeat 300 i {\nc1 free obj-1k o{2*$i}\n}\n";
+	const char *presets[2] = { "v7.0-17c38c88294d", "v7.0-rc1" };
+	for (int k = 0; k < 2; k++) {
+		int h = svz_t_run(t, presets[k], NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		const char *s = svz_sysfs(h, "obj-1k");
+		CHECK_EQ_INT(stat_total(s, "cpu_partial"), k == 0 ? 24 : 0);
+		CHECK_EQ_INT(stat_total(s, "cpu_slabs"), 0);
+		const char *l = strstr(s, "./slabs_cpu_partial:");
+		int objs = -1, slabs = -1, cpu = -1, cobjs = -1, cslabs = -1;
+		if (l)
+			sscanf(l, "./slabs_cpu_partial:%d(%d) C%d=%d(%d)", &objs, &slabs, &cpu, &cobjs, &cslabs);
+		if (k == 0) {
+			CHECK(slabs >= 1 && slabs <= 3);
+			CHECK_EQ_INT(objs, slabs * 8);
+			CHECK_EQ_INT(cpu, 1);
+			CHECK_EQ_INT(cobjs, objs);
+			CHECK_EQ_INT(cslabs, slabs);
+		} else {
+			CHECK_EQ_INT(objs, 0);
+			CHECK_EQ_INT(slabs, 0);
+			CHECK_EQ_INT(cpu, -1);
+		}
+		svz_close(h);
+	}
+}
+
 int main(void)
 {
 	test_cmpxchg_double_fail_interleaved();
@@ -581,5 +622,6 @@ int main(void)
 	test_counters();
 	test_free_bulk_remote_batches();
 	test_debug_bulk_and_node_mismatch();
+	test_bisection_blocker_sysfs();
 	return svz_t_done();
 }

@@ -66,6 +66,16 @@ static void show_slab_objects(struct model *m, idx_t ci, unsigned flags, struct 
  * for each CPU with a chain. Since v5.16 objects is an estimate, slabs *
  * objs_per_slab / 2 (half full); before, the head's pobjects (the free
  * objects each slab had when it joined) with its page count. */
+/* Per-CPU partial lists exist in the classic era and, at the bisection
+ * blocker 17c38c88294d (cpu_partial_free), on the free path still: their
+ * sysfs code went one commit later (e323b52cf00f "slab: remove
+ * SLUB_CPU_PARTIAL"), which made cpu_partial "0" and slabs_cpu_partial
+ * "0(0)". */
+static bool has_cpu_partial(const struct model *m)
+{
+	return WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC || WORLD(m)->cfg.sw.cpu_partial_free;
+}
+
 static void show_slabs_cpu_partial(struct model *m, idx_t ci, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
@@ -73,7 +83,7 @@ static void show_slabs_cpu_partial(struct model *m, idx_t ci, struct sbuf *b)
 	uint32_t per = cache_r(m, ci)->g.objects;
 	int64_t slabs = 0, objects = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		for (int cpu = 0; cpu < w->nr_cpus && w->cfg.sw.era == SVZ_ERA_CLASSIC; cpu++) {
+		for (int cpu = 0; cpu < w->nr_cpus && has_cpu_partial(m); cpu++) {
 			idx_t head = pcs_r(m, pcs_idx(m, ci, cpu))->c_partial;
 			if (head == NIL)
 				continue;
@@ -241,7 +251,7 @@ static bool show_attr(struct model *m, idx_t ci, const struct sysfs_file *f, str
 	case A_sheaf_capacity: sb_printf(b, "%u", c->g.sheaf_capacity); break;
 	case A_min_partial: sb_printf(b, "%" PRIu64, (uint64_t)c->min_partial); break;
 	case A_cpu_partial:
-		sb_printf(b, "%u", WORLD(m)->cfg.sw.era == SVZ_ERA_CLASSIC ? c->g.cpu_partial : 0);
+		sb_printf(b, "%u", has_cpu_partial(m) ? c->g.cpu_partial : 0);
 		break;
 	case A_objects_partial: show_slab_objects(m, ci, SO_PARTIAL | SO_OBJECTS, b); break;
 	case A_partial: show_slab_objects(m, ci, SO_PARTIAL, b); break;
