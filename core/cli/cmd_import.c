@@ -4,6 +4,7 @@
  * session's svz_import_summary[_json] and svz_export_v1. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lib/sbuf.h"
 #include "slubviz/import.h"
 #include "slubviz/slubviz.h"
 #include "slubviz/trace.h"
@@ -43,22 +45,51 @@ static int feed_file(int imp, const char *path)
 	return rc;
 }
 
+/* A failed import: exit status 2, and on stderr "slubviz CMD: MSG" (MSG
+ * alone when cmd is NULL), or with json the summary's JSON, where the
+ * summary goes, with ok false and MSG as error: the session that would
+ * have held the whole summary does not exist. */
+static int import_fail(const char *cmd, bool json, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int import_fail(const char *cmd, bool json, const char *fmt, ...)
+{
+	char msg[5120]; /* a path of up to PATH_MAX and the importer's message */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!json) {
+		if (cmd)
+			return cli_fail(cmd, "%s", msg);
+		fprintf(stderr, "%s\n", msg);
+		return 2;
+	}
+	struct sbuf b = { 0 };
+	sb_puts(&b, "{\"schema\":1,\"ok\":false,\"error\":");
+	sb_json_str(&b, msg);
+	sb_puts(&b, "}\n");
+	fputs(b.oom ? "{\"schema\":1,\"ok\":false,\"error\":\"out of memory\"}\n" : b.s, stderr);
+	sb_free(&b);
+	return 2;
+}
+
 /* Import (or parse) a file of any format and open its session: 0 and *h,
- * or the exit status with the error printed. */
+ * or the exit status with the error printed (as JSON if json). */
 static int import_session(const char *cmd, const char *path, const char *format,
-			  const char *preset, const char *sets, int *h)
+			  const char *preset, const char *sets, bool json, int *h)
 {
 	enum svz_import_format f;
 	if (format && *format && svz_import_format_parse(format, &f))
-		return cli_fail(cmd, "unknown format '%s' (%s)", format, svz_import_format_list());
+		return import_fail(cmd, json, "unknown format '%s' (%s)", format,
+				   svz_import_format_list());
 	int imp = svz_import_begin(format);
 	if (imp < 0)
-		return cli_fail(cmd, "%s", svz_last_error());
+		return import_fail(cmd, json, "%s", svz_last_error());
 	errno = 0;
 	if (feed_file(imp, path)) {
 		int e = errno;
 		svz_import_cancel(imp);
-		return cli_fail(cmd, "cannot read '%s': %s", path, strerror(e));
+		return import_fail(cmd, json, "cannot read '%s': %s", path, strerror(e));
 	}
 	*h = svz_import_end(imp, preset, sets);
 	if (*h > 0)
@@ -68,9 +99,8 @@ static int import_session(const char *cmd, const char *path, const char *format,
 	 * as they are */
 	const char *e = svz_last_error();
 	if (strncmp(e, "import (", 8) == 0)
-		return cli_fail(cmd, "cannot import '%s' %s", path, e + 7);
-	fprintf(stderr, "%s\n", e);
-	return 2;
+		return import_fail(cmd, json, "cannot import '%s' %s", path, e + 7);
+	return import_fail(NULL, json, "%s", e);
 }
 
 /* A number at the top level of the import summary's JSON, 0 if absent. */
@@ -88,7 +118,7 @@ static unsigned long long summary_count(const char *json, const char *key)
 int load_any_trace(const char *cmd, const char *path, const char *format, const char *preset,
 		   const char *sets, bool quiet, int *h)
 {
-	int rc = import_session(cmd, path, format, preset, sets, h);
+	int rc = import_session(cmd, path, format, preset, sets, false, h);
 	if (rc || quiet)
 		return rc;
 	const char *json = svz_import_summary_json(*h);
@@ -193,7 +223,7 @@ int svz_cmd_import(int argc, char **argv)
 	if (!file)
 		return cli_fail("import", "expected a trace file (see: slubviz help)");
 	int h;
-	int rc = import_session("import", file, format, NULL, NULL, &h);
+	int rc = import_session("import", file, format, NULL, NULL, json, &h);
 	if (rc)
 		return rc;
 	rc = write_import(h, out, json);

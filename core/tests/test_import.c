@@ -1,5 +1,5 @@
 /* Importers (docs/import.md): every fixture in core/tests/data/ftrace with
- * counts taken from the files by hand, more than 40 malformed or hostile
+ * counts taken from the files by hand, more than 60 malformed or hostile
  * inputs each with its diagnostic, streaming in odd chunk sizes, and the
  * round trips v1 -> export -> parse and import -> export -> parse with
  * identical replays. */
@@ -356,8 +356,9 @@ static void test_malloc_lab(void)
 /* ---- real formats: printers, tracers, trimmed and cut lines (issue 9) ---------- */
 
 #define PFX "          bash-1200  [001] ..... 100.000001: "
-#define KM(ptr, req) PFX "kmalloc: call_site=f+0x1/0x2 ptr=" ptr " bytes_req=" req \
-	" bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+#define KMA(ptr, req, alloc) PFX "kmalloc: call_site=f+0x1/0x2 ptr=" ptr " bytes_req=" req \
+	" bytes_alloc=" alloc " gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+#define KM(ptr, req) KMA(ptr, req, "64")
 #define KF(ptr) PFX "kfree: call_site=g+0x1/0x2 ptr=" ptr "\n"
 
 
@@ -931,8 +932,10 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.rc, -1); /* nothing else in the file */
 	imp_free(&x);
 
-	/* 10. a size beyond 64 MiB: skipped, and so is its free */
-	x = imp(KM("00000000000000a0", "67108865") KF("00000000000000a0") KM("00000000000000b0", "67108864"));
+	/* 10. a size beyond 64 MiB: skipped, and so is its free (bytes_alloc:
+	 * the page allocator's 2^order pages, 128 MiB and 64 MiB) */
+	x = imp(KMA("00000000000000a0", "67108865", "134217728") KF("00000000000000a0")
+		KMA("00000000000000b0", "67108864", "67108864"));
 	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_TOO_LARGE), 1);
 	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_SKIPPED), 1);
 	CHECK_EQ_INT(x.r.kept, 1);
@@ -1326,9 +1329,9 @@ static void test_hostile(void)
 	 * name=filp (line 2) disagrees, name=kmalloc-1k (line 4) agrees, and
 	 * name=kmalloc-512 (line 6) disagrees: 2 counted. A kmem_cache_alloc
 	 * from kmalloc-cg-64 is a kmalloc op; its free by that name agrees. */
-	x = imp(KM("a0", "640") PFX "kmem_cache_free: ptr=a0 name=filp\n"
-		KM("b0", "640") PFX "kmem_cache_free: ptr=b0 name=kmalloc-1k\n"
-		KM("c0", "640") PFX "kmem_cache_free: ptr=c0 name=kmalloc-512\n"
+	x = imp(KMA("a0", "640", "1024") PFX "kmem_cache_free: ptr=a0 name=filp\n"
+		KMA("b0", "640", "1024") PFX "kmem_cache_free: ptr=b0 name=kmalloc-1k\n"
+		KMA("c0", "640", "1024") PFX "kmem_cache_free: ptr=c0 name=kmalloc-512\n"
 		PFX "kmem_cache_alloc: ptr=d0 name=kmalloc-cg-64 bytes_req=64 bytes_alloc=64\n"
 		PFX "kmem_cache_free: ptr=d0 name=kmalloc-cg-64\n");
 	CHECK_EQ_INT(x.r.kept, 8);
@@ -1389,13 +1392,22 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.r.names_adjusted, 0);
 	imp_free(&x);
 
-	/* 50. bytes_alloc below bytes_req: object size from bytes_req */
-	x = imp(PFX "kmem_cache_alloc: ptr=a0 bytes_req=100 bytes_alloc=50\n");
-	CHECK_EQ_INT(x.t.caches[0].object_size, 100);
+	/* 50. bytes_alloc below bytes_req: no allocator gives less than asked,
+	 * so the line is corrupt (bug 2), for kmalloc too; the good line
+	 * after them imports alone (no cache declared) */
+	x = imp(PFX "kmem_cache_alloc: ptr=a0 bytes_req=2000 bytes_alloc=1024\n"
+		KM("b0", "100") KM("c0", "8"));
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	CHECK(has_error(&x, 1, "kmem_cache_alloc: bytes_req=2000 is larger than bytes_alloc=1024"));
+	CHECK(has_error(&x, 2, "kmalloc: bytes_req=100 is larger than bytes_alloc=64"));
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(x.t.nr_caches, 0);
+	CHECK_EQ_INT(x.t.nr_ops, 1);
+	CHECK_EQ_INT(x.t.ops[0].size, 8);
 	imp_free(&x);
 
 	/* 51. a large kmalloc goes to the page allocator in the model */
-	x = imp(KM("a0", "1048576") KF("a0"));
+	x = imp(KMA("a0", "1048576", "1048576") KF("a0"));
 	CHECK_EQ_INT(x.t.ops[0].size, 1048576);
 	CHECK_EQ_INT(x.r.kept, 2);
 	imp_free(&x);
@@ -1563,6 +1575,59 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.r.gfp_unknown, 0);
 	CHECK_EQ_INT(x.t.ops[0].gfp, __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE);
 	CHECK_EQ_INT(x.t.ops[1].gfp, __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE | __GFP_ZERO);
+	imp_free(&x);
+
+	/* 67. malloc-lab: a realloc too large to allocate (100000000 bytes,
+	 * above 64 MiB = 67108864) fails, as realloc() does, and leaves the
+	 * old block live: a 0 512 -> kmalloc 512 id0 (kept); r 0 100000000 ->
+	 * too-large (skipped), id0 unchanged; f 0 -> kfree id0 (kept). 3
+	 * events, 2 kept, 1 skipped, nothing unpaired or rebound. */
+	x = imp("20000\n1\n3\n1\na 0 512\nr 0 100000000\nf 0\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_TOO_LARGE), 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_SKIPPED), 0);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.rebound, 0);
+	CHECK_EQ_INT(x.t.nr_ops, 2);
+	CHECK_EQ_INT(x.t.ops[0].type, SVZ_OP_KMALLOC);
+	CHECK_EQ_INT(x.t.ops[0].size, 512);
+	CHECK_EQ_INT(x.t.ops[1].type, SVZ_OP_KFREE);
+	CHECK_EQ_STR(handle_of(&x, 1), "id0");
+	check_balance(&x);
+	imp_free(&x);
+
+	/* 68. perf script --show-task-events / --show-mmap-events: perf's own
+	 * records (COMM and FORK synthesised at 0.000000, MMAP2 with no ':'
+	 * after its name) after a kmem event at 5678.1: 3 other events by
+	 * record name, no bad line, and no "timestamps went backwards" (the
+	 * kfree at 5678.2 follows the kmalloc at 5678.1) */
+	x = imp("bash 4242 [001] 5678.1: kmem:kmalloc: call_site=f ptr=0xffff888100000000 "
+		"bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL\n"
+		"perf-exec 123 [000] 0.000000: PERF_RECORD_COMM: perf-exec:123/123\n"
+		"perf-exec 123 [000] 0.000000: PERF_RECORD_MMAP2 123/123: [0x55d0c0a00000(0x1000) @ 0 "
+		"fd:01 1234 0]: r-xp /usr/bin/x\n"
+		"perf-exec 123 [000] 0.000000: PERF_RECORD_FORK(123:123):(1:1)\n"
+		"bash 4242 [001] 5678.2: kmem:kfree: call_site=f ptr=0xffff888100000000\n");
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_PERF);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.ts_backwards, 0);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.other_events, 3);
+	CHECK(summary_has(&x, "(PERF_RECORD_COMM 1, PERF_RECORD_MMAP2 1, PERF_RECORD_FORK 1)"));
+	imp_free(&x);
+
+	/* 69. node=0 alone asks for one node: the topology line does not say
+	 * nodes came from node= values; node=1 asks for 2, and it does */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 bytes_alloc=8 node=0\n");
+	CHECK_EQ_INT(x.t.config.topo.nr_nodes, 1);
+	CHECK(summary_has(&x, "suggested topology: 1 node with 1G each, 2 CPUs (0-1)\n"));
+	imp_free(&x);
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 bytes_alloc=8 node=1\n");
+	CHECK_EQ_INT(x.t.config.topo.nr_nodes, 2);
+	CHECK(summary_has(&x, "2 nodes with 1G each, 2 CPUs (0-1); nodes from node= values, CPUs "
+			  "spread over them in blocks\n"));
 	imp_free(&x);
 }
 

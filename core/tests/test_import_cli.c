@@ -164,6 +164,30 @@ int main(void)
 		 "FLAGS TIMESTAMP: EVENT: FIELDS', got 'hello')\n", tmpdir);
 	CHECK_EQ_STR(r.err, want);
 	res_free(&r);
+	/* with --json the failure is the summary's JSON, where the summary
+	 * goes (stderr): ok false and the text form's message as error */
+	snprintf(args, sizeof args, "import %s/junk.txt --json", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.out, "");
+	snprintf(want, sizeof want,
+		 "{\"schema\":1,\"ok\":false,\"error\":\"cannot import '%s/junk.txt' (ftrace): no kmem "
+		 "events recognised as ftrace: 2 lines could not be read (line 1: expected an event "
+		 "line 'TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS', got 'hello')\"}\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+	r = run("import /nonexistent/x.txt --json");
+	CHECK_EQ_INT(r.status, 2);
+	CHECK(contains(r.err, "{\"schema\":1,\"ok\":false,\"error\":\"cannot read '/nonexistent/x.txt': "));
+	res_free(&r);
+	/* a v1 parse error keeps its own form as the error */
+	write_file("v2.trace", "slubviz-trace 2\n");
+	snprintf(args, sizeof args, "import %s/v2.trace --json", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.err, "{\"schema\":1,\"ok\":false,\"error\":\"trace:1:15: error: expected format "
+		     "version 1, got '2'\"}\n");
+	res_free(&r);
 	snprintf(args, sizeof args, "run %s/junk.txt", tmpdir);
 	r = run(args);
 	CHECK_EQ_INT(r.status, 2);

@@ -611,6 +611,35 @@ static void test_bisection_blocker_sysfs(void)
 	}
 }
 
+/* /proc/slabinfo lists slab_caches from its head: list_add() puts every
+ * new cache there, and the kmalloc caches are made at boot before any
+ * other, so they come last whenever a trace first uses them; among them
+ * create_kmalloc_caches() goes type by type from KMALLOC_NORMAL and size
+ * by size upwards, so the normal ones end the file, largest first. */
+static void test_slabinfo_order(void)
+{
+	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\npreset v6.6\n"
+			"cache zz-1 size=200\ncache aa-2 size=64\nc0 kmalloc 100 k1\nc0 alloc aa-2 a\n"
+			"c0 alloc zz-1 z\nc0 kmalloc 1000 k2\nc0 kmalloc 80 k3\n"
+			"c0 kmalloc 100 k4 gfp=GFP_KERNEL_ACCOUNT\n";
+	static const char *const want[] = { "aa-2 ", "zz-1 ", "kmalloc-cg-128 ", "kmalloc-1k ", "kmalloc-128 ",
+					    "kmalloc-96 " };
+	int h = svz_t_run(t, NULL, NULL);
+	CHECK(h > 0);
+	if (h <= 0)
+		return;
+	const char *s = svz_slabinfo(h), *at = s;
+	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char row[32];
+		snprintf(row, sizeof row, "\n%s", want[i]);
+		const char *p = strstr(s, row);
+		CHECK(p != NULL && p >= at);
+		if (p)
+			at = p;
+	}
+	svz_close(h);
+}
+
 int main(void)
 {
 	test_cmpxchg_double_fail_interleaved();
@@ -623,5 +652,6 @@ int main(void)
 	test_free_bulk_remote_batches();
 	test_debug_bulk_and_node_mismatch();
 	test_bisection_blocker_sysfs();
+	test_slabinfo_order();
 	return svz_t_done();
 }

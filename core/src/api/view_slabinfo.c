@@ -56,12 +56,46 @@ static uint64_t count_partial_free_approx(struct model *m, struct cnode_rec *n)
 
 /* ---- /proc/slabinfo -------------------------------------------------------- */
 
+/* One /proc/slabinfo row (cache_show()). */
+static void slabinfo_row(struct model *m, idx_t ci, struct sbuf *b)
+{
+	struct world *w = WORLD(m);
+	uint64_t nr_slabs = 0, nr_objs = 0, nr_free = 0;
+	for (int node = 0; node < w->nr_nodes; node++) {
+		struct cnode_rec *n = get_node(m, ci, node);
+		if (!n)
+			continue;
+		nr_slabs += n->nr_slabs;
+		nr_objs += n->total_objects;
+		nr_free += count_partial_free_approx(m, n);
+	}
+	struct cache_rec *c = cache_r(m, ci);
+	sb_printf(b, "%-17s %6" PRIu64 " %6" PRIu64 " %6u %4u %4d : tunables %4u %4u %4u"
+		  " : slabdata %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "\n",
+		  c->name, nr_objs - nr_free, nr_objs, c->g.size, c->g.objects,
+		  1 << c->g.order, 0u, 0u, 0u, nr_slabs, nr_slabs, (uint64_t)0);
+}
+
+/* Where a kmalloc cache stands among the boot caches: create_kmalloc_caches()
+ * makes them type by type from KMALLOC_NORMAL, each type from its smallest
+ * size up, so, newest first, the normal ones come last and larger sizes
+ * before smaller. Unique per cache (its index breaks ties). */
+static uint64_t kmalloc_boot_key(const struct cache_rec *c, idx_t ci)
+{
+	unsigned type = (c->flags & SLAB_CACHE_DMA) ? 3 : (c->flags & SLAB_RECLAIM_ACCOUNT) ? 2
+			: (c->flags & SLAB_ACCOUNT) ? 1 : 0;
+	return (uint64_t)type << 56 | (uint64_t)c->g.object_size << 24 | ci;
+}
+
 /* slab_caches is list_add'ed at the head on creation and slab_show() walks it
- * from the head: the newest cache first. slab_show() prints
- * print_slabinfo_header() with the first entry, and a kernel's list is never
- * empty (kmem_cache, kmem_cache_node and the kmalloc caches exist from
- * boot), so /proc/slabinfo always starts with its two header lines; the
- * model creates caches lazily, so it prints them even with no cache yet. */
+ * from the head: the newest cache first, the kmalloc caches, made at boot
+ * before any other, last (the model makes them on first use, so they go
+ * after the trace's caches here, in their boot order reversed). slab_show()
+ * prints print_slabinfo_header() with the first entry, and a kernel's list
+ * is never empty (kmem_cache, kmem_cache_node and the kmalloc caches exist
+ * from boot), so /proc/slabinfo always starts with its two header lines;
+ * the model creates caches lazily, so it prints them even with no cache
+ * yet. */
 void view_slabinfo(struct model *m, struct sbuf *b)
 {
 	struct world *w = WORLD(m);
@@ -70,23 +104,25 @@ void view_slabinfo(struct model *m, struct sbuf *b)
 		   "# name            <active_objs> <num_objs> <objsize> <objperslab> "
 		   "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
 		   "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	for (uint32_t ci = w->nr_caches; ci-- > 0;) {
-		struct cache_rec *c = cache_r(m, ci);
-		if (!c->alive)
-			continue;
-		uint64_t nr_slabs = 0, nr_objs = 0, nr_free = 0;
-		for (int node = 0; node < w->nr_nodes; node++) {
-			struct cnode_rec *n = get_node(m, ci, node);
-			if (!n)
+	for (uint32_t ci = w->nr_caches; ci-- > 0;)
+		if (cache_r(m, ci)->alive && !cache_r(m, ci)->is_kmalloc)
+			slabinfo_row(m, ci, b);
+	for (uint64_t below = UINT64_MAX;;) {
+		idx_t next = NIL;
+		uint64_t best = 0;
+		for (uint32_t ci = 0; ci < w->nr_caches; ci++) {
+			const struct cache_rec *c = cache_r(m, ci);
+			if (!c->alive || !c->is_kmalloc)
 				continue;
-			nr_slabs += n->nr_slabs;
-			nr_objs += n->total_objects;
-			nr_free += count_partial_free_approx(m, n);
+			uint64_t key = kmalloc_boot_key(c, ci);
+			if (key < below && (next == NIL || key > best)) {
+				next = ci;
+				best = key;
+			}
 		}
-		c = cache_r(m, ci);
-		sb_printf(b, "%-17s %6" PRIu64 " %6" PRIu64 " %6u %4u %4d : tunables %4u %4u %4u"
-			  " : slabdata %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "\n",
-			  c->name, nr_objs - nr_free, nr_objs, c->g.size, c->g.objects,
-			  1 << c->g.order, 0u, 0u, 0u, nr_slabs, nr_slabs, (uint64_t)0);
+		if (next == NIL)
+			break;
+		slabinfo_row(m, next, b);
+		below = best;
 	}
 }

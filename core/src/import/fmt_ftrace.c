@@ -196,6 +196,21 @@ static const char *tracer_kind(const struct slice *tk, size_t n)
 	return NULL;
 }
 
+/* perf script --show-task-events / --show-mmap-events ... print perf's own
+ * records after the time: "PERF_RECORD_COMM: x:1/1", "PERF_RECORD_MMAP2
+ * 1/1: [...]", "PERF_RECORD_FORK(1:1):(0:0)". The record's name, or an
+ * empty slice. */
+static struct slice perf_record(struct slice t)
+{
+	static const char pfx[] = "PERF_RECORD_";
+	size_t n = sizeof pfx - 1, e = n;
+	if (t.len <= n || memcmp(t.s, pfx, n) != 0)
+		return (struct slice){ NULL, 0 };
+	while (e < t.len && is_ident(t.s[e]))
+		e++;
+	return (struct slice){ t.s, e };
+}
+
 /* libtraceevent's kmem plugin (trace-cmd report, perf script) prints the
  * call site it resolved before the event's own fields: "kmalloc:
  * (fw_core_handle_request+0x7b) call_site=... ptr=..." (plugin_kmem.c:
@@ -293,7 +308,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			e++; /* perf's sample period */
 		if (e >= nt)
 			continue;
-		if (!event_token(tk[e], &name, &subsys) &&
+		struct slice rec = timed ? perf_record(tk[e]) : (struct slice){ NULL, 0 };
+		if (!rec.len && !event_token(tk[e], &name, &subsys) &&
 		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
 			continue;
 		if (last_cpu_tok < 0 && t >= 2 && lat_cpu_token(tk[t - 1], &cpu))
@@ -317,8 +333,15 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 24, ex, sizeof ex));
 			return;
 		}
-		if (subsys && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
+		if ((subsys || rec.len) && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
 			im->fmt = SVZ_FMT_PERF;
+		if (rec.len) {
+			/* not part of the event stream's clock: perf prints the
+			 * records it synthesised for tasks and maps that existed
+			 * before the recording at 0.000000 */
+			imp_other_event(im, rec.s, rec.len);
+			return;
+		}
 		if (timed) {
 			if (im->have_ts && ts < im->last_ts)
 				im->rep.ts_backwards++;

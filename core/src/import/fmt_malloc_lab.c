@@ -2,7 +2,8 @@
  * ops, weight), then "a ID BYTES", "r ID BYTES", "f ID", with an optional
  * "@CPU" (a slubviz extension). kmalloc/kfree on CPU 0 unless '@CPU' says
  * otherwise; realloc is krealloc(): in place while the object's kmalloc
- * size holds the new size, else kmalloc new + kfree old. */
+ * size holds the new size, else kmalloc new + kfree old; one too large to
+ * allocate fails and keeps the old object. */
 #include "import/importer.h"
 
 #include <stdio.h>
@@ -132,6 +133,12 @@ void malloc_lab_line(struct svz_importer *im, const char *s, size_t n, uint64_t 
 		op->handle = e->handle;
 		imp_free_ptr(im, e);
 		r->kept++;
+		return;
+	}
+	if (opc == 'r' && size > MAX_OBJECT) {
+		/* a realloc() that cannot be satisfied fails and leaves the old
+		 * block live and unchanged: the id's later free is its free */
+		imp_skip(im, SVZ_SKIP_TOO_LARGE);
 		return;
 	}
 	if (!imp_kmalloc_ok(im, id, size))

@@ -191,7 +191,7 @@ char *svz_import_report_text(const struct svz_import_report *r)
 	sb_printf(&b, "suggested topology: %d node%s with %s each, %d CPU%s (%s%d)%s\n",
 		  r->nr_nodes, r->nr_nodes == 1 ? "" : "s", mem, r->nr_cpus, r->nr_cpus == 1 ? "" : "s",
 		  r->nr_cpus == 1 ? "" : "0-", r->nr_cpus - 1,
-		  r->max_node >= 0 ? "; nodes from node= values, CPUs spread over them in blocks" : "");
+		  r->nr_nodes > 1 ? "; nodes from node= values, CPUs spread over them in blocks" : "");
 	if (r->no_cpu)
 		sb_printf(&b, "note: %" PRIu64 " events had no CPU column (lines trimmed to "
 			  "'EVENT: fields' or 'TIMESTAMP: EVENT: fields'): CPU unknown, replayed on "

@@ -492,6 +492,13 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 				     req, alloc);
 			return;
 		}
+		/* both events print the bytes asked for and the bytes given, which
+		 * hold them (kmem.h): a larger request is a corrupt line */
+		if (ev->req.s && ev->alloc.s && req > alloc) {
+			imp_bad_line(im, line, "%s: bytes_req=%" PRId64 " is larger than bytes_alloc=%" PRId64,
+				     en, req, alloc);
+			return;
+		}
 		if (ev->kind == EV_KMALLOC && !ev->req.s) {
 			imp_bad_line(im, line, "kmalloc without bytes_req=");
 			return;
