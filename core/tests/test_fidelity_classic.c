@@ -169,6 +169,27 @@ static void test_partial_lists(void)
 	free(t);
 }
 
+/* Counters on CPU 0 of cache t under two presets (v[k] for presets[k]),
+ * then the validator. */
+struct two_presets { const char *stat; long long v[2]; };
+static void check_two_presets(const char *text, const char *const presets[2], const struct two_presets *want)
+{
+	for (int k = 0; k < 2; k++) {
+		int h;
+		const char *s = run_sysfs(text, presets[k], NULL, "t", &h);
+		if (!s)
+			continue;
+		for (const struct two_presets *w = want; w->stat; w++) {
+			long long got = stat_cpu(s, w->stat, 0);
+			CHECK_EQ_INT(got, w->v[k]);
+			if (got != w->v[k])
+				fprintf(stderr, "  (%s under %s)\n", w->stat, presets[k]);
+		}
+		CHECK_EQ_STR(svz_validate(h), "");
+		svz_close(h);
+	}
+}
+
 /* try_thisnode (9198ffbd2b49, v6.9): node 0 has one page of memory, node 1
  * plenty. c1 (node 1) fills 7 slabs (112 objects), frees one object of
  * each of the first 6 (full slabs: to its partial list) and flushes: 6
@@ -197,18 +218,11 @@ static void test_try_thisnode(void)
 	add(t, "c1 flush t\n");
 	for (int i = 0; i < 17; i++)
 		add(t, "c0 alloc t z%d node=0\n", i);
-	const char *presets[2] = { "v6.8", "v6.19" };
-	for (int p = 0; p < 2; p++) {
-		int h;
-		const char *s = run_sysfs(t->s, presets[p], NULL, "t", &h);
-		if (!s)
-			continue;
-		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), p == 0 ? 2 : 1);
-		CHECK_EQ_INT(stat_cpu(s, "alloc_from_partial", 0), p == 0 ? 0 : 1);
-		CHECK_EQ_INT(stat_cpu(s, "order_fallback", 0), 0);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	static const char *const presets[2] = { "v6.8", "v6.19" };
+	static const struct two_presets want[] = {
+		{ "alloc_slab", { 2, 1 } }, { "alloc_from_partial", { 0, 1 } }, { "order_fallback", { 0, 0 } }, { 0 },
+	};
+	check_two_presets(t->s, presets, want);
 	free(t);
 }
 
@@ -230,21 +244,13 @@ static void test_cpu_partial_wrong_node(void)
 	for (int i = 0; i < 17; i++)
 		add(t, "c0 alloc t o%d node=1\n", i);
 	add(t, "c0 free t o0\nc0 alloc t z node=0\n");
-	const char *presets[2] = { "v6.8", "v6.19" };
-	for (int p = 0; p < 2; p++) {
-		int h;
-		const char *s = run_sysfs(t->s, presets[p], NULL, "t", &h);
-		if (!s)
-			continue;
-		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_alloc", 0), p == 0 ? 1 : 0);
-		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "alloc_node_mismatch", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "deactivate_to_head", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "free_add_partial", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), 3);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	static const char *const presets[2] = { "v6.8", "v6.19" };
+	static const struct two_presets want[] = {
+		{ "cpu_partial_alloc", { 1, 0 } }, { "cpu_partial_free", { 1, 1 } },
+		{ "alloc_node_mismatch", { 1, 1 } }, { "deactivate_to_head", { 1, 1 } },
+		{ "free_add_partial", { 1, 1 } }, { "alloc_slab", { 3, 3 } }, { 0 },
+	};
+	check_two_presets(t->s, presets, want);
 	free(t);
 }
 
@@ -275,19 +281,12 @@ static void test_detached_freelist_order(void)
 	for (int i = 0; i < 13; i++)
 		add(t, "c0 alloc t fb%d\n", i);
 	add(t, "c0 alloc t x[3]\nc0 alloc t x[6]\nc0 free_bulk t 7 x\n");
-	const struct { const char *preset; int slowpath, frozen; } c[] = { { "v5.10", 2, 0 }, { "v6.6", 3, 1 } };
-	for (int k = 0; k < 2; k++) {
-		int h;
-		const char *s = run_sysfs(t->s, c[k].preset, NULL, "t", &h);
-		if (!s)
-			continue;
-		CHECK_EQ_INT(stat_cpu(s, "free_fastpath", 0), 1);
-		CHECK_EQ_INT(stat_cpu(s, "free_slowpath", 0), c[k].slowpath);
-		CHECK_EQ_INT(stat_cpu(s, "cpu_partial_free", 0), 2);
-		CHECK_EQ_INT(stat_cpu(s, "free_frozen", 0), c[k].frozen);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	static const char *const presets[2] = { "v5.10", "v6.6" };
+	static const struct two_presets want[] = {
+		{ "free_fastpath", { 1, 1 } }, { "free_slowpath", { 2, 3 } },
+		{ "cpu_partial_free", { 2, 2 } }, { "free_frozen", { 0, 1 } }, { 0 },
+	};
+	check_two_presets(t->s, presets, want);
 	free(t);
 }
 
@@ -304,19 +303,12 @@ static void test_slab_alloc_no_spin(void)
 {
 	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=1G\nnode 1 mem=1G\ncpus 0 node=0\n"
 			"cpus 1 node=1\nseed 1\ncache t size=256\nc0 alloc t a0\nc0 alloc t b node=1 gfp=none\n";
-	const struct { const char *preset; int slabs, mismatch; } c[] = { { "v6.8", 2, 1 }, { "v6.19", 1, 0 } };
-	for (int k = 0; k < 2; k++) {
-		int h;
-		const char *s = run_sysfs(t, c[k].preset, NULL, "t", &h);
-		if (!s)
-			continue;
-		CHECK_EQ_INT(stat_cpu(s, "alloc_slowpath", 0), 2);
-		CHECK_EQ_INT(stat_cpu(s, "alloc_slab", 0), c[k].slabs);
-		CHECK_EQ_INT(stat_cpu(s, "alloc_node_mismatch", 0), c[k].mismatch);
-		CHECK_EQ_INT(stat_cpu(s, "deactivate_to_head", 0), c[k].mismatch);
-		CHECK_EQ_STR(svz_validate(h), "");
-		svz_close(h);
-	}
+	static const char *const presets[2] = { "v6.8", "v6.19" };
+	static const struct two_presets want[] = {
+		{ "alloc_slowpath", { 2, 2 } }, { "alloc_slab", { 2, 1 } },
+		{ "alloc_node_mismatch", { 1, 0 } }, { "deactivate_to_head", { 1, 0 } }, { 0 },
+	};
+	check_two_presets(t, presets, want);
 }
 
 /* kmalloc_type(): the kmalloc-cg-N caches came with v5.14 (494c1dfe855e
