@@ -26,15 +26,15 @@ static const char sizes_usage[] =
 "  --cpus N          CPUs of the machine (possible = present = online = N), 1..8192\n"
 "  --cpu-source S    the CPU count calculate_order() uses, min_objects =\n"
 "                    4 * (fls(count) + 1):\n"
-"                      present   v5.12+ (default): num_present_cpus(), or nr_cpu_ids\n"
+"                      present   v5.11+ (default): num_present_cpus(), or nr_cpu_ids\n"
 "                                when that is <= 1; here N\n"
 "                      possible  up to v5.10: nr_cpu_ids; here N\n"
-"                      online    v5.11: num_online_cpus() when the cache is created.\n"
+"                      online    v5.11-rc1..rc7: num_online_cpus() when the cache is created.\n"
 "                                The kmalloc caches are created at boot with only\n"
 "                                the boot CPU online, so this is 1 whatever N is\n"
 "                                (the regression of seed 001)\n"
 "  --form F          calculate_order() form: fraction (default, v6.7+: waste\n"
-"                    1/16..1/2 at fixed min_objects) or loop (v5.12..v6.6: lowers\n"
+"                    1/16..1/2 at fixed min_objects) or loop (up to v6.6: lowers\n"
 "                    min_objects before accepting more than 1/4 waste)\n"
 "  --era E           sheaves (default, v7.0) or classic (v6.8..v6.19). Both\n"
 "                    cpu_partial (classic semantics) and sheaf_capacity are\n"
@@ -230,7 +230,7 @@ int svz_cmd_sizes(int argc, char **argv)
 	}
 
 	/* The whole machine has N CPUs; the kmalloc caches were created when only
-	 * the boot CPU was online, which is what the v5.11 "online" source saw. */
+	 * the boot CPU was online, which is what the v5.11-rc "online" source saw. */
 	struct svz_topology topo;
 	memset(&topo, 0, sizeof topo);
 	topo.nr_cpus = topo.possible = topo.present = topo.online = (int)cpus;

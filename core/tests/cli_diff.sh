@@ -20,7 +20,7 @@ fix_locks=$(awk '/^list_lock per 1000 ops/ {print int($6)}' <<<"$out")
 check '[ "$rc1_locks" -gt $((5 * fix_locks)) ]'
 json=$("$cli" diff "$src/scenarios/ublk-bio256.trace" --a v6.19 --b v7.0-rc1 --json)
 check 'node -e "const j=JSON.parse(process.argv[1]); if (j.stats.cpu_partial_free[1] !== 0 || !(j.stats.cpu_partial_free[0] > 0) || !(j.slowpath_share[1] > j.slowpath_share[0])) process.exit(1)" "$json"'
-out=$("$cli" diff "$src/scenarios/hackbench.trace" --a v5.11 --b v5.12 --cache kmalloc-512)
+out=$("$cli" diff "$src/scenarios/hackbench.trace" --a v5.11-rc4 --b v5.11 --cache kmalloc-512)
 check 'grep -Eq "^alloc_slowpath +6400 +1600 +-4800 +-75.0%$" <<<"$out"'
 "$cli" diff "$src/scenarios/basics.trace" --a v6.19 >/dev/null 2>/tmp/diff.err; rc=$?
 check '[ $rc -eq 2 ] && grep -q "usage: slubviz diff" /tmp/diff.err'

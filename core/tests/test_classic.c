@@ -74,9 +74,9 @@ static void test_v4(void)
 	free(ublk);
 }
 
-/* A/B over a hackbench-like run (seed 001): v5.11 gives kmalloc-512 order-0
- * slabs (8 objects), v5.12 order-2 (32); the small slabs take the slow
- * path four times as often. */
+/* A/B over a hackbench-like run (seed 001): v5.11-rc4 gives kmalloc-512
+ * order-0 slabs (8 objects), the v5.11 release (3286222fc609) and v5.12
+ * order-2 (32); the small slabs take the slow path four times as often. */
 static void test_hackbench_orders(void)
 {
 	char *t = svz_t_read_file("scenarios/hackbench.trace", NULL);
@@ -84,7 +84,7 @@ static void test_hackbench_orders(void)
 		CHECK(0);
 		return;
 	}
-	int a = svz_t_run(t, "v5.11", NULL), b = svz_t_run(t, "v5.12", NULL);
+	int a = svz_t_run(t, "v5.11-rc4", NULL), b = svz_t_run(t, "v5.11", NULL), c = svz_t_run(t, "v5.12", NULL);
 	const char *sa = svz_sysfs(a, "kmalloc-512");
 	CHECK(strstr(sa, "./order:0\n") && strstr(sa, "./objs_per_slab:8\n"));
 	long long slow_a = stat_total(sa, "alloc_slowpath");
@@ -92,8 +92,12 @@ static void test_hackbench_orders(void)
 	CHECK(strstr(sb, "./order:2\n") && strstr(sb, "./objs_per_slab:32\n"));
 	long long slow_b = stat_total(sb, "alloc_slowpath");
 	CHECK_EQ_INT(slow_a, 4 * slow_b);
+	const char *sc = svz_sysfs(c, "kmalloc-512");
+	CHECK(strstr(sc, "./order:2\n") && strstr(sc, "./objs_per_slab:32\n"));
+	CHECK_EQ_INT(stat_total(sc, "alloc_slowpath"), slow_b);
 	svz_close(a);
 	svz_close(b);
+	svz_close(c);
 	free(t);
 }
 

@@ -639,7 +639,7 @@ static void test_opt_in_sheaves(void)
  * (6c6c47b063b5) it calls kvfree_rcu_barrier() first, so the object is
  * freed before __kmem_cache_shutdown() looks: no report, the slab goes.
  * Before (v6.6, v6.8) the object is still allocated then: "Objects remaining
- * on __kmem_cache_shutdown()", 1 object in 1 slab leaked. In v7.0 the
+ * in k on __kmem_cache_shutdown()", 1 object in 1 slab leaked. In v7.0 the
  * object sits on CPU 0's rcu_free sheaf (one of 60): flush_all_rcu_sheaves()
  * hands it to the grace period (rcu_free_sheaf_nobarn), and the barrier
  * frees it to its slab. */
@@ -657,11 +657,83 @@ static void test_destroy_waits_for_kfree_rcu(void)
 		if (h < 0)
 			continue;
 		const char *err = svz_run_error(h);
-		CHECK_EQ_INT(strstr(err, "Objects remaining on __kmem_cache_shutdown()") != NULL, want[i].leak);
-		CHECK_EQ_INT(strstr(err, "(1 objects in 1 slabs leaked)") != NULL, want[i].leak);
+		CHECK_EQ_INT(strstr(err, "Objects remaining in k on __kmem_cache_shutdown()") != NULL, want[i].leak);
+		CHECK_EQ_INT(strstr(err, "(1 objects in 1 slabs leaked;") != NULL, want[i].leak);
 		CHECK_EQ_INT(svz_ops_done(h), 3);
 		svz_close(h);
 	}
+}
+
+/* kmem_cache_destroy() of a cache with objects left, two nodes. Cache foo,
+ * size 512, CPU 0 on node 0 and CPU 1 on node 1: min_objects = 4 *
+ * (fls(2) + 1) = 12, 12 * 512 > 4096 -> order 1, 16 objects a slab;
+ * min_partial = ilog2(512) / 2 = 4, raised to 5.
+ * c0 allocates 20: slab A full, slab B (node 0) its cpu slab with 4 in use.
+ * c1 allocates and frees b: slab C (node 1) its cpu slab, 0 in use.
+ * destroy: flush_all() deactivates B (inuse 4 -> node 0's partial list) and
+ * C (inuse 0, but node 1 has nr_partial 0 < 5: kept, partial list).
+ * __kmem_cache_shutdown(): node 0 first: free_partial() reports B
+ * (list_slab_objects(): "Objects remaining in foo on
+ * __kmem_cache_shutdown()"), nr_partial 1 -> return 1: node 1 is never
+ * looked at, so C stays on its partial list, not discarded.
+ * Before v6.12 shutdown_cache() returns -EBUSY before list_del(): foo keeps
+ * its /proc/slabinfo row, 3 slabs of 16 objects = 48, free on partial
+ * lists 12 (B) + 16 (C) = 28, active 20:
+ *   foo 20 48 512 16 2 : tunables 0 0 0 : slabdata 3 3 0
+ * and sysfs partial "2 N0=1 N1=1". v5.10 prints pr_err() without the
+ * caller (the WARN with "when called from" is v5.17's 7302e91f39a8).
+ * Since v6.12 the cache leaves the list all the same: no row. */
+static void test_destroy_leak(void)
+{
+	struct text *t = calloc(1, sizeof *t);
+	if (!t) {
+		CHECK(0);
+		return;
+	}
+	add(t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=4G\nnode 1 mem=4G\ncpus 0 node=0\n"
+	       "cpus 1 node=1\nset slab_nomerge=1\ncache foo size=512\n");
+	for (int i = 0; i < 20; i++)
+		add(t, "c0 alloc foo a%d\n", i);
+	add(t, "c1 alloc foo b\nc1 free foo b\nc0 destroy foo\n"); /* destroy: line 31 */
+	static const struct {
+		const char *preset;
+		bool kept, warn;
+	} want[] = { { "v5.10", true, false }, { "v6.8", true, true }, { "v6.19", false, true } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int h = svz_t_run(t->s, want[i].preset, "continue_on_error=1");
+		CHECK(h >= 0);
+		if (h < 0)
+			continue;
+		const char *err = svz_run_error(h);
+		CHECK(strstr(err, "BUG foo (Not tainted): Objects remaining in foo on __kmem_cache_shutdown()") != NULL);
+		CHECK_EQ_INT(strstr(err, "kmem_cache_destroy foo: Slab cache still has objects when called from trace:31") != NULL,
+			     want[i].warn);
+		CHECK(strstr(err, "kmem_cache_destroy foo: Slab cache still has objects") != NULL);
+		CHECK(strstr(err, "(20 objects in 3 slabs leaked; 1 partial slab(s) reported)") != NULL);
+		/* C on node 1 is not discarded */
+		CHECK(strstr(svz_events_text(h, 0, 1 << 20), "discard") == NULL);
+		const char *row = strstr(svz_slabinfo(h), "\nfoo ");
+		CHECK_EQ_INT(row != NULL, want[i].kept);
+		if (row && want[i].kept) {
+			char line[160];
+			snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+			/* the columns as the kernel pads them: name, then numbers */
+			long long v[8];
+			CHECK_EQ_INT(sscanf(line, "foo %lld %lld %lld %lld %lld : tunables %lld %lld %lld", &v[0], &v[1], &v[2],
+					    &v[3], &v[4], &v[5], &v[6], &v[7]), 8);
+			CHECK_EQ_INT(v[0], 20);
+			CHECK_EQ_INT(v[1], 48);
+			CHECK_EQ_INT(v[2], 512);
+			CHECK_EQ_INT(v[3], 16);
+			CHECK_EQ_INT(v[4], 2);
+			CHECK(strstr(line, ": slabdata      3      3      0") != NULL || strstr(line, ": slabdata 3 3 0") != NULL);
+			char buf[64];
+			const char *sys = svz_sysfs(h, "foo");
+			CHECK(sys && strcmp(attr_line(sys, "partial", buf, sizeof buf), "2 N0=1 N1=1") == 0);
+		}
+		svz_close(h);
+	}
+	free(t);
 }
 
 /* Bulk counters before v6.8. Cache c512: 2 CPUs present, min_objects =
@@ -761,6 +833,7 @@ int main(void)
 	test_bulk_stats();
 	test_slabinfo_many_partial();
 	test_destroy_waits_for_kfree_rcu();
+	test_destroy_leak();
 	test_opt_in_sheaves();
 	test_merging();
 	test_debug_paths();

@@ -461,7 +461,7 @@ static void test_bad_free_reports(void)
 	svz_close(h);
 	/* destroy with objects still allocated: the kernel's shutdown report */
 	h = svz_t_run("slubviz-trace 1\ncache c size=64\nc0 alloc c a\nc0 destroy c\n", NULL, NULL);
-	CHECK(strstr(svz_run_error(h), "BUG c (Not tainted): Objects remaining on __kmem_cache_shutdown()") != NULL);
+	CHECK(strstr(svz_run_error(h), "BUG c (Not tainted): Objects remaining in c on __kmem_cache_shutdown()") != NULL);
 	svz_close(h);
 }
 

@@ -17,8 +17,8 @@ enum svz_era { SVZ_ERA_SHEAVES = 0, SVZ_ERA_CLASSIC = 1 };
 
 /* Which CPU count calculate_order() feeds into min_objects (seed 001). */
 enum svz_cpu_source {
-	SVZ_CPUS_ONLINE = 0,   /* v5.11: num_online_cpus() (1 during early boot) */
-	SVZ_CPUS_PRESENT = 1,  /* v5.12+: num_present_cpus(), nr_cpu_ids if <= 1 */
+	SVZ_CPUS_ONLINE = 0,   /* v5.11-rc1..rc7: num_online_cpus() (1 during early boot) */
+	SVZ_CPUS_PRESENT = 1,  /* v5.11+: num_present_cpus(), nr_cpu_ids if <= 1 */
 	SVZ_CPUS_POSSIBLE = 2, /* <= v5.10: nr_cpu_ids */
 };
 

@@ -44,11 +44,8 @@ void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t li
 			     imp_excerpt(tk[1].s, tk[1].len, 20, ex, sizeof ex));
 		return;
 	}
-	if (cpu > MAX_CPU_ID) {
-		imp_bad_line(im, line, "CPU out of range: expected at most %d, got '%s'", MAX_CPU_ID,
-			     imp_excerpt(tk[1].s, tk[1].len, 24, ex, sizeof ex));
+	if (imp_cpu_out_of_range(im, line, cpu, tk[1]))
 		return;
-	}
 	struct slice name = tk[2];
 	if (name.len && name.s[name.len - 1] == ':')
 		name.len--;

@@ -328,11 +328,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 20, ex, sizeof ex));
 			return;
 		}
-		if (last_cpu_tok >= 0 && cpu > MAX_CPU_ID) {
-			imp_bad_line(im, line, "CPU out of range: expected at most %d, got '%s'", MAX_CPU_ID,
-				     imp_excerpt(tk[last_cpu_tok].s, tk[last_cpu_tok].len, 24, ex, sizeof ex));
+		if (last_cpu_tok >= 0 && imp_cpu_out_of_range(im, line, (uint64_t)cpu, tk[last_cpu_tok]))
 			return;
-		}
 		if ((subsys || rec.len) && im->fmt == SVZ_FMT_FTRACE && !im->fmt_given)
 			im->fmt = SVZ_FMT_PERF;
 		if (rec.len) {

@@ -238,6 +238,7 @@ struct pent *imp_bind_ptr(struct svz_importer *im, uint64_t key, uint32_t cache,
 void imp_free_ptr(struct svz_importer *im, struct pent *e);
 void imp_note_cpu(struct svz_importer *im, int cpu);
 void imp_skip_cpu_beyond(struct svz_importer *im, int64_t cpu);
+bool imp_cpu_out_of_range(struct svz_importer *im, uint64_t line, uint64_t cpu, struct slice tok);
 static inline void imp_skip(struct svz_importer *im, int why) { im->rep.skipped[why]++; }
 struct svz_op *imp_push_op(struct svz_importer *im, uint8_t type, int cpu, uint64_t line);
 /* A call-site label fit for v1 (`at=` token); 0 for none. */

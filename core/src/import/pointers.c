@@ -153,6 +153,18 @@ uint32_t imp_intern_site(struct svz_importer *im, const char *s, size_t len)
 	return id;
 }
 
+/* A CPU column no machine has (NR_CPUS is at most 8192): a bad line, true.
+ * `tok` is the column as written, for the message. */
+bool imp_cpu_out_of_range(struct svz_importer *im, uint64_t line, uint64_t cpu, struct slice tok)
+{
+	char ex[64];
+	if (cpu <= MAX_CPU_ID)
+		return false;
+	imp_bad_line(im, line, "CPU out of range: expected at most %d, got '%s'", MAX_CPU_ID,
+		     imp_excerpt(tok.s, tok.len, 24, ex, sizeof ex));
+	return true;
+}
+
 /* an event on a CPU the model does not have: skipped, but the CPU was seen */
 void imp_skip_cpu_beyond(struct svz_importer *im, int64_t cpu)
 {

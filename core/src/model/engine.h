@@ -42,7 +42,7 @@
 	X(kmem_cache_return_sheaf) X(barn_get_full_or_empty_sheaf) X(kvfree_call_rcu) \
 	X(__kfree_rcu_sheaf) X(rcu_free_sheaf) X(rcu_free_sheaf_nobarn) X(rcu_barrier) \
 	X(alloc_single_from_partial) X(alloc_single_from_new_slab) X(free_to_partial_list) \
-	X(flush_cpu_slab) X(kvfree_rcu_barrier) X(work)
+	X(flush_cpu_slab) X(kvfree_rcu_barrier) X(work) X(free_partial)
 
 enum kfn {
 #define X(n) KFN_##n,

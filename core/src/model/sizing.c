@@ -249,10 +249,10 @@ static unsigned nr_cpu_ids(const struct svz_topology *t)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-/* online:   v5.11 num_online_cpus() at the time the cache is created. The
+/* online:   v5.11-rc1..rc7 num_online_cpus() at the time the cache is created. The
  *           early-boot caches (kmalloc-*) saw only the boot CPU, so we use
  *           boot_online when set (normally 1) - seed 001's regression.
- * present:  v5.12+ num_present_cpus(), or nr_cpu_ids when that is <= 1
+ * present:  v5.11+ (3286222fc609) num_present_cpus(), or nr_cpu_ids when that is <= 1
  *           (arm64 only marks CPUs present as it onlines them).
  * possible: <= v5.10 nr_cpu_ids. */
 unsigned svz_order_cpus(const struct svz_topology *t, enum svz_cpu_source src)
