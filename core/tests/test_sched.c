@@ -209,6 +209,10 @@ static void test_race_scenario(void)
 	CHECK(h > 0);
 	CHECK_EQ_INT(svz_run_all(h), -1);
 	CHECK(strstr(svz_reports(h), "list_del corruption") != NULL);
+	/* S heads node 0's partial list, so its slab_list.prev was the list
+	 * head, ffff888003000010; CPU 1's put_cpu_partial() stored slab->slabs
+	 * = 1 (its per-CPU list was empty) in the low 32 bits: ffff8880 00000001 */
+	CHECK(strstr(svz_reports(h), "next->prev should be ffff888003000010, but was ffff888000000001.") != NULL);
 	svz_close(h);
 	const char *safe[] = { "v6.19", "v7.0-rc1", "v7.0+fix1+fix2" };
 	for (int i = 0; i < 3; i++) {

@@ -206,9 +206,15 @@ static uint32_t walk_list(struct vctx *v, const struct list_ops *ops, const stru
 			return n;
 		}
 		if (ops->prev(m, cur) != prev) {
-			/* list_del(prev): prev->next->prev should be prev */
+			/* list_del(prev): prev->next->prev should be prev. A slab's
+			 * prev overwritten by put_cpu_partial() (GARBAGE_IDX) holds
+			 * slab->slabs in its low half (x86-64, little endian) and the
+			 * old prev's high half. */
+			unsigned long long want = laddr(m, ops, prev), was = laddr(m, ops, ops->prev(m, cur));
+			if (ops->pool == P_SLAB && ops->prev(m, cur) == GARBAGE_IDX)
+				was = (want & 0xffffffff00000000ull) | slab_r(m, cur)->slabs;
 			violation(v, "list_del corruption. next->prev should be %016llx, but was %016llx. (next=%016llx)",
-				  laddr(m, ops, prev), laddr(m, ops, ops->prev(m, cur)), laddr(m, ops, cur));
+				  want, was, laddr(m, ops, cur));
 			return n;
 		}
 		if (++n > limit) {
