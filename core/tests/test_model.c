@@ -221,6 +221,36 @@ static void kfree_rcu_one(const char *topo, long long fail)
 	svz_close(h);
 }
 
+/* kmem_cache_destroy() of one cache leaves another cache's rcu_free sheaf
+ * alone since v6.19: kvfree_rcu_barrier_on_cache() (0f35040de593) flushes
+ * only the destroyed cache's sheaves. Cache b (4096 bytes, sheaf capacity
+ * 4; RECLAIM_ACCOUNT so that a and b do not merge) on CPU 0: x1 takes a
+ * full sheaf (barn_get_fail, sheaf_refill 4), x2 the next object; the two
+ * kfree_rcu() fill CPU 0's rcu_free sheaf to 2 of 4 (free_rcu_sheaf 2, the
+ * sheaf not full, so nothing is call_rcu'd). destroy a: nothing of b is
+ * flushed (v6.18's flush_all_rcu_sheaves() would have sent b's sheaf to
+ * the grace period: sheaf_flush 2, sheaf_free 1); the rcu_barrier has
+ * nothing pending. */
+static void test_destroy_flushes_own_rcu_sheaves(void)
+{
+	int h = svz_t_run("slubviz-trace 1\nnode 0 mem=1G\ncpus 0-1 node=0\npreset v7.0+fix1+fix2\n"
+			  "cache a size=4096\ncache b size=4096 flags=RECLAIM_ACCOUNT\n"
+			  "c0 alloc b x1\nc0 alloc b x2\nc0 kfree_rcu x1\nc0 kfree_rcu x2\n"
+			  "c1 destroy a\nc1 rcu_barrier\n", NULL, NULL);
+	const char *s = svz_sysfs(h, "b");
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ_INT(stat_cpu(s, "sheaf_refill", 0), 4);
+		CHECK_EQ_INT(stat_cpu(s, "free_rcu_sheaf", 0), 2);
+		CHECK_EQ_INT(stat_total(s, "sheaf_flush"), 0);
+		CHECK_EQ_INT(stat_total(s, "sheaf_free"), 0);
+	}
+	CHECK_EQ_INT(svz_ops_done(h), 6);
+	CHECK_EQ_STR(svz_run_error(h), "");
+	CHECK_EQ_STR(svz_validate(h), "");
+	svz_close(h);
+}
+
 /* Prefilled sheaves and kfree_rcu sheaves: SHEAF_PREFILL_*, SHEAF_RETURN_*,
  * FREE_RCU_SHEAF(_FAIL), BARN_PUT(_FAIL), SHEAF_FREE where §5.12/§5.13 say. */
 static void test_prefill_and_rcu(void)
@@ -645,6 +675,7 @@ int main(void)
 	test_cmpxchg_double_fail_interleaved();
 	test_bad_free_reports();
 	test_prefill_and_rcu();
+	test_destroy_flushes_own_rcu_sheaves();
 	test_shrink_order();
 	test_v5();
 	test_validator_all_scenarios();

@@ -463,14 +463,18 @@ void rcu_free_flush(struct model *m, idx_t cache, int cpu)
 }
 
 /* kvfree_rcu_barrier(), which kmem_cache_destroy() calls first since v6.12
- * (6c6c47b063b5): flush_all_rcu_sheaves() (v6.18+) hands every CPU's
+ * (6c6c47b063b5): flush_all_rcu_sheaves() (v6.18) hands every CPU's
  * rcu_free sheaf of every cache with sheaves to the grace period, then it
- * waits for every kfree_rcu() in flight, so none is reported as a leak. */
+ * waits for every kfree_rcu() in flight, so none is reported as a leak.
+ * Since v6.19 destroy calls kvfree_rcu_barrier_on_cache() (0f35040de593):
+ * only the destroyed cache's sheaves are flushed (flush_rcu_sheaves_on_cache()),
+ * then the same waits; another cache's rcu_free sheaf stays where it is. */
 int co_KVFREE_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	const bool on_cache = svz_kernel_at_least(&WORLD(m)->cfg.sw, 619);
 	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++) {
-		if (!cache_r(m, c)->alive || !cache_r(m, c)->has_sheaves)
+		if (!cache_r(m, c)->alive || !cache_r(m, c)->has_sheaves || (on_cache && c != f->cache))
 			continue;
 		for (int on = 0; on < WORLD(m)->nr_cpus; on++)
 			rcu_free_flush(m, c, on);
