@@ -2101,6 +2101,153 @@ static void test_detect(void)
 	imp_free(&x);
 }
 
+/* trace-cmd report's own shapes and the value edge cases an audit found. */
+static void test_trace_cmd_shapes(void)
+{
+	/* 1. trace-cmd report --ts-diff: "(+N)" (the us since the previous
+	 * record; blanks for the first) between the time and the event
+	 * (trace-read.c trace_show_data()). Three lines: kmalloc 83800 on CPU
+	 * 1, kmalloc 84000 on CPU 1, kfree 83800 on CPU 2: 3 events, all
+	 * kept, 84000 never freed (1 unpaired), no bad line; the cpus= header
+	 * makes it trace-cmd. */
+	struct imp x = imp(
+		"cpus=4\n"
+		"       trace-cmd-13543 [001] 106260.693809:          kmalloc:              "
+		"call_site=81128dd4 ptr=0xffff88003dd83800 bytes_req=768 bytes_alloc=1024 "
+		"gfp_flags=GFP_KERNEL|GFP_ZERO\n"
+		"       trace-cmd-13543 [001] 106260.693812: (+3000)  kmalloc:              "
+		"call_site=81128dd4 ptr=0xffff88003dd84000 bytes_req=768 bytes_alloc=1024 "
+		"gfp_flags=GFP_KERNEL|GFP_ZERO\n"
+		"                  ls-13545 [002] 106260.693900: (+88000) kfree:                "
+		"call_site=810a7abb ptr=0xffff88003dd83800\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_TRACE_CMD);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.events, 3);
+	CHECK_EQ_INT(x.r.kept, 3);
+	CHECK_EQ_INT(x.r.unpaired, 1);
+	CHECK_EQ_INT(x.r.ts_backwards, 0);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 1);
+	CHECK_EQ_INT(x.t.ops[1].size, 768);
+	CHECK_EQ_INT(x.t.ops[2].cpu, 2);
+	CHECK_EQ_INT(x.t.ops[2].type, SVZ_OP_KFREE);
+	imp_free(&x);
+	/* not a gap: "(+3x)", "(3000)" stay bad lines (2 of 3; the first,
+	 * without one, is kept) */
+	x = imp(KM("a0", "8")
+		"          bash-1200  [001] ..... 100.000002: (+3x) kfree: call_site=g ptr=a0\n"
+		"          bash-1200  [001] ..... 100.000003: (3000) kfree: call_site=g ptr=a0\n");
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	CHECK_EQ_INT(x.r.kept, 1);
+	imp_free(&x);
+
+	/* 2. trace-cmd's dropped-events lines (trace-read.c: "CPU:%d [%lld
+	 * EVENTS DROPPED]", "CPU:%d [EVENTS DROPPED]") are lost events: 120
+	 * counted, and one loss without a count, said as such (not added to
+	 * the 120); "CPU:%d [SUBBUFFER START]" is a header line (1 comment
+	 * line). The kmalloc and kfree around them: 2 kept, no bad line. */
+	x = imp(KM("a0", "8") "CPU:1 [120 EVENTS DROPPED]\n" "CPU:2 [SUBBUFFER START]\n"
+		"CPU:2 [EVENTS DROPPED]\n" KF("a0"));
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.r.lost_events, 120);
+	CHECK_EQ_INT(x.r.lost_unknown, 1);
+	CHECK_EQ_INT(x.r.comment_lines, 1);
+	CHECK(summary_has(&x, "note: the tracer reported 120 lost events and 1 loss of an unknown "
+			  "number of events: expect unpaired allocations and frees\n"));
+	imp_free(&x);
+	/* two count-less drops alone: 0 counted, 2 losses of unknown size */
+	x = imp(KM("a0", "8") "CPU:0 [EVENTS DROPPED]\n" "  CPU:3 [EVENTS DROPPED]\n" KF("a0"));
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.lost_events, 0);
+	CHECK_EQ_INT(x.r.lost_unknown, 2);
+	CHECK(summary_has(&x, "note: the tracer reported 2 losses of an unknown number of events"));
+	CHECK(x.text && !strstr(x.text, "lost events:")); /* no count made up */
+	imp_free(&x);
+	/* not the shape: no CPU number, a count that is not a number */
+	x = imp(KM("a0", "8") "CPU: [EVENTS DROPPED]\n" "CPU:1 [12x EVENTS DROPPED]\n" KF("a0"));
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	CHECK_EQ_INT(x.r.lost_events, 0);
+	CHECK_EQ_INT(x.r.lost_unknown, 0);
+	imp_free(&x);
+
+	/* 3. NULL and ZERO_SIZE_PTR on a last line without '\n': line 1's
+	 * pointer has 18 characters, "0x0" 3, but NULL is whole, so the kfree
+	 * is read (skipped as a free of NULL), nothing is cut: 2 events, 1
+	 * kept, 1 free-null, no bad line */
+	static const char *const nulls[] = { "0x0", "0", "(null)", "(nil)", "0x10" };
+	for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++) {
+		char t[512];
+		snprintf(t, sizeof t,
+			 "           trace-cmd-13543 [001] 106260.693809: kmalloc: call_site=81128dd4 "
+			 "ptr=0xffff88003dd83800 bytes_req=768 bytes_alloc=1024 gfp_flags=GFP_KERNEL|GFP_ZERO\n"
+			 "                  ls-13545 [002] 106260.693809: kfree: call_site=810a7abb ptr=%s",
+			 nulls[i]);
+		x = imp(t);
+		CHECK_EQ_INT(x.rc, 0);
+		CHECK_EQ_INT(x.r.bad_lines, 0);
+		CHECK_EQ_INT(x.r.cut_line, 0);
+		CHECK_EQ_INT(x.r.events, 2);
+		CHECK_EQ_INT(x.r.kept, 1);
+		CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 1);
+		imp_free(&x);
+	}
+	/* a kmalloc(0) whose ZERO_SIZE_PTR ends the input: whole (skipped as
+	 * zero-size) */
+	x = imp(KM("0xffff88003dd83800", "8")
+		PFX "kmalloc: call_site=f ptr=0x10 bytes_req=0 bytes_alloc=0 gfp_flags=GFP_KERNEL");
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.cut_line, 0);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ZERO_SIZE), 1);
+	imp_free(&x);
+	/* a pointer cut short is still found, even after a 0x10 (4
+	 * characters, not a pointer's length): the others have 18, the last
+	 * line's 7 -> line 3 is cut */
+	x = imp(KM("0xffff88003dd83800", "8") KF("0x10") PFX "kfree: call_site=g ptr=0xffff8");
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK_EQ_INT(x.r.cut_line, 3);
+	CHECK(has_error(&x, 3, "kfree cut short: ptr= shorter than the trace's other pointers"));
+	imp_free(&x);
+
+	/* 4. UTF-16 (a byte-order mark FF FE / FE FF first): every other byte
+	 * is 0x00, so the import stops at once with one fatal message, no bad
+	 * lines; also when the mark arrives one byte at a time */
+	static const char le[] = "\xFF\xFE" "c\0p\0u\0s\0=\0" "4\0\n\0";
+	static const char be[] = "\xFE\xFF" "\0c\0p\0u\0s\0=\0" "4\0\n";
+	const char *want_le = "UTF-16 text (byte-order mark FF FE): convert it to UTF-8, e.g. "
+			      "iconv -f utf-16 -t utf-8 FILE";
+	x = imp_lim(le, sizeof le - 1, SVZ_FMT_AUTO, NULL);
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK(x.r.fatal);
+	CHECK_EQ_STR(x.r.fatal_msg, want_le);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	imp_free(&x);
+	x = imp_stream(le, sizeof le - 1, 1);
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, want_le);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	imp_free(&x);
+	x = imp_lim(be, sizeof be - 1, SVZ_FMT_FTRACE, NULL);
+	CHECK_EQ_INT(x.rc, -1);
+	CHECK_EQ_STR(x.r.fatal_msg, "UTF-16 text (byte-order mark FE FF): convert it to UTF-8, e.g. "
+		     "iconv -f utf-16 -t utf-8 FILE");
+	imp_free(&x);
+	/* FF or FE alone, or later in the input, is not a mark: binary data */
+	x = imp("\xFF" "x\n");
+	CHECK(!x.r.fatal || !strstr(x.r.fatal_msg, "UTF-16"));
+	imp_free(&x);
+
+	/* 5. GFP_KMEMCG, show_gfp_flags()'s name for __GFP_KMEMCG in 3.8-3.14
+	 * (charge to the memory cgroup), is __GFP_ACCOUNT: GFP_KERNEL |
+	 * __GFP_ACCOUNT, nothing unknown */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL|GFP_KMEMCG\n");
+	CHECK_EQ_INT(x.r.gfp_unknown, 0);
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.t.ops[0].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	imp_free(&x);
+}
+
 int main(void)
 {
 	test_alias_summary();
@@ -2125,5 +2272,6 @@ int main(void)
 	test_fuzz();
 	test_roundtrip();
 	test_api();
+	test_trace_cmd_shapes();
 	return svz_t_done();
 }

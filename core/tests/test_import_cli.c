@@ -83,6 +83,18 @@ static void write_file(const char *name, const char *text)
 	}
 }
 
+/* As write_file(), for bytes that may include NULs. */
+static void write_bytes(const char *name, const char *data, size_t len)
+{
+	char p[128];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+}
+
 int main(void)
 {
 	char args[1024];
@@ -180,6 +192,51 @@ int main(void)
 	CHECK_EQ_INT(r.status, 2);
 	CHECK(contains(r.err, "{\"schema\":1,\"ok\":false,\"error\":\"cannot read '/nonexistent/x.txt': "));
 	res_free(&r);
+	/* UTF-16 text (byte-order mark FF FE, "cpus=4\n" in UTF-16LE): fatal at
+	 * once, exit 2, one message naming the mark and iconv; with --json
+	 * the same message as the JSON error. Nothing was detected yet, so
+	 * the format says auto. */
+	static const char u16[] = "\xFF\xFE" "c\0p\0u\0s\0=\0" "4\0\n\0";
+	write_bytes("u16.txt", u16, sizeof u16 - 1);
+	snprintf(args, sizeof args, "import %s/u16.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.out, "");
+	snprintf(want, sizeof want,
+		 "slubviz import: cannot import '%s/u16.txt' (auto): UTF-16 text (byte-order mark FF "
+		 "FE): convert it to UTF-8, e.g. iconv -f utf-16 -t utf-8 FILE\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+	snprintf(args, sizeof args, "import %s/u16.txt --json", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_STR(r.out, "");
+	snprintf(want, sizeof want,
+		 "{\"schema\":1,\"ok\":false,\"error\":\"cannot import '%s/u16.txt' (auto): UTF-16 "
+		 "text (byte-order mark FF FE): convert it to UTF-8, e.g. iconv -f utf-16 -t utf-8 "
+		 "FILE\"}\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+
+	/* trace-cmd report --ts-diff through the CLI: 2 kmallocs and a kfree
+	 * (the second and third with "(+N)"), all 3 read and kept */
+	write_file("tsdiff.txt",
+		   "cpus=4\n"
+		   "       trace-cmd-13543 [001] 106260.693809:          kmalloc:              "
+		   "call_site=81128dd4 ptr=0xffff88003dd83800 bytes_req=768 bytes_alloc=1024 "
+		   "gfp_flags=GFP_KERNEL|GFP_ZERO\n"
+		   "       trace-cmd-13543 [001] 106260.693812: (+3000)  kmalloc:              "
+		   "call_site=81128dd4 ptr=0xffff88003dd84000 bytes_req=768 bytes_alloc=1024 "
+		   "gfp_flags=GFP_KERNEL|GFP_ZERO\n"
+		   "                  ls-13545 [002] 106260.693900: (+88000) kfree:                "
+		   "call_site=810a7abb ptr=0xffff88003dd83800\n");
+	snprintf(args, sizeof args, "import %s/tsdiff.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: trace-cmd\n"));
+	CHECK(contains(r.err, "events: 3 kmem events read, 3 kept, 0 skipped -> 3 ops\n"));
+	res_free(&r);
+
 	/* a v1 parse error keeps its own form as the error */
 	write_file("v2.trace", "slubviz-trace 2\n");
 	snprintf(args, sizeof args, "import %s/v2.trace --json", tmpdir);

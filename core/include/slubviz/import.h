@@ -130,7 +130,10 @@ struct svz_import_report {
 	uint64_t free_other_cache; /* kmem_cache_free name= differs from the allocating cache */
 	uint64_t kmalloc_size_differs; /* kmalloc bytes_alloc != the model's kmalloc size */
 	uint64_t ts_backwards;   /* timestamps that go back (merged or multiple dumps) */
-	uint64_t lost_events;    /* "[LOST n EVENTS]" / bpftrace "Lost n events" */
+	uint64_t lost_events;    /* "[LOST n EVENTS]" / bpftrace "Lost n events" /
+				  * trace-cmd "CPU:1 [n EVENTS DROPPED]" */
+	uint64_t lost_unknown;   /* trace-cmd "CPU:2 [EVENTS DROPPED]": lost events, count
+				  * not given (each line counts 1) */
 	uint64_t names_adjusted; /* cache names changed to fit v1 (letters, digits, _ . : -) */
 	uint64_t realloc_in_place; /* malloc-lab reallocs that fit the object's kmalloc size */
 	uint64_t hashed_ptrs, raw_ptrs; /* pointer values seen: hashed %p or real addresses */

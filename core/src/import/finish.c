@@ -73,6 +73,8 @@ int svz_importer_finish(struct svz_importer *im, struct svz_trace *out,
 		oom_err(err);
 		goto out;
 	}
+	if (r->fatal) /* the input could not be read at all (UTF-16) */
+		goto fatal;
 	if (im->fmt == SVZ_FMT_V1) {
 		rc = finish_v1(im, out, err);
 		goto out;

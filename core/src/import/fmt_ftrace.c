@@ -3,11 +3,13 @@
  *
  * Event lines are anchored on "[CPU] ... TIMESTAMP: EVENT:" and read from
  * the CPU column rightwards, so task names may hold ':' and spaces; perf
- * script adds a sample period and names events "kmem:kmalloc:", which moves
+ * script adds a sample period (trace-cmd report --ts-diff a "(+N)" there)
+ * and names events "kmem:kmalloc:", which moves
  * an import from ftrace to perf, and may leave out the time. The latency
  * format (trace-cmd report -l, ftrace's options/latency-format) prints the
  * CPU without brackets, the flags right after it: "2d..2.". Lines trimmed to "EVENT: fields", the
- * function tracer's and stack tracer's lines, "[LOST n EVENTS]", perf -g
+ * function tracer's and stack tracer's lines, "[LOST n EVENTS]", trace-cmd's
+ * "CPU:1 [n EVENTS DROPPED]", perf -g
  * callchains and ftrace " => " frames are recognised and counted. */
 #include "import/importer.h"
 
@@ -139,6 +141,18 @@ static bool event_token(struct slice t, struct slice *name, bool *subsys)
 	return true;
 }
 
+/* What may stand between the timestamp and the event: perf script's sample
+ * period ("1"), or the "(+3000)" trace-cmd report --ts-diff prints, the
+ * time since the previous record (trace-read.c trace_show_data():
+ * "(+%lld)"; the first record gets blanks instead). */
+static bool ts_gap_token(struct slice t)
+{
+	if (imp_parse_dec(t.s, t.len, &(uint64_t){ 0 }))
+		return true;
+	return t.len > 3 && t.s[0] == '(' && t.s[1] == '+' && t.s[t.len - 1] == ')' &&
+	       imp_parse_dec(t.s + 2, t.len - 3, &(uint64_t){ 0 });
+}
+
 /* Up to 64 blank-separated tokens of a line, from the start. */
 #define MAX_PREFIX_TOKS 64
 
@@ -171,8 +185,8 @@ bool ftrace_kmem_event_line(const char *s, size_t n)
 		    (e + 1 < nt && !memchr(tk[e + 1].s, '=', tk[e + 1].len) && tk[e + 1].s[0] != '('))
 			continue;
 		size_t t = e - 1;
-		if (t > 0 && imp_parse_dec(tk[t].s, tk[t].len, &(uint64_t){ 0 }))
-			t--; /* perf's sample period */
+		if (t > 0 && ts_gap_token(tk[t]))
+			t--; /* perf's sample period, trace-cmd's --ts-diff */
 		if (ts_token(tk[t], &ts) || (subsys && cpu_token(tk[e - 1], &(int64_t){ 0 }) == 1))
 			return true;
 	}
@@ -304,8 +318,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			continue;
 		}
 		if (e < nt && !event_token(tk[e], &name, &subsys) && e + 1 < nt &&
-		    imp_parse_dec(tk[e].s, tk[e].len, &(uint64_t){ 0 }))
-			e++; /* perf's sample period */
+		    ts_gap_token(tk[e]))
+			e++; /* perf's sample period, trace-cmd's --ts-diff "(+N)" */
 		if (e >= nt)
 			continue;
 		struct slice rec = timed ? perf_record(tk[e]) : (struct slice){ NULL, 0 };
@@ -386,8 +400,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 }
 
 /* One content line of the ftrace family: the header lines trace-cmd
- * report prints ("cpus=4", "version = 6", "CPU 3 is empty"), else an event
- * line. */
+ * report prints ("cpus=4", "version = 6", "CPU 3 is empty", "CPU:2
+ * [SUBBUFFER START]"), else an event line. */
 void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct svz_import_report *r = &im->rep;
@@ -400,8 +414,13 @@ void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line
 		imp_header_cpus(im, s, n, "cpus=");
 		return;
 	}
+	/* trace-cmd report marks where a CPU's ring-buffer page starts
+	 * (trace-read.c: "CPU:%d [SUBBUFFER START]") */
+	struct slice t = trimmed(s, n);
 	if ((n - i > 9 && memcmp(s + i, "version =", 9) == 0) ||
-	    (n - i > 12 && memcmp(s + i, "CPU ", 4) == 0 && memcmp(s + n - 8, "is empty", 8) == 0)) {
+	    (n - i > 12 && memcmp(s + i, "CPU ", 4) == 0 && memcmp(s + n - 8, "is empty", 8) == 0) ||
+	    (t.len > 4 + 18 && memcmp(t.s, "CPU:", 4) == 0 &&
+	     memcmp(t.s + t.len - 18, " [SUBBUFFER START]", 18) == 0)) {
 		r->comment_lines++;
 		return;
 	}

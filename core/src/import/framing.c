@@ -277,13 +277,38 @@ static void too_long(struct svz_importer *im, uint64_t line, uint64_t len)
 	}
 }
 
+/* A UTF-16 byte-order mark in the input's first two bytes (Windows tools,
+ * PowerShell's redirection, save UTF-16 text): every other byte of the
+ * text is 0x00, so no line could be read; the import stops there. True
+ * (and the import fatal) if there is one. */
+static bool utf16_bom(struct svz_importer *im, const char *data, size_t len)
+{
+	uint64_t had = im->rep.bytes;
+	for (size_t k = 0; k < len && had + k < 2; k++)
+		im->head[had + k] = (unsigned char)data[k];
+	if (had >= 2 || had + len < 2)
+		return false;
+	if (!((im->head[0] == 0xFF && im->head[1] == 0xFE) || (im->head[0] == 0xFE && im->head[1] == 0xFF)))
+		return false;
+	imp_set_fatal(im, "UTF-16 text (byte-order mark %02X %02X): convert it to UTF-8, e.g. "
+		      "iconv -f utf-16 -t utf-8 FILE", im->head[0], im->head[1]);
+	return true;
+}
+
 void svz_importer_feed(struct svz_importer *im, const char *data, size_t len)
 {
-	if (!im || im->rep.truncated || !len)
+	if (!im || im->rep.truncated || im->rep.fatal || !len)
 		return;
 	if (im->rep.bytes + len > im->lim.max_bytes) {
 		len = (size_t)(im->lim.max_bytes - im->rep.bytes);
 		im->rep.truncated = true;
+	}
+	if (utf16_bom(im, data, len)) {
+		im->rep.bytes += len;
+		im->carry.len = 0;
+		im->carry_total = 0;
+		im->carry_long = false;
+		return;
 	}
 	im->rep.bytes += len;
 	size_t pos = 0;
@@ -327,7 +352,7 @@ void svz_importer_feed(struct svz_importer *im, const char *data, size_t len)
  * there is where the input was cut. */
 void imp_end_input(struct svz_importer *im)
 {
-	if (!im->carry_long && !im->carry_total)
+	if (im->rep.fatal || (!im->carry_long && !im->carry_total))
 		return;
 	uint64_t line = ++im->rep.lines, bad = im->rep.bad_lines;
 	im->at_eof = true;

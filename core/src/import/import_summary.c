@@ -221,9 +221,19 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		sb_printf(&b, "note: timestamps went backwards %" PRIu64 " times (several dumps or "
 			  "per-CPU buffers in one file?); events are replayed in file order\n",
 			  r->ts_backwards);
-	if (r->lost_events)
+	/* trace-cmd's "[EVENTS DROPPED]" gives no count: said so, not added in */
+	if (r->lost_events && r->lost_unknown)
+		sb_printf(&b, "note: the tracer reported %" PRIu64 " lost events and %" PRIu64
+			  " %s of an unknown number of events: expect unpaired allocations and "
+			  "frees\n", r->lost_events, r->lost_unknown,
+			  r->lost_unknown == 1 ? "loss" : "losses");
+	else if (r->lost_events)
 		sb_printf(&b, "note: the tracer reported %" PRIu64 " lost events: expect unpaired "
 			  "allocations and frees\n", r->lost_events);
+	else if (r->lost_unknown)
+		sb_printf(&b, "note: the tracer reported %" PRIu64 " %s of an unknown number of "
+			  "events: expect unpaired allocations and frees\n", r->lost_unknown,
+			  r->lost_unknown == 1 ? "loss" : "losses");
 	if (r->realloc_in_place)
 		sb_printf(&b, "note: %" PRIu64 " reallocs fit their object's kmalloc size (krealloc "
 			  "in place, no op)\n", r->realloc_in_place);
@@ -322,11 +332,11 @@ char *svz_import_report_json(const struct svz_import_report *r)
 	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64
 		  ",\"node_dropped\":%" PRIu64 ",\"free_other_cache\":%" PRIu64
 		  ",\"kmalloc_size_differs\":%" PRIu64 ",\"names_adjusted\":%" PRIu64
-		  ",\"ts_backwards\":%" PRIu64 ",\"lost_events\":%" PRIu64
+		  ",\"ts_backwards\":%" PRIu64 ",\"lost_events\":%" PRIu64 ",\"lost_unknown\":%" PRIu64
 		  ",\"realloc_in_place\":%" PRIu64 ",\"header_ops\":%" PRId64 "},\"gfp_unknown_names\":[",
 		  r->no_cpu, r->gfp_unknown, r->node_dropped, r->free_other_cache,
 		  r->kmalloc_size_differs, r->names_adjusted, r->ts_backwards, r->lost_events,
-		  r->realloc_in_place, r->header_ops);
+		  r->lost_unknown, r->realloc_in_place, r->header_ops);
 	for (uint32_t i = 0; i < r->nr_gfp_names; i++) {
 		sb_printf(&b, "%s", i ? "," : "");
 		json_str(&b, r->gfp_names[i].name);

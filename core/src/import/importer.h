@@ -81,6 +81,7 @@ struct svz_importer {
 
 	struct sbuf text;        /* undecided prefix, then the whole v1 text */
 	bool ftrace_hint;
+	unsigned char head[2];   /* the input's first two bytes (a UTF-16 byte-order mark?) */
 
 	struct svz_op *ops;
 	uint32_t nr_ops, cap_ops;

@@ -41,6 +41,9 @@ static const struct gfp_alias gfp_aliases[] = {
 	{ "GFP_REPEAT", __GFP_RETRY_MAYFAIL }, { "__GFP_REPEAT", __GFP_RETRY_MAYFAIL },
 	/* show_gfp_flags() name in 2.6.32-4.13 (removed in 4.14) */
 	{ "GFP_TEMPORARY", __GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE },
+	/* show_gfp_flags() name in 3.8-3.14 (__GFP_KMEMCG, charge the allocation
+	 * to the memory cgroup): what __GFP_ACCOUNT (4.5 on) does */
+	{ "GFP_KMEMCG", __GFP_ACCOUNT }, { "__GFP_KMEMCG", __GFP_ACCOUNT },
 	{ "GFP_HIGHUSER", GFP_USER | __GFP_HIGHMEM },
 	{ "GFP_HIGHUSER_MOVABLE", GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE },
 	{ "GFP_TRANSHUGE_LIGHT", (GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE | __GFP_COMP |
@@ -330,6 +333,14 @@ static bool ptr_is_null_text(struct slice t)
 	return slice_is(t, "(null)") || slice_is(t, "(nil)") || slice_is(t, "NULL");
 }
 
+/* NULL and ZERO_SIZE_PTR as a raw pointer prints them ("0x0", "0", "0x10"):
+ * short, yet whole, so never taken for a pointer cut short. */
+static bool ptr_is_short_value(struct slice t)
+{
+	return slice_is(t, "0") || slice_is(t, "0x0") || slice_is(t, "0X0") || slice_is(t, "0x10") ||
+	       slice_is(t, "0X10");
+}
+
 /* ptr= values: hashed "00000000cef40c80", raw "0xffff9e0e8571e000" or
  * "c147dd20", "(null)", "(nil)". */
 static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
@@ -384,7 +395,7 @@ static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
 	if (!ev->ptr.s || !ev->ptr.len)
 		return "no ptr=";
 	struct slice p = first_tok(ev->ptr);
-	if (im->ptr_min && p.len < im->ptr_min && !ptr_is_null_text(p))
+	if (im->ptr_min && p.len < im->ptr_min && !ptr_is_null_text(p) && !ptr_is_short_value(p))
 		return "ptr= shorter than the trace's other pointers";
 	if (!is_alloc)
 		return NULL;
@@ -522,7 +533,8 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 
 	/* from here on the line is a well-formed kmem event */
 	r->events++;
-	if (ptr && (!im->ptr_min || first_tok(ev->ptr).len < im->ptr_min))
+	if (ptr && !ptr_is_short_value(first_tok(ev->ptr)) &&
+	    (!im->ptr_min || first_tok(ev->ptr).len < im->ptr_min))
 		im->ptr_min = (uint32_t)first_tok(ev->ptr).len;
 	if (ptr) {
 		if (hashed)
@@ -665,9 +677,40 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	r->kept++;
 }
 
+/* trace-cmd report's "CPU:1 [120 EVENTS DROPPED]" and "CPU:2 [EVENTS
+ * DROPPED]" (trace-read.c: "CPU:%d [%lld EVENTS DROPPED]", "CPU:%d [EVENTS
+ * DROPPED]", the count when the ring buffer kept it): true, with the count
+ * added to lost_events or, without one, the line to lost_unknown. */
+static bool dropped_line(struct svz_importer *im, const char *s, size_t n)
+{
+	static const char tail[] = "EVENTS DROPPED]";
+	const size_t tl = sizeof tail - 1;
+	struct slice t = trimmed(s, n);
+	size_t k = 4;
+	if (t.len < 4 + 1 + 2 + tl || memcmp(t.s, "CPU:", 4) != 0 ||
+	    memcmp(t.s + t.len - tl, tail, tl) != 0)
+		return false;
+	while (k < t.len && is_digit(t.s[k]))
+		k++;
+	if (k == 4 || k + 2 > t.len || t.s[k] != ' ' || t.s[k + 1] != '[')
+		return false;
+	const char *c = t.s + k + 2, *e = t.s + t.len - tl; /* the count, if any: [c, e) */
+	if (c == e) {
+		im->rep.lost_unknown++;
+		return true;
+	}
+	uint64_t v;
+	if (e - c < 2 || e[-1] != ' ' || !imp_parse_dec(c, (size_t)(e - c - 1), &v))
+		return false;
+	im->rep.lost_events += v;
+	return true;
+}
+
 bool imp_lost_line(struct svz_importer *im, const char *s, size_t n)
 {
 	static const char tag[] = "[LOST ";
+	if (dropped_line(im, s, n))
+		return true;
 	for (size_t i = 0; i + sizeof tag - 1 < n; i++)
 		if (memcmp(s + i, tag, sizeof tag - 1) == 0) {
 			uint64_t v = 0;

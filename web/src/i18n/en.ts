@@ -425,6 +425,7 @@ export const en = {
   'imp.note.names_adjusted': "cache names were changed to fit the v1 alphabet",
   'imp.note.ts_backwards': "times timestamps went backwards (several dumps in one file?): replayed in file order",
   'imp.note.lost_events': "events were lost by the tracer: allocations and frees may not pair up",
+  'imp.note.lost_unknown': "times the tracer lost an unknown number of events: allocations and frees may not pair up",
   'imp.note.realloc_in_place': "reallocs stayed in place",
   'imp.cancelled': "Import of {name} cancelled",
   'imp.nothing': "Nothing could be imported from {name}",

@@ -420,6 +420,7 @@ export const ko: Record<MsgKey, string> = {
   'imp.note.names_adjusted': "개의 캐시 이름을 v1 문자 규칙에 맞게 바꿈",
   'imp.note.ts_backwards': "번 타임스탬프가 거꾸로 감 (한 파일에 덤프 여러 개?): 파일 순서대로 재생",
   'imp.note.lost_events': "개 이벤트를 트레이서가 잃음: 할당과 해제가 짝이 맞지 않을 수 있음",
+  'imp.note.lost_unknown': "번 트레이서가 알 수 없는 수의 이벤트를 잃음: 할당과 해제가 짝이 맞지 않을 수 있음",
   'imp.note.realloc_in_place': "개의 realloc이 제자리에 머묾",
   'imp.cancelled': "{name} 가져오기 취소됨",
   'imp.nothing': "{name}에서 가져올 수 있는 것이 없음",
