@@ -1113,6 +1113,21 @@ static void test_hostile(void)
 	CHECK_EQ_INT(x.t.ops[1].gfp, GFP_KERNEL);
 	CHECK_EQ_INT(x.r.gfp_unknown, 1);
 	CHECK_EQ_INT(x.t.ops[2].gfp, GFP_KERNEL | __GFP_ACCOUNT);
+	CHECK_EQ_INT(x.r.gfp_layout, 0); /* 0xcc0 = reclaim 0xc00 | IO 0x40 | FS 0x80 */
+	imp_free(&x);
+	/* 24b. a 4.x kernel's GFP_KERNEL, printed as numbers (OOM reports of
+	 * 4.17 and RHEL 8's 4.18 show 0x14000c0 and 0x6000c0): read in v6's
+	 * layout both keep IO 0x40 | FS 0x80 and lose every reclaim bit (0x400,
+	 * 0x800): the layout note, one per allocation. v6's GFP_NOWAIT (0x800)
+	 * and GFP_ATOMIC (0xa20) ask for no IO/FS, and a named GFP_KERNEL
+	 * is not numeric: no note for those. */
+	x = imp(PFX "kmalloc: ptr=a0 bytes_req=8 gfp_flags=0x6000c0\n"
+		PFX "kmalloc: ptr=b0 bytes_req=8 gfp_flags=0x14000c0\n"
+		PFX "kmalloc: ptr=c0 bytes_req=8 gfp_flags=0x800\n"
+		PFX "kmalloc: ptr=d0 bytes_req=8 gfp_flags=0xa20\n"
+		PFX "kmalloc: ptr=e0 bytes_req=8 gfp_flags=__GFP_IO|__GFP_FS\n");
+	CHECK_EQ_INT(x.r.gfp_layout, 2);
+	CHECK(summary_has(&x, "note: 2 allocations have a numeric gfp_flags with __GFP_IO or __GFP_FS but no reclaim bit"));
 	imp_free(&x);
 
 	/* 25. kfree(NULL), hashed and old-style, and kfree(ZERO_SIZE_PTR) */

@@ -122,6 +122,8 @@ struct svz_import_report {
 	uint64_t unpaired;       /* allocations the trace never frees */
 	uint64_t rebound;        /* of those: the pointer was allocated again while live */
 	uint64_t gfp_unknown;    /* events with gfp names the model does not know (dropped; known bits kept) */
+	uint64_t gfp_layout;     /* numeric gfp values with __GFP_IO/__GFP_FS but no reclaim bit: another
+				    kernel's bit layout? (4.x GFP_KERNEL: 0x14000c0, 0x6000c0) */
 	struct svz_import_name_count gfp_names[SVZ_IMPORT_MAX_NAMES];
 	uint32_t nr_gfp_names;
 	uint64_t no_cpu;         /* kmem events without a CPU column (trimmed lines): CPU unknown,

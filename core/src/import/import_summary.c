@@ -196,6 +196,11 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		sb_printf(&b, "note: %" PRIu64 " events had no CPU column (lines trimmed to "
 			  "'EVENT: fields' or 'TIMESTAMP: EVENT: fields'): CPU unknown, replayed on "
 			  "CPU 0\n", r->no_cpu);
+	if (r->gfp_layout)
+		sb_printf(&b, "note: %" PRIu64 " allocations have a numeric gfp_flags with __GFP_IO or "
+			  "__GFP_FS but no reclaim bit, which no v6 kernel passes: the numbers look like "
+			  "another kernel's gfp bit layout (4.x printed GFP_KERNEL as 0x14000c0 or "
+			  "0x6000c0) and are replayed as v6 bits\n", r->gfp_layout);
 	if (r->gfp_unknown) {
 		sb_printf(&b, "note: %" PRIu64 " events had gfp flags the model does not know, dropped "
 			  "(known flags kept):", r->gfp_unknown);
@@ -329,12 +334,12 @@ char *svz_import_report_json(const struct svz_import_report *r)
 	sb_printf(&b, ",\"cpus_beyond\":\"%s\""
 		  ",\"header_cpus\":%d,\"topology\":{\"nodes\":%d,\"cpus\":%d,\"node_mem\":%" PRIu64 "}",
 		  buf, r->header_cpus, r->nr_nodes, r->nr_cpus, r->node_mem);
-	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64
+	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64 ",\"gfp_layout\":%" PRIu64
 		  ",\"node_dropped\":%" PRIu64 ",\"free_other_cache\":%" PRIu64
 		  ",\"kmalloc_size_differs\":%" PRIu64 ",\"names_adjusted\":%" PRIu64
 		  ",\"ts_backwards\":%" PRIu64 ",\"lost_events\":%" PRIu64 ",\"lost_unknown\":%" PRIu64
 		  ",\"realloc_in_place\":%" PRIu64 ",\"header_ops\":%" PRId64 "},\"gfp_unknown_names\":[",
-		  r->no_cpu, r->gfp_unknown, r->node_dropped, r->free_other_cache,
+		  r->no_cpu, r->gfp_unknown, r->gfp_layout, r->node_dropped, r->free_other_cache,
 		  r->kmalloc_size_differs, r->names_adjusted, r->ts_backwards, r->lost_events,
 		  r->lost_unknown, r->realloc_in_place, r->header_ops);
 	for (uint32_t i = 0; i < r->nr_gfp_names; i++) {

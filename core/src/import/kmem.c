@@ -605,6 +605,12 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		gfp = parse_gfp(im, g.s, g.len, &unknown, true);
 		if (unknown)
 			r->gfp_unknown++;
+		/* read in v6's bit layout; a number that asks for I/O or FS
+		 * recursion but may not reclaim is no v6 gfp a kernel passes
+		 * (GFP_KERNEL 0xcc0), while 4.x kernels printed GFP_KERNEL as
+		 * 0x14000c0 or 0x6000c0, their reclaim bits higher up */
+		if (g.len && is_digit(g.s[0]) && (gfp & (__GFP_IO | __GFP_FS)) && !(gfp & __GFP_RECLAIM))
+			r->gfp_layout++;
 	}
 	if (accounted)
 		gfp |= __GFP_ACCOUNT;

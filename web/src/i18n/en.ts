@@ -419,6 +419,7 @@ export const en = {
   'shape.square': "square",
   'imp.note.no_cpu': "events had no CPU column (trimmed lines): CPU unknown, replayed on CPU 0",
   'imp.note.gfp_unknown': "events had gfp flags the model does not know (dropped)",
+  'imp.note.gfp_layout': "numeric gfp values ask for I/O or FS but may not reclaim: another kernel's gfp bit layout? (replayed as v6 bits)",
   'imp.note.node_dropped': "node targets of 64 and up were dropped",
   'imp.note.free_other_cache': "kmem_cache_free named another cache than the object's",
   'imp.note.kmalloc_size_differs': "kmalloc events show a bytes_alloc the model's kmalloc caches do not have",

@@ -414,6 +414,7 @@ export const ko: Record<MsgKey, string> = {
   'shape.square': "사각형",
   'imp.note.no_cpu': "개 이벤트에 CPU 열이 없음 (잘린 줄): CPU를 알 수 없어 CPU 0에서 재생",
   'imp.note.gfp_unknown': "개 이벤트에 모델이 모르는 gfp 플래그가 있음 (버림)",
+  'imp.note.gfp_layout': "개의 숫자 gfp 값이 I/O나 FS를 요청하지만 회수 비트가 없음: 다른 커널의 gfp 비트 배치? (v6 비트로 재생)",
   'imp.note.node_dropped': "개의 64 이상 노드 지정을 버림",
   'imp.note.free_other_cache': "개의 kmem_cache_free가 객체의 캐시와 다른 캐시를 지정함",
   'imp.note.kmalloc_size_differs': "개의 kmalloc 이벤트에 모델의 kmalloc 캐시에 없는 bytes_alloc이 있음",

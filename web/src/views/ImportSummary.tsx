@@ -12,7 +12,7 @@ import { t, type MsgKey } from '../i18n';
 import { exportV1, fmtBytes } from './Traces';
 
 // the import's notes (the core's names), in words: imp.note.<name>
-const NOTE_NAMES = new Set(['no_cpu', 'gfp_unknown', 'node_dropped', 'free_other_cache', 'kmalloc_size_differs', 'names_adjusted', 'ts_backwards', 'lost_events', 'lost_unknown', 'realloc_in_place']);
+const NOTE_NAMES = new Set(['no_cpu', 'gfp_unknown', 'gfp_layout', 'node_dropped', 'free_other_cache', 'kmalloc_size_differs', 'names_adjusted', 'ts_backwards', 'lost_events', 'lost_unknown', 'realloc_in_place']);
 
 function SummaryFail({ r }: { r: ImportFail }) {
   return (
