@@ -19,6 +19,7 @@ export const en = {
   'app.error': 'error',
   'app.era': '{era} era',
   'app.importing': 'importing {name} {pct}%',
+  'app.stepLineAria': 'The current step',
   'app.phoneTabs': 'Show the lesson or the visualizer',
   'app.tabLesson': 'Lesson',
   'app.tabViz': 'Visualizer',
@@ -41,6 +42,7 @@ export const en = {
 
   // the playback controls
   'ctl.aria': 'Playback controls',
+  'ctl.moreAria': 'Jump, breakpoint and timeline legend',
   'ctl.speed': 'speed',
   'ctl.speedAria': 'Speed (micro-steps per second)',
   'ctl.op': 'op',
@@ -239,7 +241,6 @@ export const en = {
   'viz.nodeBarn': 'node {node}',
   'viz.nodeNoBarn': 'node {node}: no barn',
   'viz.lockedBy': 'lock: cpu {cpu}',
-  'viz.lockedByComma': ', locked by cpu {cpu}',
   'viz.rowCpuSlab': 'cpu slabs (c->slab)',
   'viz.rowCpuPartial': 'cpu partial (c->partial)',
   'viz.rowOther': 'on no node list',
@@ -342,6 +343,7 @@ export const en = {
   'notice.notRestored': " It was restarted, but {where} could not be restored.",
   'notice.notRestoredWhy': " It was restarted, but {where} could not be restored: {error}.",
   'notice.runStaysOpen': "The current run stays open.",
+  'notice.presetRestart': "Restarted from op 0 under {preset}.",
   'notice.openedInstead': "Opened the scenario {name} instead.",
   'objstate.free': "free, on the slab freelist",
   'objstate.allocated': "allocated to a caller",

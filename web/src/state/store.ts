@@ -69,7 +69,7 @@ export interface AppState {
   error: string | null;
   /** something the user should know that is not an error of the run: the
    * engine restarted after a crash, a bad share link */
-  notice: { kind: 'crash' | 'link'; text: string } | null;
+  notice: { kind: 'crash' | 'link' | 'restart'; text: string } | null;
   scenarios: ScenarioInfo[];
   /** the core's presets and svz_config_set keys (svz_manifest_json), in
    * its order; empty until loadManifest */
@@ -606,7 +606,16 @@ export class Store {
   /** Change the config and restart the run from the start. */
   async setConfig(patch: Partial<Config>): Promise<void> {
     const config = { ...this.state.config, ...patch, switches: { ...this.state.config.switches, ...(patch.switches ?? {}) } };
+    // another preset runs the trace again from op 0: said in a notice,
+    // unless the run was there already
+    const f = this.state.frame;
+    const moved = !!f && (f.seq > 0 || f.opsDone > 0);
+    const presetChanged = patch.preset !== undefined && patch.preset !== this.state.config.preset;
     await this.reopen({ config });
+    if (presetChanged && moved && !this.state.error && this.state.frame) {
+      const preset = this.state.frame.snapshot.config.preset || config.preset;
+      this.set({ notice: { kind: 'restart', text: t('notice.presetRestart', { preset }) } });
+    }
   }
 
   async restart(): Promise<void> {

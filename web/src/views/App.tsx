@@ -69,7 +69,7 @@ function StepLine() {
   const f = st.frame;
   const ev = f?.event ?? null;
   return (
-    <p className="step-line" data-testid="step-line" data-seq={f?.seq ?? -1}>
+    <section className="step-line" aria-label={t('app.stepLineAria')} data-testid="step-line" data-seq={f?.seq ?? -1}>
       {ev ? (
         <>
           <code className="step-text">{ev.text}</code> <span className="gloss" data-testid="gloss">{gloss(ev, f?.snapshot)}</span>
@@ -79,7 +79,7 @@ function StepLine() {
           {f ? t('app.beforeFirst') : ''}
         </span>
       )}
-    </p>
+    </section>
   );
 }
 
@@ -183,14 +183,17 @@ const VIEWS: Record<string, () => React.JSX.Element> = {
 /** On a phone the lesson and the visualizer take turns (styles.css). */
 function PhoneTabs({ view, setView }: { view: 'lesson' | 'viz'; setView: (v: 'lesson' | 'viz') => void }) {
   return (
-    <div className="phone-tabs" role="group" aria-label={t('app.phoneTabs')}>
-      <button type="button" aria-pressed={view === 'lesson'} onClick={() => setView('lesson')}>
-        {t('app.tabLesson')}
-      </button>
-      <button type="button" aria-pressed={view === 'viz'} onClick={() => setView('viz')}>
-        {t('app.tabViz')}
-      </button>
-    </div>
+    // a landmark (the nav) around the group: nothing outside one (axe)
+    <nav className="phone-tabs" aria-label={t('app.phoneTabs')}>
+      <div role="group" aria-label={t('app.phoneTabs')}>
+        <button type="button" aria-pressed={view === 'lesson'} onClick={() => setView('lesson')}>
+          {t('app.tabLesson')}
+        </button>
+        <button type="button" aria-pressed={view === 'viz'} onClick={() => setView('viz')}>
+          {t('app.tabViz')}
+        </button>
+      </div>
+    </nav>
   );
 }
 

@@ -63,47 +63,49 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
       </p>
       <Counts title={t('imp.skippedBy')} rows={skipped.map(([k, n]) => [k, n, reasons.find((r) => r.name === k)?.text ?? k])} />
       {s.caches.length > 0 && (
-        <table className="counts caches" data-testid="import-caches">
-          <caption>{t('imp.caches', { n: s.caches.length })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('app.cache')}</th>
-              <th scope="col">bytes_req → bytes_alloc</th>
-              <th scope="col">{t('imp.declared')}</th>
-              <th scope="col">{t('imp.how')}</th>
-              <th scope="col">allocs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.caches.slice(0, 50).map((c) => (
-              <tr key={c.name} data-cache={c.name} data-origin={c.origin}>
-                <td>
-                  <code>{c.name}</code>
-                </td>
-                <td>
-                  {c.bytes_req} → {c.bytes_alloc}
-                </td>
-                <td>
-                  size={c.object_size}
-                  {c.align ? ` align=${c.align}` : ''}
-                  {c.flags !== '0' ? ` ${c.flags}` : ''}
-                  {c.ctor ? ' ctor' : ''}
-                  {c.size_fallback ? t('imp.atBytesAlloc') : ''}
-                </td>
-                <td>
-                  {c.origin === 'inferred'
-                    ? t('imp.inferred')
-                    : c.origin === 'named-by-free'
-                      ? t('imp.namedByFree')
-                      : c.origin === 'recreated'
-                        ? t('imp.recreated', { first: c.recreates ?? '' })
-                        : t('imp.named')}
-                </td>
-                <td>{c.allocs}</td>
+        <div className="table-wrap">
+          <table className="counts caches" data-testid="import-caches">
+            <caption>{t('imp.caches', { n: s.caches.length })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('app.cache')}</th>
+                <th scope="col">bytes_req → bytes_alloc</th>
+                <th scope="col">{t('imp.declared')}</th>
+                <th scope="col">{t('imp.how')}</th>
+                <th scope="col">allocs</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {s.caches.slice(0, 50).map((c) => (
+                <tr key={c.name} data-cache={c.name} data-origin={c.origin}>
+                  <td>
+                    <code>{c.name}</code>
+                  </td>
+                  <td>
+                    {c.bytes_req} → {c.bytes_alloc}
+                  </td>
+                  <td>
+                    size={c.object_size}
+                    {c.align ? ` align=${c.align}` : ''}
+                    {c.flags !== '0' ? ` ${c.flags}` : ''}
+                    {c.ctor ? ' ctor' : ''}
+                    {c.size_fallback ? t('imp.atBytesAlloc') : ''}
+                  </td>
+                  <td>
+                    {c.origin === 'inferred'
+                      ? t('imp.inferred')
+                      : c.origin === 'named-by-free'
+                        ? t('imp.namedByFree')
+                        : c.origin === 'recreated'
+                          ? t('imp.recreated', { first: c.recreates ?? '' })
+                          : t('imp.named')}
+                  </td>
+                  <td>{c.allocs}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <p>
         {t('imp.pointers')}{' '}

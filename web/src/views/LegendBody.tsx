@@ -68,7 +68,7 @@ export default function LegendBody() {
         <h3>{t('legend.objectsH')}</h3>
         <ul>
           {Object.entries(OBJECT_STATES).map(([ch, s]) => (
-            <Item key={ch} id={`obj-${s.name}`} sw={<Sw label={`obj-${s.name}`} w={20}><rect x={3} y={2} width={14} height={14} fill={s.color} stroke="#667" strokeDasharray={ch === 'f' ? '3 2' : undefined} /><text x={10} y={13} fontSize={9} textAnchor="middle" fill={ch === 'u' || ch === 's' || ch === 'l' || ch === 'c' ? '#fff' : '#222'}>{s.label}</text></Sw>}>
+            <Item key={ch} id={`obj-${s.name}`} sw={<Sw label={`obj-${s.name}`} w={20}><rect x={3} y={2} width={14} height={14} fill={s.color} stroke="#667" strokeDasharray={ch === 'f' ? '3 2' : undefined} /><text x={10} y={13.5} fontSize={11} textAnchor="middle" fill={ch === 'u' || ch === 's' || ch === 'l' || ch === 'c' ? '#fff' : '#222'}>{s.label}</text></Sw>}>
               <b>{s.label}</b> {s.name}: {t(`objstate.${s.name}` as MsgKey)}
             </Item>
           ))}

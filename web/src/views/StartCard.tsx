@@ -43,8 +43,16 @@ export function StartCard() {
   const focus = (sel: string) => {
     close();
     const el = document.querySelector<HTMLElement>(sel);
-    el?.scrollIntoView({ block: 'center' });
-    el?.focus();
+    // a panel's field: the panel from its heading, below the sticky bar
+    // (styles.css: scroll-margin-top)
+    const panel = el?.closest<HTMLElement>('[data-panel]');
+    if (panel) {
+      panel.scrollIntoView({ block: 'start' });
+      el?.focus({ preventScroll: true });
+    } else {
+      el?.scrollIntoView({ block: 'center' });
+      el?.focus();
+    }
   };
   return (
     <section className="start-card" aria-labelledby="start-h" data-testid="start-card">

@@ -8,6 +8,13 @@ export const StoreContext = createContext<Store | null>(null);
  * once per side, and ids must stay unique in the page. */
 export const PanelIdPrefix = createContext('');
 
+/** A landmark's name on a side of the A/B view: "A: name" / "B: name"
+ * (the panels' names stay unique in the page), else the name itself. */
+export function useSideName(): (name: string) => string {
+  const side = /^ab-([ab])-$/.exec(useContext(PanelIdPrefix))?.[1]?.toUpperCase();
+  return (name) => (side ? `${side}: ${name}` : name);
+}
+
 export function useStore(): Store {
   const s = useContext(StoreContext);
   if (!s) throw new Error('no store');
@@ -263,7 +270,7 @@ export function useD3<E extends Element>(render: (el: E) => void, deps: unknown[
  * main thread per lesson 06 variant switch (profiled). Not while playing,
  * where reading the sizes forced a layout of the whole page every frame
  * (the pause that ends the play is a state change, checked). */
-export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables'): void {
+export function useScrollableRegions(store: Store, selector = '.panel-body, .scroll, .ab-tables, .table-wrap'): void {
   useEffect(() => {
     let frame = 0;
     // one observer, observing only while a check waits for its layout

@@ -43,10 +43,10 @@ export function renderBarns(svg: SVGSVGElement, input: VizInput, opts: VizOption
     .join((enter) => {
       const e = enter.append('g').attr('class', 'barn');
       e.append('text').attr('class', 'label').attr('y', 16).attr('font-size', 11);
-      e.append('text').attr('class', 'lock').attr('y', 30).attr('font-size', 10);
+      e.append('text').attr('class', 'lock').attr('y', 30).attr('font-size', 11);
       for (const k of ['full', 'empty'] as const) {
         const g = e.append('g').attr('class', `list-${k}`);
-        g.append('text').attr('class', 'count').attr('y', 10).attr('font-size', 10);
+        g.append('text').attr('class', 'count').attr('y', 10).attr('font-size', 11);
         for (let i = 0; i < (k === 'full' ? BARN_MAX_FULL : BARN_MAX_EMPTY); i++)
           g.append('rect').attr('class', 'slot').attr('x', i * (SH_W + 3)).attr('y', 14).attr('width', SH_W)
             .attr('height', SH_H).attr('fill', 'none').attr('stroke', GLYPHS.barnSlot).attr('stroke-dasharray', '2 2');

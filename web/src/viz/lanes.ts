@@ -291,10 +291,12 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .attr('height', H - 1)
     .attr('fill', (c) => (opts.focusCpu === c ? '#fff6e0' : laneOf.get(c)! % 2 ? '#f7f8fa' : '#fff'))
     .on('click', (_e, c) => opts.onSelectCpu?.(c));
-  const fs = Math.min(11, H - 4);
-  lane.select('text.lane-label').attr('y', H / 2 + fs / 2 - 2).attr('font-size', fs).attr('font-weight', (c) => (opts.focusCpu === c ? 'bold' : null))
+  // 11 px at least, whatever the lane height (a 12 px lane still holds
+  // capitals and digits: y is their baseline, centred)
+  const fs = 11;
+  lane.select('text.lane-label').attr('y', H / 2 + 4).attr('font-size', fs).attr('font-weight', (c) => (opts.focusCpu === c ? 'bold' : null))
     .text((c) => t.cpu(c));
-  const st = lane.select('text.lane-status').attr('x', 50).attr('y', H / 2 + fs / 2 - 2).attr('font-size', Math.max(8, fs - 1)).attr('fill', '#555');
+  const st = lane.select('text.lane-status').attr('x', 50).attr('y', H / 2 + 4).attr('font-size', fs).attr('fill', '#555');
   st.each(function (c) {
     // the text node first, then the full status as its title; rewritten
     // only when they change (each lane every frame while playing)
@@ -439,8 +441,8 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .order()
     .attr('class', 'tick')
     .attr('x', (v) => x(v))
-    .attr('y', 12)
-    .attr('font-size', 9)
+    .attr('y', 13)
+    .attr('font-size', 11)
     .attr('text-anchor', 'middle')
     .text((v) => d3.format(m.axis === 'cycles' ? '~s' : 'd')(v));
   ax.selectAll<SVGLineElement, number>('line.tick')
@@ -458,8 +460,8 @@ export function renderLanes(svg: SVGSVGElement, snap: Snapshot, m: LanesModel, o
     .join('text')
     .attr('class', 'axis-name')
     .attr('x', 4)
-    .attr('y', 12)
-    .attr('font-size', 9)
+    .attr('y', 13)
+    .attr('font-size', 11)
     .text((v) => v);
 }
 

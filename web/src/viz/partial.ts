@@ -76,8 +76,11 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .join((enter) => {
       const e = enter.append('g').attr('class', 'slab-list');
       e.append('text').attr('class', 'label').attr('y', 14).attr('font-size', 11);
-      e.append('text').attr('class', 'sub').attr('y', 28).attr('font-size', 10);
-      e.append('text').attr('class', 'more').attr('y', 28).attr('font-size', 10);
+      e.append('text').attr('class', 'sub').attr('y', 28).attr('font-size', 11);
+      e.append('text').attr('class', 'more').attr('y', 28).attr('font-size', 11);
+      // the list's lock on a line of its own: at 11 px "n slabs, locked by
+      // cpu c" would not fit the label column
+      e.append('text').attr('class', 'lock').attr('y', 42).attr('font-size', 11);
       return e;
     })
     .attr('transform', (_d, i) => `translate(0,${i * ROW_H})`)
@@ -86,8 +89,9 @@ export function renderPartialLists(svg: SVGSVGElement, input: VizInput, opts: Vi
     .attr('data-length', (d) => d.slabs.length + d.more);
   row.select('text.label').text((d) => (d.node < 0 ? msg(ROW_LABELS[d.list]) : `node ${d.node} ${d.list}`));
   row.select('text.sub').text((d) =>
-    d.list === 'other' ? '' : msg('viz.slabs', { n: d.slabs.length + d.more }) + (d.listLock >= 0 ? msg('viz.lockedByComma', { cpu: d.listLock }) : ''),
+    d.list === 'other' ? '' : msg('viz.slabs', { n: d.slabs.length + d.more }),
   );
+  row.select('text.lock').text((d) => (d.list !== 'other' && d.listLock >= 0 ? msg('viz.lockedBy', { cpu: d.listLock }) : ''));
   row.select('text.more').attr('x', (d) => LABEL_W + d.slabs.length * (SLAB_W + 3) + 4).text((d) => (d.more ? msg('viz.more', { n: d.more }) : ''));
 
   const slab = row

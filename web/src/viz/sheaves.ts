@@ -78,7 +78,7 @@ export function renderSheaves(svg: SVGSVGElement, input: VizInput, opts: VizOpti
       const e = enter.append('g').attr('class', 'sheaf');
       e.append('rect').attr('class', 'cap').attr('height', ROW_H - 6).attr('rx', 2);
       e.append('rect').attr('class', 'fill').attr('height', ROW_H - 6).attr('rx', 2);
-      e.append('text').attr('class', 'size').attr('y', 13).attr('font-size', 10);
+      e.append('text').attr('class', 'size').attr('y', 14).attr('font-size', 11);
       return e;
     })
     .attr('transform', (d) => `translate(${d.where === 'main' ? LABEL_W : LABEL_W + half + TXT + 8},0)`)

@@ -75,7 +75,7 @@ export function renderTopology(svg: SVGSVGElement, { snap, event }: VizInput, op
     .join((enter) => {
       const e = enter.append('g').attr('class', 'cpu').attr('role', 'button').attr('tabindex', 0);
       e.append('rect').attr('width', CPU_W).attr('height', CPU_H).attr('rx', 3);
-      e.append('text').attr('x', CPU_W / 2).attr('y', 13).attr('text-anchor', 'middle').attr('font-size', 10);
+      e.append('text').attr('x', CPU_W / 2).attr('y', 13.5).attr('text-anchor', 'middle').attr('font-size', 11);
       return e;
     })
     .attr('transform', (_c, i) => `translate(${8 + (i % PER_ROW) * (CPU_W + 3)},${38 + Math.floor(i / PER_ROW) * (CPU_H + 3)})`)

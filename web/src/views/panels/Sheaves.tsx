@@ -2,7 +2,7 @@
 import { cacheOf } from '../../viz/common';
 import { hasKcpu, renderKcpu } from '../../viz/kcpu';
 import { renderSheaves } from '../../viz/sheaves';
-import { useD3, HoldOffscreen } from '../hooks';
+import { useD3, HoldOffscreen, useSideName } from '../hooks';
 import { Panel } from './Panel';
 import { useViz } from './useViz';
 import { t } from '../../i18n';
@@ -18,6 +18,7 @@ function SheavesViewBody() {
   const era = input?.snap.config.era;
   const showSheaves = !!cache && cache.has_sheaves;
   const showKcpu = !!input && hasKcpu(input, opts.cache);
+  const sideName = useSideName();
   const ref = useD3<SVGSVGElement>((el) => input && renderSheaves(el, input, opts), [input, opts.cache, opts.focusCpu, opts.focusNode, opts.animMs]);
   const kref = useD3<SVGSVGElement>(
     (el) => input && renderKcpu(el, input, opts),
@@ -36,7 +37,7 @@ function SheavesViewBody() {
           <svg ref={kref} role="group" aria-label={t('panel.kcpuAria')} />
         </div>
       )}
-      <div className="scroll" tabIndex={0} role="region" aria-label={t('panel.sheavesScroll')} style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
+      <div className="scroll" tabIndex={0} role="region" aria-label={sideName(t('panel.sheavesScroll'))} style={showSheaves || !showKcpu ? undefined : { display: 'none' }}>
         <svg ref={ref} role="img" aria-label={t('panel.sheavesAria')} />
       </div>
       {others.length > 0 && (
