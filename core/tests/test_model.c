@@ -545,6 +545,57 @@ static void test_free_bulk_remote_batches(void)
 	}
 }
 
+/* v7.1's "slab: support memoryless nodes with sheaves" against the fix 2
+ * RFC, on x86 (no HAVE_MEMORYLESS_NODES: numa_mem_id() == numa_node_id()).
+ * Node 0 has no memory, so every object CPU 0 holds is of node 1 or 2.
+ * d is node 1's: CPU 1, first to allocate, refills from a new node-1 slab.
+ *
+ * RFC (v7.0+fix1+fix2): slab_free() and free_to_pcs_bulk() keep v7.0's
+ * slab_nid(slab) == numa_mem_id() test, false for all of CPU 0's frees:
+ * free a -> __slab_free (FREE_SLOWPATH 1); free_bulk of 2 -> both set
+ * aside as remote, size 0, flush_remote: __kmem_cache_free_bulk and
+ * FREE_SLOWPATH += 2; the barrier's kfree() of r -> FREE_SLOWPATH 1.
+ * CPU 0: free_slowpath 4, free_fastpath 0.
+ *
+ * v7.1 (e65d430111a5): can_free_to_pcs() also accepts a remote object when
+ * !node_state(numa_node_id(), N_MEMORY) (N_NORMAL_MEMORY since
+ * 7f9bb84fdb5e): CPU 0's main holds capacity - 3 objects (60 - 3 for c64)
+ * after three allocations, so free a is free_to_pcs() (FREE_FASTPATH 1),
+ * free_bulk fits main in one batch (FREE_FASTPATH += 2, main full), r is
+ * popped from main and the barrier's kfree() pushes it back (FREE_FASTPATH
+ * 1). CPU 0: free_fastpath 4, free_slowpath 0.
+ *
+ * In both: kfree_rcu_sheaf() (mm/slab_common.c) still offers only objects
+ * with slab_nid() == numa_mem_id(), so r never reaches __kfree_rcu_sheaf()
+ * (free_rcu_sheaf and free_rcu_sheaf_fail 0) and waits in the classic
+ * batching. CPU 2's node has memory: d (node 1) is remote there, so
+ * __slab_free (CPU 2: free_slowpath 1, free_fastpath 0). */
+static void test_memoryless_free_to_sheaves(void)
+{
+	static const struct { const char *preset; long long fast0, slow0; } c[] = {
+		{ "v7.0+fix1+fix2", 0, 4 }, { "v7.1-candidate", 4, 0 },
+	};
+	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+		char t[640];
+		snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=0\nnode 1 mem=64M\n"
+			 "node 2 mem=64M\ncpus 0 node=0\ncpus 1 node=1\ncpus 2 node=2\npreset %s\n"
+			 "cache c64 size=64\nc1 alloc c64 d\nc0 alloc c64 a\nc0 alloc c64 p[0]\n"
+			 "c0 alloc c64 p[1]\nc0 free c64 a\nc0 free_bulk c64 2 p\nc2 free c64 d\n"
+			 "c0 alloc c64 r\nc0 kfree_rcu r\nc0 rcu_barrier\n", c[k].preset);
+		int h = run(t, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		const char *s = svz_sysfs(h, "c64");
+		CHECK(strstr(s, "./sheaf_capacity:60\n") != NULL);
+		CHECK_EQ_INT(svz_ops_done(h), 10);
+		check_stats(h, s, (const struct want[]){ { "free_fastpath", 0, c[k].fast0 },
+			{ "free_slowpath", 0, c[k].slow0 }, { "free_rcu_sheaf", 0, 0 },
+			{ "free_rcu_sheaf_fail", 0, 0 }, { "free_fastpath", 2, 0 },
+			{ "free_slowpath", 2, 1 }, { NULL, 0, 0 } });
+	}
+}
+
 /* __kmem_cache_alloc_bulk() of a debug cache (v7.0): one ___slab_alloc()
  * per object, each alloc_single_from_partial() off the same partial slab,
  * never refill_objects()' whole-freelist grab. And alloc_from_pcs()'s
@@ -681,6 +732,7 @@ int main(void)
 	test_validator_all_scenarios();
 	test_counters();
 	test_free_bulk_remote_batches();
+	test_memoryless_free_to_sheaves();
 	test_debug_bulk_and_node_mismatch();
 	test_bisection_blocker_sysfs();
 	test_slabinfo_order();

@@ -107,7 +107,7 @@ static void test_config(void)
 	for (i = 0; i < 12; i++) {
 		static const char *const keys[] = { "era=", "cpu_source=", "order_form=",
 						    "freelist_random=1", "freelist_hardened=1",
-						    "fix1=", "fix2=", "deferred_freelist=",
+						    "fix1=", "fix2=", "memoryless_sheaves=", "deferred_freelist=",
 						    "batched_partial=", "cpu_partial_free=" };
 		CHECK_EQ_STR(svz_preset_name(i), names[i]);
 		CHECK(svz_preset_desc(i) && svz_preset_desc(i)[0]);
@@ -118,8 +118,9 @@ static void test_config(void)
 	CHECK_EQ_STR(svz_newest_preset(), "v7.1-candidate");
 
 	/* Each preset's switches, as (era, cpu_source, order_form, fix1, fix2, deferred, batched,
-	 * cpu_partial_free). */
-	static const int want[12][8] = {
+	 * cpu_partial_free, memoryless_sheaves). v7.1-candidate models v7.1's merged series
+	 * (e65d430111a5 and its two parents) instead of the fix 2 RFC. */
+	static const int want[12][9] = {
 		{ SVZ_ERA_CLASSIC, SVZ_CPUS_POSSIBLE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
 		{ SVZ_ERA_CLASSIC, SVZ_CPUS_ONLINE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
 		/* v5.11 itself: 3286222fc609 came in after -rc7 */
@@ -132,7 +133,7 @@ static void test_config(void)
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 0 },
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 0, 0, 0 },
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 0, 0, 0 },
-		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 1, 1, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 1, 1, 0, 1 },
 	};
 	for (i = 0; i < 12; i++) {
 		svz_config_default(&c);
@@ -143,6 +144,7 @@ static void test_config(void)
 		c.sw.deferred_freelist = !want[i][5];
 		c.sw.batched_partial = !want[i][6];
 		c.sw.cpu_partial_free = !want[i][7];
+		c.sw.memoryless_sheaves = !want[i][8];
 		c.sw.freelist_random = c.sw.freelist_hardened = false;
 		c.sw.continue_on_error = true;
 		c.sw.seed = 77;
@@ -156,6 +158,7 @@ static void test_config(void)
 		CHECK_EQ_INT(c.sw.deferred_freelist, want[i][5]);
 		CHECK_EQ_INT(c.sw.batched_partial, want[i][6]);
 		CHECK_EQ_INT(c.sw.cpu_partial_free, want[i][7]);
+		CHECK_EQ_INT(c.sw.memoryless_sheaves, want[i][8]);
 		CHECK(c.sw.freelist_random && c.sw.freelist_hardened);
 		/* Run choices are not kernel switches: presets leave them alone. */
 		CHECK(c.sw.continue_on_error);
@@ -605,7 +608,7 @@ static void test_errors(void)
 		   "v7.0-17c38c88294d, v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1-candidate), got 'v9'");
 	EXPECT_ERR(HDR "set colour=blue\n",
 		   "t.trace:2:5: error: expected a setting (preset, kernel, era, cpu_source, order_form, "
-		   "freelist_random, freelist_hardened, fix1, fix2, deferred_freelist, "
+		   "freelist_random, freelist_hardened, fix1, fix2, memoryless_sheaves, deferred_freelist, "
 		   "batched_partial, cpu_partial_free, cpu_partial_objects, frozen_partial, try_thisnode, slab_nomerge, continue_on_error, seed, page_size, possible, present, online), "
 		   "got 'colour'");
 	EXPECT_ERR(HDR "set fix1=1 fix2=maybe\n",

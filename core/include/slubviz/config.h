@@ -47,6 +47,9 @@ struct svz_switches {
 	bool freelist_hardened; /* CONFIG_SLAB_FREELIST_HARDENED */
 	bool refill_on_spin;    /* seed 004 fix 1, fb1091febd66 */
 	bool barn_all_nodes;    /* seed 004 fix 2: a barn on every online node */
+	bool memoryless_sheaves; /* v7.1 (7f693882f009, e65d430111a5): barns on
+				    online memoryless nodes, and their CPUs free
+				    objects of any node to the sheaves */
 	bool deferred_freelist; /* seed 000 */
 	bool batched_partial;   /* seed 002 */
 	bool cpu_partial_free;  /* seed 004's bisection blocker 17c38c88294d: v7.0

@@ -471,8 +471,9 @@ static uint32_t first_pending(struct model *m)
  *   "stopped": bool, "reports": count,
  *   "config": { "preset", "era": "sheaves"|"classic", "page_size",
  *               "switches": { "cpu_source", "order_form", "freelist_random",
- *                 "freelist_hardened", "fix1", "fix2", "deferred_freelist",
- *                 "batched_partial", "cpu_partial_free", "continue_on_error", "seed" },
+ *                 "freelist_hardened", "fix1", "fix2", "memoryless_sheaves",
+ *                 "deferred_freelist", "batched_partial", "cpu_partial_free",
+ *                 "continue_on_error", "seed" },
  *               "schedule": { "kind": "serial"|"round-robin"|"random"|"timed"|
  *                 "explicit", "seed": random only (a decimal string),
  *                 "steps": the trace's 'steps' tokens } },

@@ -110,9 +110,11 @@ FOR_SIZE static ARENA_MOVES int create_cache(struct model *m, const char *name, 
 	}
 	if (has_sheaves) {
 		/* v7.0-rc1: a barn per node with memory (slab_nodes = N_MEMORY);
-		 * fix 2: per online node, memoryless ones included. */
+		 * fix 2 and v7.1 (slab_barn_nodes = N_ONLINE, 7f693882f009):
+		 * per online node, memoryless ones included. */
 		for (int n = 0; n < nr_nodes; n++) {
-			if (!node_has_memory(m, n) && !cfg->sw.barn_all_nodes)
+			if (!node_has_memory(m, n) && !cfg->sw.barn_all_nodes &&
+			    !cfg->sw.memoryless_sheaves)
 				continue;
 			idx_t b = pool_alloc(m, P_BARN, 1);
 			if (b == NIL)

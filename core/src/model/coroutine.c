@@ -6,12 +6,6 @@
 
 #include "model/engine.h"
 
-const uint8_t co_kfn[CO__COUNT] = {
-#define CO_FN(n, kfn, opt) [CO_##n] = KFN_##kfn,
-#include "model/coroutines.def"
-#undef CO_FN
-};
-
 const co_func co_table[CO__COUNT] = {
 #define CO_FN(n, kfn, opt) [CO_##n] = co_##n,
 #include "model/coroutines.def"

@@ -4,16 +4,17 @@
 
 #define CNODE(node) cnode_r(m, cnode_idx(m, f->cache, (node)))
 
-/* slab_free(): node-local objects try the sheaves first (slab_nid ==
- * numa_mem_id()): every v7.0 cache, in v6.18/v6.19 those created with
- * sheaf_capacity. Then the slab: do_slab_free() (classic), __slab_free(). */
+/* slab_free(): objects can_free_to_pcs() accepts try the sheaves first
+ * (node-local ones, slab_nid == numa_mem_id(); since v7.1 any object on a
+ * CPU of a memoryless node): every v7.0 cache, in v6.18/v6.19 those created
+ * with sheaf_capacity. Then the slab: do_slab_free() (classic), __slab_free(). */
 #define object f->b      /* in: in this CPU's pending slot */
 int co_SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	if (CLASSIC(m) && !cache_r(m, f->cache)->has_sheaves)
 		goto to_slab;
-	if (slab_r(m, obj_r(m, object)->slab)->node == cpu_node(m, cpu)) {
+	if (can_free_to_pcs(m, cpu, obj_r(m, object)->slab)) {
 		CALL_HOT(CO_FREE_TO_PCS, callee->b = object; callee->flag1 = true);
 		if (f->ret)
 			CO_RETURN(0);

@@ -371,7 +371,7 @@ int co_RCU_FREE_SHEAF(struct model *m, int cpu, struct frame *f)
 	node_barn = NIL;
 	if (!sheaf_r(m, rcu_sheaf)->nobarn && f->node >= 0) {
 		struct cnode_rec *n = cnode_r(m, cnode_idx(m, f->cache, f->node));
-		if (n->exists || WORLD(m)->cfg.sw.barn_all_nodes)
+		if (n->exists || BARN_ON_MEMORYLESS(m))
 			node_barn = n->barn;
 	}
 	if (sheaf_r(m, rcu_sheaf)->nobarn) {
@@ -462,22 +462,30 @@ void rcu_free_flush(struct model *m, idx_t cache, int cpu)
 	dlist_add(m, P_SHEAF, &WORLD(m)->rcu_pending, r, true);
 }
 
+/* flush_rcu_sheaves_on_cache(): every CPU's rcu_free sheaf of the cache
+ * to the grace period. */
+static void flush_rcu_sheaves_on_cache(struct model *m, idx_t cache)
+{
+	for (int on = 0; on < WORLD(m)->nr_cpus; on++)
+		rcu_free_flush(m, cache, on);
+}
+
 /* kvfree_rcu_barrier(), which kmem_cache_destroy() calls first since v6.12
- * (6c6c47b063b5): flush_all_rcu_sheaves() (v6.18) hands every CPU's
- * rcu_free sheaf of every cache with sheaves to the grace period, then it
- * waits for every kfree_rcu() in flight, so none is reported as a leak.
- * Since v6.19 destroy calls kvfree_rcu_barrier_on_cache() (0f35040de593):
- * only the destroyed cache's sheaves are flushed (flush_rcu_sheaves_on_cache()),
- * then the same waits; another cache's rcu_free sheaf stays where it is. */
+ * (6c6c47b063b5): it flushes rcu_free sheaves, then waits for every
+ * kfree_rcu() in flight, so none is reported as a leak. Which sheaves:
+ *   v6.19+: kvfree_rcu_barrier_on_cache() (0f35040de593), the destroyed
+ *     cache's only; another cache's rcu_free sheaf stays where it is;
+ *   before: flush_all_rcu_sheaves() (v6.18), every cache with sheaves. */
 int co_KVFREE_RCU_BARRIER(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	const bool on_cache = svz_kernel_at_least(&WORLD(m)->cfg.sw, 619);
-	for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++) {
-		if (!cache_r(m, c)->alive || !cache_r(m, c)->has_sheaves || (on_cache && c != f->cache))
-			continue;
-		for (int on = 0; on < WORLD(m)->nr_cpus; on++)
-			rcu_free_flush(m, c, on);
+	if (svz_kernel_at_least(&WORLD(m)->cfg.sw, 619)) {
+		if (cache_r(m, f->cache)->alive && cache_r(m, f->cache)->has_sheaves)
+			flush_rcu_sheaves_on_cache(m, f->cache);
+	} else {
+		for (uint32_t c = 0; c < WORLD(m)->nr_caches; c++)
+			if (cache_r(m, c)->alive && cache_r(m, c)->has_sheaves)
+				flush_rcu_sheaves_on_cache(m, c);
 	}
 	CALL(CO_OP_RCU_BARRIER, (void)callee);
 	CO_RETURN(0);

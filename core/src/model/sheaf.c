@@ -80,7 +80,7 @@ idx_t get_barn(struct model *m, idx_t cache, int cpu)
 	if (!cache_r(m, cache)->has_sheaves)
 		return NIL;
 	/* rc1: get_node(numa_mem_id()) is NULL on a memoryless node (x86). */
-	if (!n->exists && !WORLD(m)->cfg.sw.barn_all_nodes)
+	if (!n->exists && !BARN_ON_MEMORYLESS(m))
 		return NIL;
 	return n->barn;
 }
@@ -671,7 +671,8 @@ int co_ALLOC_FROM_PCS_BULK(struct model *m, int cpu, struct frame *f)
 #undef barn
 
 /* free_to_pcs_bulk(): the objects are in the bulk buffer. A scan that
- * swaps each remote-node object with the last one sets the remote objects
+ * swaps each object can_free_to_pcs() refuses (a remote-node one; none on
+ * a memoryless node's CPU since v7.1) with the last one sets them
  * aside in batches of PCS_BATCH_MAX; a full batch goes to the slabs at once
  * (__kmem_cache_free_bulk(), FREE_SLOWPATH) and the scan goes on, but only
  * `if (i < size)`: when the object that fills a batch is the last one
@@ -703,7 +704,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		bool ended_on_batch = false;
 		while (i < size) {
 			idx_t o = buf[i];
-			if (slab_r(m, obj_r(m, o)->slab)->node != cpu_node(m, cpu)) {
+			if (!can_free_to_pcs(m, cpu, obj_r(m, o)->slab)) {
 				remote[nr++] = o;
 				buf[i] = buf[--size];
 				if (nr % PCS_BATCH_MAX == 0 && i == size) {
