@@ -94,6 +94,17 @@ test('the sample menu, the paste box and drag and drop import too', async ({ app
   await app.ready();
   expect((await app.state()).traceName).toBe('trace-cmd-report.txt');
 
+  // trace-cmd report -i host.dat -i guest.dat: its header gives host.dat 2
+  // CPUs and guest.dat 4, so guest.dat's CPUs replay after host.dat's (2-5)
+  await samples.selectOption('trace-cmd-report-two-inputs.txt');
+  await importer.importSample.click();
+  s = await importer.summary();
+  await expect(s).toContainText('trace-cmd-report-two-inputs.txt');
+  const inputs = s.getByTestId('import-inputs');
+  await expect(inputs).toHaveAttribute('data-count', '2');
+  await expect(inputs).toContainText('host.dat (cpus=2) as CPU 0-1');
+  await expect(inputs).toContainText('guest.dat (cpus=4) as CPU 2-5');
+
   // paste a malloc-lab trace
   await importer.pasteToggle.click();
   await importer.pasted.fill('20000\n2\n4\n1\na 0 512\na 1 128 @1\nf 0\nf 1\n');

@@ -95,11 +95,14 @@ static int import_session(const char *cmd, const char *path, const char *format,
 	if (*h > 0)
 		return 0;
 	/* "import (FORMAT): MSG" when nothing could be imported; a v1 parse
-	 * error ("trace:LINE:COL: error: ...") or a session that cannot start
-	 * as they are */
+	 * error or a session that cannot start, "trace:LINE:COL: error: ...":
+	 * the library has no file name, the CLI puts the file's in, as a
+	 * compiler names its input */
 	const char *e = svz_last_error();
 	if (strncmp(e, "import (", 8) == 0)
 		return import_fail(cmd, json, "cannot import '%s' %s", path, e + 7);
+	if (strncmp(e, "trace:", 6) == 0)
+		return import_fail(NULL, json, "%s:%s", strcmp(path, "-") ? path : "<stdin>", e + 6);
 	return import_fail(NULL, json, "%s", e);
 }
 
@@ -177,6 +180,8 @@ static int write_import(int h, const char *out, bool json)
 	size_t len = strlen(v1);
 	if (!len)
 		return cli_fail("import", "out of memory");
+	if (out && strcmp(out, "-") == 0)
+		out = NULL; /* -o -: stdout, as FILE - is stdin */
 	FILE *f = out ? fopen(out, "wb") : stdout;
 	if (!f)
 		return cli_fail("import", "cannot write '%s': %s", out, strerror(errno));

@@ -99,8 +99,10 @@ expect_err "slubviz run: unknown option '--bogus' (see: slubviz help)" run "$tmp
 expect_err "slubviz run: unknown option '--bogus' (see: slubviz help)" run --bogus "$tmp/good.trace"
 expect_err "unknown preset 'v9.9' (try: slubviz presets)" run "$tmp/good.trace" --preset v9.9
 expect_err "unknown preset 'v9.9' (try: slubviz presets)" run "$tmp/good.trace" --preset=v9.9
-expect_err "trace:1:15: error: expected format version 1, got '2'" run "$tmp/version.trace"
-expect_err_re "^trace:6:[0-9]+: error: expected .*'nosuch'" run "$tmp/undeclared.trace"
+# a v1 parse error names the file, as the other formats' errors do
+expect_err "$tmp/version.trace:1:15: error: expected format version 1, got '2'" run "$tmp/version.trace"
+expect_err "$tmp/version.trace:1:15: error: expected format version 1, got '2'" run --format v1 "$tmp/version.trace"
+expect_err_re "^$tmp/undeclared.trace:6:[0-9]+: error: expected .*'nosuch'" run "$tmp/undeclared.trace"
 expect_err_re "^set bogus: expected a setting" run "$tmp/good.trace" --set bogus=1
 expect_err_re "^set seed: expected seed=" run "$tmp/good.trace" --set seed=x
 expect_err_re "^slubviz run: --set needs KEY=VALUE" run "$tmp/good.trace" --set novalue

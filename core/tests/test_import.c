@@ -2191,7 +2191,8 @@ static void test_trace_cmd_shapes(void)
 	 * pointer has 18 characters, "0x0" 3, but NULL is whole, so the kfree
 	 * is read (skipped as a free of NULL), nothing is cut: 2 events, 1
 	 * kept, 1 free-null, no bad line */
-	static const char *const nulls[] = { "0x0", "0", "(null)", "(nil)", "0x10" };
+	static const char *const nulls[] = { "0x0", "0", "(null)", "(nil)", "0x10", "0x00", "00",
+					     "00000010", "0x010", "0000000000000000" };
 	for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++) {
 		char t[512];
 		snprintf(t, sizeof t,
@@ -2216,13 +2217,20 @@ static void test_trace_cmd_shapes(void)
 	CHECK_EQ_INT(x.r.cut_line, 0);
 	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ZERO_SIZE), 1);
 	imp_free(&x);
-	/* a pointer cut short is still found, even after a 0x10 (4
-	 * characters, not a pointer's length): the others have 18, the last
-	 * line's 7 -> line 3 is cut */
-	x = imp(KM("0xffff88003dd83800", "8") KF("0x10") PFX "kfree: call_site=g ptr=0xffff8");
+	/* ... also written "00000010" (8 digits, by value 16) */
+	x = imp(KM("0xffff88003dd83800", "8")
+		PFX "kmalloc: call_site=f ptr=00000010 bytes_req=0 bytes_alloc=0 gfp_flags=GFP_KERNEL");
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.cut_line, 0);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_ZERO_SIZE), 1);
+	imp_free(&x);
+	/* a pointer cut short is still found, even after a 0x10 or a 0x010
+	 * (4 and 5 characters, not a pointer's length): the others have 18,
+	 * the last line's 7 -> line 4 is cut */
+	x = imp(KM("0xffff88003dd83800", "8") KF("0x10") KF("0x010") PFX "kfree: call_site=g ptr=0xffff8");
 	CHECK_EQ_INT(x.r.bad_lines, 1);
-	CHECK_EQ_INT(x.r.cut_line, 3);
-	CHECK(has_error(&x, 3, "kfree cut short: ptr= shorter than the trace's other pointers"));
+	CHECK_EQ_INT(x.r.cut_line, 4);
+	CHECK(has_error(&x, 4, "kfree cut short: ptr= shorter than the trace's other pointers"));
 	imp_free(&x);
 
 	/* 4. UTF-16 (a byte-order mark FF FE / FE FF first): every other byte
@@ -2263,6 +2271,125 @@ static void test_trace_cmd_shapes(void)
 	imp_free(&x);
 }
 
+/* trace-cmd report -i A -i B: each input's lines start with its base name
+ * (trace-read.c print_handle_file(): "%*s: "); the inputs' CPUs replay one
+ * input after another */
+static void test_input_files(void)
+{
+	/* the fixture: host.dat cpus=2, guest.dat cpus=4, so guest's CPU n is
+	 * CPU 2+n. Ops in file order: host kmalloc [001] -> 1, guest kmalloc
+	 * [001] -> 3, guest kmem_cache_alloc [003] -> 5, host kfree [000] -> 0,
+	 * guest kfree [000] -> 2, guest kmem_cache_free [003] -> 5. Seen: 0, 1,
+	 * 2, 3, 5 = 0x2f; header 2 + 4 = 6 CPUs; 6 comment lines + 2 headers */
+	struct imp x = imp_file("trace-cmd-report-two-inputs.txt");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.format, SVZ_FMT_TRACE_CMD);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.comment_lines, 8);
+	CHECK_EQ_INT(x.r.events, 6);
+	CHECK_EQ_INT(x.r.kept, 6);
+	CHECK_EQ_INT(x.r.unpaired, 0);
+	CHECK_EQ_INT(x.r.header_cpus, 6);
+	CHECK_EQ_INT(x.r.nr_inputs, 2);
+	CHECK(!x.r.inputs_cpus_shared);
+	CHECK_EQ_STR(x.r.inputs[0].name, "host.dat");
+	CHECK_EQ_INT(x.r.inputs[0].count, 2);
+	CHECK_EQ_STR(x.r.inputs[1].name, "guest.dat");
+	CHECK_EQ_INT(x.r.inputs[1].count, 4);
+	CHECK_EQ_INT(x.r.cpus_seen[0], 0x2fu);
+	CHECK_EQ_INT(x.t.config.topo.nr_cpus, 6);
+	static const int cpu[] = { 1, 3, 5, 0, 2, 5 };
+	CHECK_EQ_INT(x.t.nr_ops, 6);
+	for (uint32_t i = 0; i < 6 && i < x.t.nr_ops; i++)
+		CHECK_EQ_INT(x.t.ops[i].cpu, cpu[i]);
+	CHECK(strstr(x.text, "host.dat (cpus=2) as CPUs 0-1, guest.dat (cpus=4) as CPUs 2-5") != NULL);
+	imp_free(&x);
+	CHECK_EQ_INT(svz_import_detect("guest.dat: cpus=4\n", 18), SVZ_FMT_TRACE_CMD);
+
+	/* a/trace.dat and b/trace.dat both print "trace.dat": their events
+	 * cannot be told apart, so CPUs stay as printed: [001] is CPU 1 in both,
+	 * the header the larger cpus=, 4 */
+	x = imp("trace.dat: cpus=2\ntrace.dat: cpus=4\n"
+		"trace.dat: bash-1 [001] 5.000001: kmalloc: call_site=f ptr=0xffff888000001000 "
+		"bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n"
+		"trace.dat: bash-2 [003] 5.000002: kfree: call_site=g ptr=0xffff888000001000\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 0);
+	CHECK_EQ_INT(x.r.nr_inputs, 2);
+	CHECK(x.r.inputs_cpus_shared);
+	CHECK_EQ_INT(x.r.header_cpus, 4);
+	CHECK_EQ_INT(x.r.kept, 2);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 1);
+	CHECK_EQ_INT(x.t.ops[1].cpu, 3);
+	CHECK(strstr(x.text, "their CPUs are kept as printed") != NULL);
+	imp_free(&x);
+
+	/* a single input prints no name: no note, CPUs as printed */
+	x = imp_file("trace-cmd-report.txt");
+	CHECK_EQ_INT(x.r.nr_inputs, 0);
+	CHECK(strstr(x.text, "input files") == NULL);
+	imp_free(&x);
+
+	/* a line naming an input that had no header keeps its CPU: the name is
+	 * read as part of the task column ([002] -> CPU 2) */
+	x = imp("a.dat: cpus=1\nb.dat: cpus=1\n"
+		"c.dat: bash-1 [002] 5.000001: kmalloc: call_site=f ptr=0xffff888000001000 "
+		"bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.kept, 1);
+	CHECK_EQ_INT(x.t.ops[0].cpu, 2);
+	imp_free(&x);
+}
+
+/* Lines no tracer prints, each with a message that names what it is */
+static void test_foreign_shapes(void)
+{
+	/* perf trace (builtin-trace.c trace__event_handler()): "%10.3f " ms,
+	 * "(         ): " when syscalls are traced too, "comm/tid ", then
+	 * "SYS:EVENT(" fields ")" (trace__fprintf_tp_fields() "name: value", or
+	 * the event's format with --libtraceevent_print); "?" for no time */
+	static const char *const pt[] = {
+		"     0.000 bash/1234 kmem:kmalloc(call_site: 0xffffffff81a0b5aa, ptr: "
+		"0xffff888100000000, bytes_req: 64, bytes_alloc: 64, gfp_flags: 3264)\n",
+		"     0.004 (         ): bash/1234 kmem:kfree(call_site: 0xffffffff81a0b5aa, ptr: "
+		"0xffff888100000000)\n",
+		"         ? kmem:kmalloc(call_site=ffffffff81a0b5aa ptr=0xffff888100000000 "
+		"bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL)\n",
+	};
+	for (size_t i = 0; i < sizeof pt / sizeof pt[0]; i++) {
+		struct imp x = imp(pt[i]);
+		CHECK_EQ_INT(x.rc, -1);
+		CHECK_EQ_INT(x.r.bad_lines, 1);
+		CHECK(has_error(&x, 1, "'perf trace' output (no CPU column, fields that are 0 left "
+				   "out): record with 'perf record -e kmem:kmalloc -e kmem:kfree ...' "
+				   "and convert with 'perf script'"));
+		imp_free(&x);
+	}
+
+	/* "kmalloc:call_site=" (no blank after the event's colon, as a book
+	 * quotes it): the kernel prints "%s: " (trace_raw_output_prep()). Line
+	 * 1 is bad, line 2's kfree of (null) is read: 1 event, skipped */
+	struct imp x = imp("     cat-382   [000] ...1  2935.586706: kmalloc:call_site=c0554644 "
+			   "ptr=de515a00 bytes_req=384 bytes_alloc=512 gfp_flags=GFP_ATOMIC\n"
+			   "     cat-382   [000] ...1  2935.586718: kfree: call_site=c059c2d8 ptr=(null)\n");
+	CHECK_EQ_INT(x.rc, 0);
+	CHECK_EQ_INT(x.r.bad_lines, 1);
+	CHECK_EQ_INT(x.r.events, 1);
+	CHECK_EQ_INT(skipped(&x, SVZ_SKIP_FREE_NULL), 1);
+	CHECK(has_error(&x, 1, "expected a blank between the event name 'kmalloc:' and its fields "
+			   "(tracers print 'kmalloc: call_site=...'), got 'kmalloc:call_site=c0554644'"));
+	imp_free(&x);
+	/* the same in a line trimmed to the event, and perf's "kmem:kfree:" */
+	x = imp("kmalloc:call_site=c0554644 ptr=de515a00 bytes_req=384 bytes_alloc=512\n"
+		"  bash  4242 [001]  5678.123456: kmem:kfree:ptr=0xffff888100000000\n");
+	CHECK_EQ_INT(x.r.bad_lines, 2);
+	CHECK(has_error(&x, 1, "the event name 'kmalloc:' and its fields (tracers print "
+			   "'kmalloc: call_site=...')"));
+	CHECK(has_error(&x, 2, "the event name 'kmem:kfree:' and its fields (tracers print "
+			   "'kmem:kfree: ptr=...')"));
+	imp_free(&x);
+}
+
 int main(void)
 {
 	test_alias_summary();
@@ -2288,5 +2415,7 @@ int main(void)
 	test_roundtrip();
 	test_api();
 	test_trace_cmd_shapes();
+	test_input_files();
+	test_foreign_shapes();
 	return svz_t_done();
 }

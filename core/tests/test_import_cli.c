@@ -114,6 +114,13 @@ int main(void)
 	CHECK(contains(r.out, "c0 free names_cache pe70e10e0 at=do_sys_openat2+0xa7/0xd0\n"));
 	res_free(&r);
 
+	/* -o -: stdout (as FILE - is stdin), no file named '-' */
+	r = run("import " DATA "ftrace-kmem-v6.12-rostedt-node-accounted-name.txt -o -");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.out, "slubviz-trace 1\n"));
+	CHECK(access("-", F_OK) != 0);
+	res_free(&r);
+
 	/* -o OUT, --json; the output runs like the input */
 	snprintf(args, sizeof args, "import " DATA "bpftrace-oneliner.txt -o %s/b.trace --json", tmpdir);
 	r = run(args);
@@ -232,13 +239,75 @@ int main(void)
 	CHECK(contains(r.err, "events: 2 kmem events read, 2 kept, 0 skipped -> 2 ops\n"));
 	res_free(&r);
 
-	/* a v1 parse error keeps its own form as the error */
+	/* trace-cmd report -i host.dat -i guest.dat: host.dat has cpus=2, so
+	 * guest.dat's CPU n replays as CPU 2+n; 2 + 4 = 6 CPUs (ops as in
+	 * test_import.c, from the fixture's CPU columns) */
+	r = run("import " DATA "trace-cmd-report-two-inputs.txt");
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "format: trace-cmd\n"));
+	CHECK(contains(r.err, "events: 6 kmem events read, 6 kept, 0 skipped -> 6 ops\n"));
+	CHECK(contains(r.err, "CPUs seen: 0-3,5 (6 CPUs in the header)\n"));
+	CHECK(contains(r.err, "note: 2 input files (trace-cmd report -i ... -i ...), read as one trace "
+			      "in the order printed; each file's CPUs replay after the previous files': "
+			      "host.dat (cpus=2) as CPUs 0-1, guest.dat (cpus=4) as CPUs 2-5; "
+			      "allocations and frees pair across the files\n"));
+	CHECK(contains(r.err, "errors: none\n"));
+	CHECK(contains(r.out, "\ncpus 0-5 node=0\n"));
+	CHECK(contains(r.out, "\nc1 kmalloc 640 pffff888103a4c800 at=__alloc_skb+0x8e\n"
+			      "c3 kmalloc 640 pffff888003a4c800 at=__alloc_skb+0x8e\n"));
+	CHECK(contains(r.out, "\nc0 kfree pffff888103a4c800 at=skb_release_data+0x128\n"
+			      "c2 kfree pffff888003a4c800 at=skb_release_data+0x128\n"));
+	res_free(&r);
+	snprintf(args, sizeof args, "import " DATA "trace-cmd-report-two-inputs.txt --json");
+	r = run(args);
+	CHECK_EQ_INT(r.status, 0);
+	CHECK(contains(r.err, "\"input_files\":{\"count\":2,\"cpus_shared\":false,\"files\":["
+			      "{\"name\":\"host.dat\",\"cpus\":2,\"first_cpu\":0},"
+			      "{\"name\":\"guest.dat\",\"cpus\":4,\"first_cpu\":2}]}"));
+	res_free(&r);
+
+	/* perf trace output: the message says so, naming the file and line */
+	write_file("perftrace.txt",
+		   "     0.000 bash/1234 kmem:kmalloc(call_site: 0xffffffff81a0b5aa, ptr: "
+		   "0xffff888100000000, bytes_req: 64, bytes_alloc: 64, gfp_flags: 3264)\n");
+	snprintf(args, sizeof args, "import %s/perftrace.txt", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	snprintf(want, sizeof want, "slubviz import: cannot import '%s/perftrace.txt' (ftrace): no kmem "
+		 "events recognised as ftrace: 1 lines could not be read (line 1: 'perf trace' output "
+		 "(no CPU column, fields that are 0 left out): record with 'perf record -e "
+		 "kmem:kmalloc -e kmem:kfree ...' and convert with 'perf script')\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+
+	/* a v1 parse error keeps its own form as the error, with the file's
+	 * name for the library's "trace" (as every other format names it) */
 	write_file("v2.trace", "slubviz-trace 2\n");
 	snprintf(args, sizeof args, "import %s/v2.trace --json", tmpdir);
 	r = run(args);
 	CHECK_EQ_INT(r.status, 2);
-	CHECK_EQ_STR(r.err, "{\"schema\":1,\"ok\":false,\"error\":\"trace:1:15: error: expected format "
-		     "version 1, got '2'\"}\n");
+	snprintf(want, sizeof want, "{\"schema\":1,\"ok\":false,\"error\":\"%s/v2.trace:1:15: error: "
+		 "expected format version 1, got '2'\"}\n", tmpdir);
+	CHECK_EQ_STR(r.err, want);
+	res_free(&r);
+	/* ... also with --format v1 (line 2 col 1: the word 'bogus'), and for
+	 * stdin */
+	write_file("bogus.trace", "slubviz-trace 1\nbogus\n");
+	snprintf(args, sizeof args, "import --format v1 %s/bogus.trace", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	snprintf(want, sizeof want, "%s/bogus.trace:2:1: error: expected a directive", tmpdir);
+	CHECK_EQ_INT(strncmp(r.err, want, strlen(want)), 0);
+	res_free(&r);
+	snprintf(args, sizeof args, "run --format v1 %s/bogus.trace", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_INT(strncmp(r.err, want, strlen(want)), 0);
+	res_free(&r);
+	snprintf(args, sizeof args, "import --format v1 - < %s/bogus.trace", tmpdir);
+	r = run(args);
+	CHECK_EQ_INT(r.status, 2);
+	CHECK_EQ_INT(strncmp(r.err, "<stdin>:2:1: error: expected a directive", 40), 0);
 	res_free(&r);
 	snprintf(args, sizeof args, "run %s/junk.txt", tmpdir);
 	r = run(args);
@@ -299,12 +368,14 @@ int main(void)
 	CHECK(contains(r.err, "expected the header 'slubviz-trace 1', got 'node'"));
 	res_free(&r);
 
-	/* v1 errors are unchanged */
+	/* v1 errors keep their form, naming the file */
 	write_file("bad.trace", "slubviz-trace 2\n");
 	snprintf(args, sizeof args, "run %s/bad.trace", tmpdir);
 	r = run(args);
 	CHECK_EQ_INT(r.status, 2);
-	CHECK_EQ_STR(r.err, "trace:1:15: error: expected format version 1, got '2'\n");
+	snprintf(want, sizeof want, "%s/bad.trace:1:15: error: expected format version 1, got '2'\n",
+		 tmpdir);
+	CHECK_EQ_STR(r.err, want);
 	res_free(&r);
 
 	/* option errors */

@@ -140,7 +140,14 @@ struct svz_import_report {
 	uint64_t realloc_in_place; /* malloc-lab reallocs that fit the object's kmalloc size */
 	uint64_t hashed_ptrs, raw_ptrs; /* pointer values seen: hashed %p or real addresses */
 	int64_t header_ops;      /* malloc-lab header num_ops (-1 if none) */
-	int header_cpus;         /* "#P:N" / "cpus=N" in a header, 0 if none */
+	int header_cpus;         /* "#P:N" / "cpus=N" in a header, 0 if none (several inputs:
+				  * their sum, unless inputs_cpus_shared: the largest) */
+	/* trace-cmd report -i A -i B: the inputs' "A: cpus=N" headers, in order
+	 * (name; count: its cpus), the first SVZ_IMPORT_MAX_NAMES kept */
+	struct svz_import_name_count inputs[SVZ_IMPORT_MAX_NAMES];
+	uint32_t nr_inputs;      /* inputs named in headers (0: a single input) */
+	bool inputs_cpus_shared; /* two inputs print one name (or more than 64 inputs): their CPUs
+				  * are kept as printed, shared, not renumbered */
 
 	uint64_t cpus_seen[SVZ_MAX_CPUS / 64]; /* CPU columns of the kmem events read, kept or not */
 	int64_t cpus_beyond_lo, cpus_beyond_hi; /* CPU columns >= SVZ_MAX_CPUS (their events

@@ -255,6 +255,32 @@ static bool site_is_number(struct slice v)
 	return imp_parse_knum(t.s, t.len, &x) || imp_parse_hex(t.s, t.len, &x);
 }
 
+/* "kmalloc:call_site=..." with no blank after the event's colon: no tracer
+ * prints that (the kernel's trace_raw_output_prep() and print_event_fields()
+ * put "%s: " / "%s:" + " %s=" per field, libtraceevent's users "%s: %s"),
+ * so the text was retyped; said so (true) instead of "not an event line". */
+static bool glued_event(struct svz_importer *im, struct slice t, uint64_t line)
+{
+	const char *eq = memchr(t.s, '=', t.len);
+	struct slice name;
+	bool subsys;
+	char ex[64];
+
+	if (!eq)
+		return false;
+	size_t c = (size_t)(eq - t.s);
+	while (c && is_ident(t.s[c - 1]))
+		c--;
+	if (c < 2 || c == (size_t)(eq - t.s) || t.s[c - 1] != ':' || !is_ident_start(t.s[c]) ||
+	    !event_token((struct slice){ t.s, c }, &name, &subsys))
+		return false;
+	int nl = c < 48 ? (int)c : 48, kl = eq - t.s - c < 32 ? (int)(eq - t.s - c) : 32;
+	imp_bad_line(im, line, "expected a blank between the event name '%.*s' and its fields "
+		     "(tracers print '%.*s %.*s=...'), got '%s'", nl, t.s, nl, t.s, kl, t.s + c,
+		     imp_excerpt(t.s, t.len, 40, ex, sizeof ex));
+	return true;
+}
+
 /* The kmem event "name:" whose fields start at f: parsed and applied. */
 static void kmem_fields(struct svz_importer *im, struct slice name, int kind, int64_t cpu,
 			const char *f, const char *end, uint64_t line)
@@ -323,6 +349,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		if (e >= nt)
 			continue;
 		struct slice rec = timed ? perf_record(tk[e]) : (struct slice){ NULL, 0 };
+		if (!rec.len && glued_event(im, tk[e], line))
+			return;
 		if (!rec.len && !event_token(tk[e], &name, &subsys) &&
 		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
 			continue;
@@ -368,8 +396,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			imp_other_event(im, name.s, name.len);
 			return;
 		}
-		kmem_fields(im, name, kind, last_cpu_tok >= 0 ? cpu : -1, tk[e].s + tk[e].len, s + n,
-			    line);
+		kmem_fields(im, name, kind, last_cpu_tok >= 0 ? cpu + im->cpu_base : -1,
+			    tk[e].s + tk[e].len, s + n, line);
 		return;
 	}
 	if (imp_lost_line(im, s, n))
@@ -378,6 +406,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 	 * timestamp): the event with its CPU unknown. */
 	struct slice name;
 	bool subsys;
+	if (nt >= 1 && glued_event(im, tk[0], line))
+		return;
 	if (nt >= 2 && event_token(tk[0], &name, &subsys) &&
 	    (memchr(tk[1].s, '=', tk[1].len) || tk[1].s[0] == '(')) {
 		int kind = imp_kmem_kind(name);
@@ -395,18 +425,35 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		im->rep.callchain_lines++;
 		return;
 	}
+	if (perf_trace_line(s, n)) {
+		/* its lines have no CPU and drop the fields that are 0 (a NULL
+		 * ptr, node 0): perf.data holds them all, perf script prints them */
+		imp_bad_line(im, line, "'perf trace' output (no CPU column, fields that are 0 left "
+			     "out): record with 'perf record -e kmem:kmalloc -e kmem:kfree ...' and "
+			     "convert with 'perf script'");
+		return;
+	}
 	imp_bad_line(im, line, "expected an event line 'TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: "
 		     "FIELDS', got '%s'", imp_excerpt(s, n, 40, ex, sizeof ex));
 }
 
 /* One content line of the ftrace family: the header lines trace-cmd
  * report prints ("cpus=4", "version = 6", "CPU 3 is empty", "CPU:2
- * [SUBBUFFER START]"), else an event line. */
+ * [SUBBUFFER START]"), else an event line; with several inputs, after the
+ * input's name (fmt_trace_cmd.c). */
 void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line)
 {
 	struct svz_import_report *r = &im->rep;
 	size_t i = 0;
 
+	if (trace_cmd_input_header(im, s, n)) {
+		r->comment_lines++;
+		return;
+	}
+	i = trace_cmd_input_prefix(im, s, n);
+	s += i;
+	n -= i;
+	i = 0;
 	while (i < n && is_space(s[i]))
 		i++;
 	if ((n - i > 5 && memcmp(s + i, "cpus=", 5) == 0)) {

@@ -12,3 +12,35 @@ enum claim perf_detect(const char *s, size_t n)
 			return CLAIM_NAMES;
 	return CLAIM_NONE;
 }
+
+/* `perf trace`, the strace-like tool (builtin-trace.c), not perf script:
+ * trace__event_handler() prints the time in ms ("%10.3f ", "         ? "
+ * if unknown), "(         ): " when it traces syscalls too, "comm/tid "
+ * when it follows several threads, then "kmem:kmalloc(" + the fields +
+ * ")": "call_site: ..., ptr: ..." with the fields that are 0 left out
+ * (trace__fprintf_tp_fields()), or the event's print format with
+ * --libtraceevent_print. No CPU column in either. */
+bool perf_trace_line(const char *s, size_t n)
+{
+	struct slice t = trimmed(s, n), w = first_tok(t);
+	size_t d = 0;
+
+	while (d < w.len && is_digit(w.s[d]))
+		d++;
+	if (!slice_is(w, "?") && !(d && w.len == d + 4 && w.s[d] == '.' && is_digit(w.s[d + 1]) &&
+				   is_digit(w.s[d + 2]) && is_digit(w.s[d + 3])))
+		return false;
+	/* a token "SYS:EVENT(" */
+	for (size_t k = w.len; k < t.len; k++) {
+		if (!is_space(t.s[k - 1]) || !is_ident_start(t.s[k]))
+			continue;
+		size_t e = k, colons = 0;
+		while (e < t.len && (is_ident(t.s[e]) || (t.s[e] == ':' && e > k && t.s[e - 1] != ':'))) {
+			colons += t.s[e] == ':';
+			e++;
+		}
+		if (colons == 1 && e < t.len && t.s[e] == '(' && t.s[e - 1] != ':')
+			return true;
+	}
+	return false;
+}

@@ -387,6 +387,7 @@ void svz_importer_free(struct svz_importer *im)
 	strtab_free(&im->gfps, true);
 	free(im->gfp_vals);
 	free(im->ptab);
+	free(im->inputs);
 	free(im->rep.errors);
 	free(im->rep.caches);
 	free(im);

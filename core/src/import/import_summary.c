@@ -222,6 +222,30 @@ char *svz_import_report_text(const struct svz_import_report *r)
 		sb_printf(&b, "note: %" PRIu64 " cache names changed to fit v1 (letters, digits, "
 			  "_ . : -; kmalloc-* prefixed 'x-'; a name seen again with other sizes, a "
 			  "re-created cache, suffixed .2)\n", r->names_adjusted);
+	if (r->nr_inputs > 1) {
+		/* trace-cmd report -i A -i B merges the inputs by time; their CPU
+		 * numbers collide (fmt_trace_cmd.c) */
+		sb_printf(&b, "note: %" PRIu32 " input files (trace-cmd report -i ... -i ...), read as "
+			  "one trace in the order printed; ", r->nr_inputs);
+		if (r->inputs_cpus_shared) {
+			sb_printf(&b, "their CPUs are kept as printed, so CPU n of every file replays "
+				  "as one CPU (the files cannot all be told apart by name)");
+		} else {
+			sb_printf(&b, "each file's CPUs replay after the previous files':");
+			uint64_t first = 0;
+			for (uint32_t i = 0; i < r->nr_inputs && i < SVZ_IMPORT_MAX_NAMES; i++) {
+				const struct svz_import_name_count *f = &r->inputs[i];
+				sb_printf(&b, "%s %s (cpus=%" PRIu64 ") as CPU%s %" PRIu64, i ? "," : "",
+					  f->name, f->count, f->count == 1 ? "" : "s", first);
+				if (f->count > 1)
+					sb_printf(&b, "-%" PRIu64, first + f->count - 1);
+				first += f->count;
+			}
+			if (r->nr_inputs > SVZ_IMPORT_MAX_NAMES)
+				sb_printf(&b, ", and %" PRIu32 " more", r->nr_inputs - SVZ_IMPORT_MAX_NAMES);
+		}
+		sb_printf(&b, "; allocations and frees pair across the files\n");
+	}
 	if (r->ts_backwards)
 		sb_printf(&b, "note: timestamps went backwards %" PRIu64 " times (several dumps or "
 			  "per-CPU buffers in one file?); events are replayed in file order\n",
@@ -334,6 +358,17 @@ char *svz_import_report_json(const struct svz_import_report *r)
 	sb_printf(&b, ",\"cpus_beyond\":\"%s\""
 		  ",\"header_cpus\":%d,\"topology\":{\"nodes\":%d,\"cpus\":%d,\"node_mem\":%" PRIu64 "}",
 		  buf, r->header_cpus, r->nr_nodes, r->nr_cpus, r->node_mem);
+	sb_printf(&b, ",\"input_files\":{\"count\":%" PRIu32 ",\"cpus_shared\":%s,\"files\":[",
+		  r->nr_inputs, r->inputs_cpus_shared ? "true" : "false");
+	uint64_t first = 0;
+	for (uint32_t i = 0; i < r->nr_inputs && i < SVZ_IMPORT_MAX_NAMES; i++) {
+		sb_printf(&b, "%s{\"name\":", i ? "," : "");
+		json_str(&b, r->inputs[i].name);
+		sb_printf(&b, ",\"cpus\":%" PRIu64 ",\"first_cpu\":%" PRIu64 "}", r->inputs[i].count,
+			  r->inputs_cpus_shared ? 0 : first);
+		first += r->inputs[i].count;
+	}
+	sb_printf(&b, "]}");
 	sb_printf(&b, ",\"notes\":{\"no_cpu\":%" PRIu64 ",\"gfp_unknown\":%" PRIu64 ",\"gfp_layout\":%" PRIu64
 		  ",\"node_dropped\":%" PRIu64 ",\"free_other_cache\":%" PRIu64
 		  ",\"kmalloc_size_differs\":%" PRIu64 ",\"names_adjusted\":%" PRIu64

@@ -39,6 +39,7 @@
 #define MAX_SITE 128           /* call-site labels are cut here */
 #define MAX_CPU_ID 65535       /* above: a corrupt CPU column (Linux's NR_CPUS is at most 8192) */
 #define UNDECIDED_MAX (1u << 20) /* comment lines buffered before the format is known */
+#define MAX_INPUTS 64          /* trace-cmd report -i ... -i ...: files whose CPUs are renumbered */
 
 
 enum pstate { PS_LIVE = 1, PS_FREED, PS_SKIPPED, PS_ZERO };
@@ -65,6 +66,14 @@ struct cache_x {
 struct gfp_memo {
 	uint32_t gfp;
 	bool unknown;
+};
+
+/* One input of trace-cmd report -i A -i B, from its "A: cpus=N" header:
+ * its CPUs replay as first_cpu .. first_cpu + cpus - 1. */
+struct input_file {
+	char name[256];
+	uint32_t len;
+	int first_cpu, cpus;
 };
 
 struct svz_importer {
@@ -104,6 +113,9 @@ struct svz_importer {
 	uint64_t live;           /* live entries */
 
 	int max_cpu;
+	struct input_file *inputs; /* MAX_INPUTS, allocated at the first "NAME: cpus=N" */
+	uint32_t nr_inputs;
+	int cpu_base;            /* added to the CPU column of the line in hand (its input's first CPU) */
 	bool at_eof;             /* handling a last line that had no '\n' */
 	uint32_t ptr_min;        /* the shortest non-NULL ptr= token so far (0: none yet) */
 	uint64_t last_ts;
@@ -151,6 +163,13 @@ void ftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line
  * leave such a line alone, whatever word its task name is (fmt_ftrace.c). */
 bool ftrace_kmem_event_line(const char *s, size_t n);
 enum claim trace_cmd_detect(const char *s, size_t n);
+/* trace-cmd report with several inputs: a "NAME: cpus=N" header line is
+ * taken (true); an event line's "NAME: " prefix is skipped, its length
+ * returned (0 if none) and im->cpu_base set to the input's first CPU. */
+bool trace_cmd_input_header(struct svz_importer *im, const char *s, size_t n);
+size_t trace_cmd_input_prefix(struct svz_importer *im, const char *s, size_t n);
+/* A line of `perf trace` (not perf script): "  0.000 bash/1 kmem:kmalloc(...)". */
+bool perf_trace_line(const char *s, size_t n);
 enum claim perf_detect(const char *s, size_t n);
 enum claim bpftrace_detect(const char *s, size_t n);
 void bpftrace_line(struct svz_importer *im, const char *s, size_t n, uint64_t line);

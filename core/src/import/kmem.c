@@ -325,29 +325,15 @@ static bool field_num(struct slice v, int64_t *out, bool *overflow)
 	return true;
 }
 
-/* A NULL ptr= as printed: the kernel's vsprintf "(null)",
- * glibc's "(nil)" for %p (libtraceevent in trace-cmd and perf formats %p
- * with printf). */
-static bool ptr_is_null_text(struct slice t)
-{
-	return slice_is(t, "(null)") || slice_is(t, "(nil)") || slice_is(t, "NULL");
-}
-
-/* NULL and ZERO_SIZE_PTR as a raw pointer prints them ("0x0", "0", "0x10"):
- * short, yet whole, so never taken for a pointer cut short. */
-static bool ptr_is_short_value(struct slice t)
-{
-	return slice_is(t, "0") || slice_is(t, "0x0") || slice_is(t, "0X0") || slice_is(t, "0x10") ||
-	       slice_is(t, "0X10");
-}
-
 /* ptr= values: hashed "00000000cef40c80", raw "0xffff9e0e8571e000" or
- * "c147dd20", "(null)", "(nil)". */
+ * "c147dd20", and NULL as the kernel's vsprintf prints it, "(null)", or
+ * glibc's printf, "(nil)" (libtraceevent in trace-cmd and perf formats %p
+ * with printf), or "NULL". */
 static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 {
 	struct slice t = first_tok(v);
 	*hashed = false;
-	if (ptr_is_null_text(t)) {
+	if (slice_is(t, "(null)") || slice_is(t, "(nil)") || slice_is(t, "NULL")) {
 		*out = 0;
 		return true;
 	}
@@ -357,6 +343,15 @@ static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 		return false;
 	*hashed = t.len == 16 && memcmp(t.s, "00000000", 8) == 0;
 	return true;
+}
+
+/* NULL or ZERO_SIZE_PTR ((void *)16, what kmalloc(0) returns), by value,
+ * however the text wrote it ("(null)", "0x0", "0x00", "00000010"): short,
+ * yet whole, so never taken for a pointer cut short, nor for the length of
+ * the trace's pointers. */
+static bool ptr_null_or_zero_size(uint64_t p)
+{
+	return p == 0 || p == 16;
 }
 
 /* A call-site label: the value without the options/fields "(decimal)". */
@@ -395,7 +390,10 @@ static const char *cut_reason(struct svz_importer *im, const struct ev *ev)
 	if (!ev->ptr.s || !ev->ptr.len)
 		return "no ptr=";
 	struct slice p = first_tok(ev->ptr);
-	if (im->ptr_min && p.len < im->ptr_min && !ptr_is_null_text(p) && !ptr_is_short_value(p))
+	uint64_t pv;
+	bool hashed;
+	if (im->ptr_min && p.len < im->ptr_min &&
+	    !(field_ptr(p, &pv, &hashed) && ptr_null_or_zero_size(pv)))
 		return "ptr= shorter than the trace's other pointers";
 	if (!is_alloc)
 		return NULL;
@@ -533,7 +531,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 
 	/* from here on the line is a well-formed kmem event */
 	r->events++;
-	if (ptr && !ptr_is_short_value(first_tok(ev->ptr)) &&
+	if (!ptr_null_or_zero_size(ptr) &&
 	    (!im->ptr_min || first_tok(ev->ptr).len < im->ptr_min))
 		im->ptr_min = (uint32_t)first_tok(ev->ptr).len;
 	if (ptr) {
@@ -562,7 +560,7 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 	}
 
 	if (!is_alloc) {
-		if (ptr == 0 || ptr == 16) { /* NULL, ZERO_SIZE_PTR */
+		if (ptr_null_or_zero_size(ptr)) {
 			imp_skip(im, SVZ_SKIP_FREE_NULL);
 			return;
 		}

@@ -256,6 +256,9 @@ export interface ImportSummary {
   /** CPU columns beyond the model's CPUs ("300", "256-4095"; their events skipped), "" if none */
   cpus_beyond: string;
   header_cpus: number;
+  /** trace-cmd report -i A -i B: each input's name, CPU count and the first
+   * CPU its events replay on (all 0 when cpus_shared) */
+  input_files?: { count: number; cpus_shared: boolean; files: { name: string; cpus: number; first_cpu: number }[] };
   topology: { nodes: number; cpus: number; node_mem: number };
   notes: Record<string, number>;
   gfp_unknown_names: string[];

@@ -124,6 +124,16 @@ export function SummaryBody({ s }: { s: ImportSummary }) {
         {s.header_cpus ? t('imp.headerSays', { cpus: s.header_cpus }) : ''}
         {t('imp.topology', { nodes: s.topology.nodes, mem: fmtBytes(s.topology.node_mem), cpus: s.topology.cpus })}
       </p>
+      {s.input_files && s.input_files.count > 1 && (
+        <p data-testid="import-inputs" data-count={s.input_files.count}>
+          {t('imp.inputs', { n: s.input_files.count })}
+          {s.input_files.cpus_shared
+            ? t('imp.inputsShared')
+            : s.input_files.files
+                .map((f) => t('imp.inputFile', { name: f.name, cpus: f.cpus, range: f.cpus > 1 ? `${f.first_cpu}-${f.first_cpu + f.cpus - 1}` : `${f.first_cpu}` }))
+                .join(', ')}
+        </p>
+      )}
       {notes.length > 0 && (
         <ul className="notes" data-testid="import-notes">
           {notes.map(([k, n]) => (
