@@ -123,7 +123,8 @@ test('the sample menu, the paste box and drag and drop import too', async ({ app
   s = await importer.summary();
   await expect(s).toContainText('dropped.txt');
   await expect(s).toHaveAttribute('data-ops', '1');
-  await expect(importer.stored.locator('tr[data-stored-id]')).toHaveCount(3);
+  // stored: the two samples, the paste and the drop
+  await expect(importer.stored.locator('tr[data-stored-id]')).toHaveCount(4);
 });
 
 test('junk input shows the errors and the page keeps working', async ({ app, controls, importer }) => {
