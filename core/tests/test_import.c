@@ -1949,6 +1949,31 @@ static void test_roundtrip(void)
 	svz_trace_free(&ta);
 	free(v1);
 
+	/* every kernel switch a trace sets beside its preset comes back (the
+	 * exporter once wrote a hand list of 7 and lost try_thisnode, the
+	 * per-CPU partial switches, slab_nomerge and kernel=) */
+	static const char sets[] =
+		"slubviz-trace 1\nnode 0 mem=1G\ncpus 0-1 node=0\npreset v6.8\n"
+		"set kernel=6.6 try_thisnode=1 frozen_partial=1 cpu_partial_objects=1 cpu_partial_free=1 "
+		"memoryless_sheaves=1 slab_nomerge=1 freelist_random=0\nc0 kmalloc 8 a\n";
+	CHECK_EQ_INT(svz_trace_parse(sets, strlen(sets), &base, &ta, NULL), 0);
+	v1 = svz_trace_to_v1(&ta, NULL);
+	rc = svz_trace_parse(v1, strlen(v1), &base, &tb, &e);
+	CHECK_EQ_INT(rc, 0);
+	if (!rc) {
+		const struct svz_switches *x = &ta.config.sw, *y = &tb.config.sw;
+		CHECK_EQ_INT(x->kernel, 606);
+		CHECK_EQ_INT(y->kernel, 606);
+		CHECK(y->try_thisnode && y->frozen_partial && y->cpu_partial_objects && y->cpu_partial_free &&
+		      y->memoryless_sheaves && y->slab_nomerge && !y->freelist_random);
+		CHECK_EQ_INT(y->deferred_freelist, x->deferred_freelist);
+		CHECK_EQ_INT(y->refill_on_spin, x->refill_on_spin);
+		CHECK_EQ_INT((int)y->era, (int)x->era);
+		svz_trace_free(&tb);
+	}
+	svz_trace_free(&ta);
+	free(v1);
+
 	/* imported fixtures: replay == replay of the exported v1 */
 	static const char *const files[] = {
 		"ftrace-kmem-v3.x-i386-elinux.txt", "ftrace-kmem-v5.4-changbin-pS-mixed.txt",

@@ -34,17 +34,17 @@ static void put_switches(struct sbuf *b, const struct svz_config *cfg)
 		sb_printf(&sets, " cpu_source=%s", src[sw->cpu_source]);
 	if (sw->order_form != r->order_form && (unsigned)sw->order_form < 2)
 		sb_printf(&sets, " order_form=%s", form[sw->order_form]);
-#define B(field, key) \
+	if (sw->kernel != r->kernel)
+		sb_printf(&sets, " kernel=%u.%u", sw->kernel / 100, sw->kernel % 100);
+	/* every on/off switch, from the one list (a switch missing here would
+	 * be lost on the way back: try_thisnode, frozen_partial...) */
+#define VALUE_SWITCH(name, choices, what)
+#define BOOL_SWITCH(key, field, alias, what) \
 	if (sw->field != r->field) \
-		sb_printf(&sets, " " key "=%d", sw->field ? 1 : 0);
-	B(freelist_random, "freelist_random")
-	B(freelist_hardened, "freelist_hardened")
-	B(refill_on_spin, "fix1")
-	B(barn_all_nodes, "fix2")
-	B(deferred_freelist, "deferred_freelist")
-	B(batched_partial, "batched_partial")
-	B(continue_on_error, "continue_on_error")
-#undef B
+		sb_printf(&sets, " " #key "=%d", sw->field ? 1 : 0);
+#include "model/switches.def"
+#undef BOOL_SWITCH
+#undef VALUE_SWITCH
 	if (sets.oom)
 		b->oom = true;
 	if (sets.len)
