@@ -3,8 +3,9 @@
 // name), `controls` (playback), `importer` (the traces panel), `lessons`
 // (the lesson player), `views` (the visualizer's panels). Every test also
 // gets a console watcher that fails it on any console error or page error,
-// and on any Content-Security-Policy violation (a `securitypolicyviolation`
-// event in the page, or the browser's CSP console message).
+// on any Content-Security-Policy violation (a `securitypolicyviolation`
+// event in the page, or the browser's CSP console message), and on the wasm
+// glue's notices of loading the module's second half.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { AppPage } from './pages/app';
@@ -39,6 +40,9 @@ export const test = base.extend<{
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
         else if (/Content Security Policy/i.test(m.text())) errors.push(`CSP (console ${m.type()}): ${m.text()}`);
+        // the wasm glue's notices of an on-demand load of the module's
+        // second half (the A/B view's first classic run) stay off the console
+        else if (/^placeholder function called|^instantiated deferred module/.test(m.text())) errors.push(`console.${m.type()}: ${m.text()}`);
       });
       // the init script itself is not subject to the page's policy
       await page.exposeFunction('__svzCspViolation', (v: string) => errors.push(`CSP violation: ${v}`));

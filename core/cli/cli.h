@@ -15,8 +15,12 @@ int cli_count(const char *cmd, const char *opt, const char *v, long long lo, lon
 int64_t cli_now_ns(void);
 /* Whole file (or stdin for "-"), NUL-terminated. NULL with errno set. */
 char *read_file(const char *path);
-/* A stopped run on stderr (main.c). */
-void print_stop(int h);
+/* How messages name the input file `path`: "<stdin>" for "-". The library
+ * has no file name and says "trace:LINE..."; the CLI puts this in its place,
+ * as a compiler names its input (main.c). */
+const char *cli_input_name(const char *path);
+/* A stopped run of the trace read from `path` on stderr (main.c). */
+void print_stop(int h, const char *path);
 /* Open a session on a trace file of any format (cmd_import.c): 0 and *h,
  * or the exit status with the error printed. */
 int load_any_trace(const char *cmd, const char *path, const char *format, const char *preset,

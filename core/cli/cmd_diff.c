@@ -32,13 +32,20 @@ static int dfail(const char *fmt, const char *arg)
 	return 2;
 }
 
-static int run_side(const char *text, const char *sets, const char *cache_name, struct side *sd)
+static int run_side(const char *path, const char *text, const char *sets, const char *cache_name,
+		    struct side *sd)
 {
 	sd->h = svz_open_any(text, sd->preset, sets); /* any trace format */
-	if (sd->h <= 0)
-		return dfail("%s", svz_last_error());
+	if (sd->h <= 0) {
+		const char *e = svz_last_error();
+		if (strncmp(e, "trace:", 6) == 0) { /* a parse error: the file's position leads */
+			fprintf(stderr, "%s:%s\n", cli_input_name(path), e + 6);
+			return 2;
+		}
+		return dfail("%s", e);
+	}
 	if (svz_run_all(sd->h) < 0) {
-		print_stop(sd->h);
+		print_stop(sd->h, path);
 		fprintf(stderr, "slubviz diff: (the run under %s)\n", sd->preset);
 		return 2;
 	}
@@ -121,9 +128,9 @@ int svz_cmd_diff(int argc, char **argv)
 		rc = dfail("cannot read '%s'", trace);
 		goto out;
 	}
-	rc = run_side(text, sets, cache, &a);
+	rc = run_side(trace, text, sets, cache, &a);
 	if (!rc)
-		rc = run_side(text, sets, cache, &b);
+		rc = run_side(trace, text, sets, cache, &b);
 	free(text);
 	if (rc)
 		goto close;

@@ -102,7 +102,7 @@ static int import_session(const char *cmd, const char *path, const char *format,
 	if (strncmp(e, "import (", 8) == 0)
 		return import_fail(cmd, json, "cannot import '%s' %s", path, e + 7);
 	if (strncmp(e, "trace:", 6) == 0)
-		return import_fail(NULL, json, "%s:%s", strcmp(path, "-") ? path : "<stdin>", e + 6);
+		return import_fail(NULL, json, "%s:%s", cli_input_name(path), e + 6);
 	return import_fail(NULL, json, "%s", e);
 }
 

@@ -338,10 +338,15 @@ static bool banner(const char *s, size_t n)
 	return i == n;
 }
 
-/* A stopped run on stderr: first "trace:LINE:COL: error: ..." for the op at
- * fault (so the position leads, like a parse error), then every report.
+const char *cli_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* A stopped run on stderr: first "FILE:LINE:COL: error: ..." for the op at
+ * fault (so the position leads, as in a parse error), then every report.
  * Shared with slubviz diff. */
-void print_stop(int h)
+void print_stop(int h, const char *path)
 {
 	const char *r = svz_reports(h);
 	if (!r[0])
@@ -382,9 +387,10 @@ void print_stop(int h)
 		msg_len = strlen(msg);
 	}
 	if (line)
-		fprintf(stderr, "trace:%u:%u: error: %.*s\n", line, op_col(h, line), (int)msg_len, msg);
+		fprintf(stderr, "%s:%u:%u: error: %.*s\n", cli_input_name(path), line, op_col(h, line),
+			(int)msg_len, msg);
 	else
-		fprintf(stderr, "trace: error: %.*s\n", (int)msg_len, msg);
+		fprintf(stderr, "%s: error: %.*s\n", cli_input_name(path), (int)msg_len, msg);
 	/* the rest of the report, without the line that went first */
 	if (moved) {
 		fwrite(r, 1, (size_t)(moved - r), stderr);
@@ -546,7 +552,7 @@ static int cmd_run(int argc, char **argv)
 	sb_free(&events);
 	fflush(stdout);
 	if (stopped) {
-		print_stop(h);
+		print_stop(h, o.trace);
 		rc = 2;
 	}
 close:
@@ -596,7 +602,7 @@ static int cmd_bench(int argc, char **argv)
 			reps++;
 		}
 		if (r < 0) {
-			print_stop(h);
+			print_stop(h, o.trace);
 			rc = 2;
 			goto close;
 		}

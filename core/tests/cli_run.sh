@@ -234,6 +234,35 @@ else
 	bad "run double-free.trace: want exit 2, a report on stderr and the summary"
 fi
 cp "$tmp/err" "$tmp/report"
+# Its error line (after the "ops" summary) names the file and the op at
+# fault as a parse error does:
+# line 7 is the second 'c0 free t-64 a', its op's first token at column 1;
+# 'a' was allocated at line 5 and freed at line 6 (ops.c's double free).
+want_stop="double free of handle 'a' (allocated at line 5, freed at line 6)"
+if [[ "$(grep -m1 ': error: ' "$tmp/report")" == "$tmp/double-free.trace:7:1: error: $want_stop" ]]; then
+	ok
+else
+	bad "run double-free.trace: want its error line to be FILE:7:1: error: $want_stop"
+fi
+# ... read from stdin, the file is <stdin>; under slubviz diff, the file too.
+"$BIN" run - --stats <"$tmp/double-free.trace" >"$tmp/out" 2>"$tmp/err"
+if [[ $? -eq 2 && "$(grep -m1 ': error: ' "$tmp/err")" == "<stdin>:7:1: error: $want_stop" ]]; then
+	ok
+else
+	bad "run - <double-free.trace: want its error line to be <stdin>:7:1: error: $want_stop"
+fi
+run diff "$tmp/double-free.trace" --a v6.19 --b v7.0-rc1
+if [[ $rc -eq 2 && "$(head -n1 "$tmp/err")" == "$tmp/double-free.trace:7:1: error: $want_stop" ]]; then
+	ok
+else
+	bad "diff double-free.trace: want exit 2 and FILE:7:1: error: $want_stop first"
+fi
+run diff "$tmp/version.trace" --a v6.19 --b v7.0-rc1
+if [[ $rc -eq 2 && "$(cat "$tmp/err")" == "$tmp/version.trace:1:15: error: expected format version 1, got '2'" ]]; then
+	ok
+else
+	bad "diff version.trace: want exit 2 and the parse error at FILE:1:15"
+fi
 # ... and with continue_on_error the run ends, reports go to stdout.
 run run "$tmp/double-free.trace" --set continue_on_error=1
 if [[ $rc -eq 0 && ! -s "$tmp/err" ]] && grep -qE '^ops 4/4 steps [0-9]+$' "$tmp/out" &&

@@ -596,6 +596,42 @@ static void test_memoryless_free_to_sheaves(void)
 	}
 }
 
+/* A refill that comes up short in __pcs_replace_empty_main(), v7.0 against
+ * v7.1 (69d73421b76e "slab: remove alloc_full_sheaf()"). Node 0 is one
+ * 4K page; c2k's objects are 2048 bytes (default order 2, min order 0).
+ * CPU 0's first alloc: main empty, no spare, the barn empty (BARN_GET_FAIL),
+ * no empty sheaf in it either, so a new one (SHEAF_ALLOC; the cache's
+ * creation made main, 2 in all) is refilled: order 2 fails, order 0 gives
+ * one slab of 2 objects (ORDER_FALLBACK, ALLOC_SLAB, SHEAF_REFILL 2), short
+ * of the capacity: -ENOMEM, the sheaf is freed (SHEAF_FREE 1).
+ * v7.0 (alloc_full_sheaf()): freed without a flush, its 2 objects leak and
+ * the slab stays full; ___slab_alloc() finds no partial slab and no page:
+ * slab_out_of_memory(), the alloc fails.
+ * v7.1: sheaf_flush_unused() first (SHEAF_FLUSH 2): the full slab's first
+ * free puts it on the partial list (FREE_ADD_PARTIAL 1; empty again, kept:
+ * nr_partial 0 < min_partial); ___slab_alloc() takes its object: no
+ * out-of-memory report, nothing lost. */
+static void test_short_refill_flushes(void)
+{
+	static const struct { const char *kernel; long long flush, add_partial; int lost; bool oom; } c[] = {
+		{ "kernel=7.0", 0, 0, 2, true }, { "kernel=7.1", 2, 1, 0, false },
+	};
+	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+		int h = svz_t_run("slubviz-trace 1\npage_size 4096\nnode 0 mem=4K\ncpus 0 node=0\n"
+				  "preset v7.0+fix1+fix2\ncache c2k size=2048\nc0 alloc c2k a\n", NULL, c[k].kernel);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		CHECK_EQ_INT(svz_ops_done(h), 1);
+		CHECK_EQ_INT(lost_objects(h), c[k].lost);
+		CHECK((strstr(svz_reports(h), "SLUB: Unable to allocate memory") != NULL) == c[k].oom);
+		check_stats(h, svz_sysfs(h, "c2k"), (const struct want[]){ { "barn_get_fail", 0, 1 },
+			{ "sheaf_alloc", 0, 2 }, { "order_fallback", 0, 1 }, { "alloc_slab", 0, 1 },
+			{ "sheaf_refill", 0, 2 }, { "sheaf_free", 0, 1 }, { "sheaf_flush", 0, c[k].flush },
+			{ "free_add_partial", 0, c[k].add_partial }, { "alloc_slowpath", 0, 1 }, { NULL, 0, 0 } });
+	}
+}
+
 /* __kmem_cache_alloc_bulk() of a debug cache (v7.0): one ___slab_alloc()
  * per object, each alloc_single_from_partial() off the same partial slab,
  * never refill_objects()' whole-freelist grab. And alloc_from_pcs()'s
@@ -733,6 +769,7 @@ int main(void)
 	test_counters();
 	test_free_bulk_remote_batches();
 	test_memoryless_free_to_sheaves();
+	test_short_refill_flushes();
 	test_debug_bulk_and_node_mismatch();
 	test_bisection_blocker_sysfs();
 	test_slabinfo_order();

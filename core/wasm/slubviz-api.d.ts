@@ -81,6 +81,8 @@ export class DeferredHalf {
   attach(mod: SlubvizModule): SlubvizModule;
   /** never rejects: a failure leaves 'pending' and warns */
   prefetch(): Promise<void>;
+  /** a line the glue prints around an on-demand load (not an error) */
+  static isNotice(line: string): boolean;
 }
 
 export interface ManifestPreset {

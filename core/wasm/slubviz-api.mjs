@@ -302,4 +302,11 @@ export class DeferredHalf {
     new WebAssembly.Instance(compiled, imports);
     this.state = how;
   }
+
+  /** The two lines Emscripten's glue prints (printErr) around an on-demand
+   * load ("placeholder function called: N", "instantiated deferred module,
+   * continuing"): progress, not errors; `state` says the same. */
+  static isNotice(line) {
+    return line.startsWith('placeholder function called: ') || line === 'instantiated deferred module, continuing';
+  }
 }

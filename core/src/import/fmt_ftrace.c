@@ -349,11 +349,12 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 		if (e >= nt)
 			continue;
 		struct slice rec = timed ? perf_record(tk[e]) : (struct slice){ NULL, 0 };
-		if (!rec.len && glued_event(im, tk[e], line))
-			return;
-		if (!rec.len && !event_token(tk[e], &name, &subsys) &&
-		    (i < n || !(other = tracer_kind(tk + e, nt - e))))
-			continue;
+		if (!rec.len && !event_token(tk[e], &name, &subsys)) {
+			if (glued_event(im, tk[e], line))
+				return;
+			if (i < n || !(other = tracer_kind(tk + e, nt - e)))
+				continue;
+		}
 		if (last_cpu_tok < 0 && t >= 2 && lat_cpu_token(tk[t - 1], &cpu))
 			last_cpu_tok = (int)t - 1;
 		if (last_cpu_tok < 0) {
@@ -406,8 +407,6 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 	 * timestamp): the event with its CPU unknown. */
 	struct slice name;
 	bool subsys;
-	if (nt >= 1 && glued_event(im, tk[0], line))
-		return;
 	if (nt >= 2 && event_token(tk[0], &name, &subsys) &&
 	    (memchr(tk[1].s, '=', tk[1].len) || tk[1].s[0] == '(')) {
 		int kind = imp_kmem_kind(name);
@@ -417,6 +416,8 @@ static void event_line(struct svz_importer *im, const char *s, size_t n, uint64_
 			kmem_fields(im, name, kind, -1, tk[0].s + tk[0].len, s + n, line);
 		return;
 	}
+	if (nt >= 1 && glued_event(im, tk[0], line))
+		return;
 	/* perf script -g: "\t ffffffff8124d0a0 kmem_cache_alloc+0x1a0 ([kernel.kallsyms])";
 	 * ftrace's stack trace: " => __kmalloc+0x1a0/0x2d0" (trace-cmd: "=> __kmalloc (ffff...)") */
 	if ((nt >= 1 && (s[0] == '\t' || (im->fmt == SVZ_FMT_PERF && is_space(s[0]))) &&

@@ -113,8 +113,7 @@ FOR_SIZE static ARENA_MOVES int create_cache(struct model *m, const char *name, 
 		 * fix 2 and v7.1 (slab_barn_nodes = N_ONLINE, 7f693882f009):
 		 * per online node, memoryless ones included. */
 		for (int n = 0; n < nr_nodes; n++) {
-			if (!node_has_memory(m, n) && !cfg->sw.barn_all_nodes &&
-			    !cfg->sw.memoryless_sheaves)
+			if (!node_has_memory(m, n) && !barn_on_memoryless(&cfg->sw))
 				continue;
 			idx_t b = pool_alloc(m, P_BARN, 1);
 			if (b == NIL)

@@ -623,8 +623,11 @@ uint64_t cache_node_counter(struct model *m, idx_t cache, int counter);
 /* Barns on nodes without memory: fix 2 (the RFC) or v7.1's 7f693882f009
  * "slab: create barns for online memoryless nodes" (slab_barn_nodes is
  * N_ONLINE, get_barn() takes numa_node_id()'s). */
-#define BARN_ON_MEMORYLESS(m) \
-	(WORLD(m)->cfg.sw.barn_all_nodes || WORLD(m)->cfg.sw.memoryless_sheaves)
+static inline bool barn_on_memoryless(const struct svz_switches *sw)
+{
+	return sw->barn_all_nodes || sw->memoryless_sheaves;
+}
+#define BARN_ON_MEMORYLESS(m) barn_on_memoryless(&WORLD(m)->cfg.sw)
 /* can_free_to_pcs() on x86 (no HAVE_MEMORYLESS_NODES, so numa_mem_id() is
  * numa_node_id()): an object of this CPU's node; since v7.1's e65d430111a5
  * also an object of any node when this CPU's node has no memory (the

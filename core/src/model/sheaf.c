@@ -208,14 +208,29 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 		CHECK_EV(CHK_NO_BLOCKING);
 		CO_RETURN(0);
 	}
+	/* v7.1, 69d73421b76e "slab: remove alloc_full_sheaf()": with no empty
+	 * sheaf at hand, one is allocated here and refilled as one from the
+	 * spare or the barn is (v7.0 calls alloc_full_sheaf() below). */
+	if (empty == NIL && svz_kernel_at_least(&SW, 701)) {
+		MOVES_TO(empty, sheaf_new(m, f->cache, CAPACITY));
+		EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = empty, .value = CAPACITY);
+		STAT(SHEAF_ALLOC, 1);
+	}
 	if (empty != NIL) {
 		CALL(CO_REFILL_SHEAF, callee->a = empty; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
 		if (f->ret) {
-			/* rc1 frees the partly filled sheaf without flushing it:
-			 * its objects leak (fixed later). */
-			for (uint32_t i = 0; i < sheaf_size(m, empty); i++)
-				obj_r(m, *u32_at(m, sheaf_r(m, empty)->slots + i))->state = OBJ_LOST;
-			sheaf_r(m, empty)->size = 0;
+			if (svz_kernel_at_least(&SW, 701)) {
+				/* v7.1 (the same commit): the objects the short
+				 * refill got go back to their slabs first */
+				CALL(CO_SHEAF_FLUSH_UNUSED, callee->a = empty);
+			} else {
+				/* v7.0 frees the partly filled sheaf without a
+				 * flush: its objects leak (v6.18/v6.19's bulk
+				 * refill is all or nothing) */
+				for (uint32_t i = 0; i < sheaf_size(m, empty); i++)
+					obj_r(m, *u32_at(m, sheaf_r(m, empty)->slots + i))->state = OBJ_LOST;
+				sheaf_r(m, empty)->size = 0;
+			}
 			CALL(CO_FREE_EMPTY_SHEAF, callee->a = empty);
 			CO_RETURN(0);
 		}
@@ -264,7 +279,9 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 #undef full
 #undef can_alloc
 
-/* alloc_empty_sheaf() + refill_sheaf(). Returns the full sheaf or -1. */
+/* alloc_empty_sheaf() + refill_sheaf(), up to v7.0 (v7.1 removed it). On a
+ * short refill the objects it got leak, as in __pcs_replace_empty_main().
+ * Returns the full sheaf or -1. */
 #define new_sheaf f->x
 int co_ALLOC_FULL_SHEAF(struct model *m, int cpu, struct frame *f)
 {

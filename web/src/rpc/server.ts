@@ -151,7 +151,11 @@ export async function loadWasm(base: string, print: (s: string) => void = () => 
   const mod = await Promise.race([
     glue.default({
       print,
-      printErr: (s: string) => console.warn(s),
+      // the glue's notices of an on-demand load are not warnings: the
+      // 'deferredWasm' request tells how the half came
+      printErr: (s: string) => {
+        if (!DeferredHalf.isNotice(s)) console.warn(s);
+      },
       instantiateWasm: (imports, done) => {
         try {
           const instance = new WebAssembly.Instance(compiled, imports);
