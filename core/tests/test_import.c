@@ -943,9 +943,16 @@ static void test_hostile(void)
 	check_balance(&x);
 	imp_free(&x);
 
-	/* 11. a pointer of 17 hex digits */
-	x = imp(KM("1ffffffffffffffff", "16") KM("00000000000000b0", "16"));
-	CHECK(has_error(&x, 1, "expected ptr=HEX, (null) or (nil), got 'ptr=1ffffffffffffffff'"));
+	/* 11. a pointer of 17 hex digits (after its leading zeros; 0x or not),
+	 * said to be too wide; a non-hex one stays "expected" */
+	x = imp(KM("1ffffffffffffffff", "16") KM("00000000000000b0", "16") KM("0x0001ffffffffffffffff", "16")
+		KM("0xffff88810000004g", "16"));
+	CHECK(has_error(&x, 1, "ptr=1ffffffffffffffff is wider than 64 bits (17 hex digits after the "
+			"leading zeros, at most 16)"));
+	CHECK(has_error(&x, 3, "ptr=0x0001ffffffffffffffff is wider than 64 bits (17 hex digits after the "
+			"leading zeros, at most 16)"));
+	CHECK(has_error(&x, 4, "expected ptr=HEX, (null) or (nil), got 'ptr=0xffff88810000004g'"));
+	CHECK_EQ_INT(x.r.kept, 1);
 	imp_free(&x);
 
 	/* 12. a 10 MB single line between good ones */

@@ -345,6 +345,22 @@ static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 	return true;
 }
 
+/* A ptr= that is all hex digits (0x or not) but has more than 16 after its
+ * leading zeros: how many it has, else 0 (not a number at all). */
+static size_t hex_digits_past_64_bits(struct slice v)
+{
+	struct slice t = first_tok(v);
+	size_t i = t.len > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X') ? 2 : 0;
+	if (i == t.len)
+		return 0;
+	for (size_t k = i; k < t.len; k++)
+		if (!is_hex_digit(t.s[k]))
+			return 0;
+	while (i < t.len && t.s[i] == '0')
+		i++;
+	return t.len - i > 16 ? t.len - i : 0;
+}
+
 /* NULL or ZERO_SIZE_PTR ((void *)16, what kmalloc(0) returns), by value,
  * however the text wrote it ("(null)", "0x0", "0x00", "00000010"): short,
  * yet whole, so never taken for a pointer cut short, nor for the length of
@@ -477,8 +493,14 @@ void imp_apply_event(struct svz_importer *im, struct ev *ev, uint64_t line)
 		return;
 	}
 	if (!field_ptr(ev->ptr, &ptr, &hashed)) {
-		imp_bad_line(im, line, "expected ptr=HEX, (null) or (nil), got 'ptr=%s'",
-			     imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex));
+		size_t digits = hex_digits_past_64_bits(ev->ptr);
+		if (digits)
+			imp_bad_line(im, line, "ptr=%s is wider than 64 bits (%zu hex digits after the "
+				     "leading zeros, at most 16)",
+				     imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex), digits);
+		else
+			imp_bad_line(im, line, "expected ptr=HEX, (null) or (nil), got 'ptr=%s'",
+				     imp_excerpt(ev->ptr.s, first_tok(ev->ptr).len, 40, ex, sizeof ex));
 		return;
 	}
 	int64_t req = 0, alloc = 0, node = -1;

@@ -18,6 +18,7 @@
 CHAR_CLASS is_digit(char c) { return c >= '0' && c <= '9'; }
 CHAR_CLASS is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 CHAR_CLASS is_ident(char c) { return is_ident_start(c) || is_digit(c); }
+CHAR_CLASS is_hex_digit(char c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 /* a blank inside a line (a line's end is found before) */
 CHAR_CLASS is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 #undef CHAR_CLASS
