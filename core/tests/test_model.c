@@ -728,6 +728,57 @@ static void test_bisection_blocker_sysfs(void)
 	}
 }
 
+/* SLUB_STATS at 17c38c88294d: still v6.19's items (the series' last two
+ * patches removed them, "mm/slub: remove DEACTIVATE_TO_* stat items" and
+ * "mm/slub: cleanup and repurpose some stat items"), counted where the
+ * code that ran still counted them. One CPU of node 0, c64 (sheaf capacity
+ * 60); nodes 0 and 1 have memory.
+ * - alloc a: main empty, barn_get_fail, a new sheaf refilled (60) from a
+ *   new slab, then the object: 17c38 ALLOC_PCS (alloc_cpu_sheaf) 1, v7.0
+ *   ALLOC_FASTPATH 1.
+ * - free a: to main: 17c38 FREE_PCS 1, v7.0 FREE_FASTPATH 1.
+ * - flush: sheaf_flush_main() frees main's 60 objects in batches of
+ *   PCS_BATCH_MAX (32, then 28), one __kmem_cache_free_bulk() and one
+ *   detached freelist (one slab) each: 17c38's __slab_free() counts
+ *   FREE_SLOWPATH on entry for any caller, 2; v7.0 counts no internal flush,
+ *   0. SHEAF_FLUSH 60 in both.
+ * - alloc b node=1 from CPU 0 (node 0): alloc_from_pcs() gives up, v7.0
+ *   counting ALLOC_NODE_MISMATCH 1, 17c38 nothing (removed from
+ *   ___slab_alloc() by 17c38c88294d, added to alloc_from_pcs() by the last
+ *   patch); ___slab_alloc() ALLOC_SLOWPATH 1 in both.
+ * And the sysfs files: 17c38 has alloc_cpu_sheaf, cpu_partial_free and
+ * deactivate_to_head, v7.0 none of them. */
+static void test_bisection_blocker_stats(void)
+{
+	static const struct { const char *preset; long long pcs_alloc, pcs_free, fast_alloc, fast_free,
+		slow_free, mismatch; bool old_files; } c[] = {
+		{ "v7.0-17c38c88294d", 1, 1, 0, 0, 2, 0, true }, { "v7.0-rc1", 0, 0, 1, 1, 0, 1, false },
+	};
+	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+		int h = svz_t_run("slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\nnode 1 mem=64M\ncpus 0 node=0\n"
+				  "cache c64 size=64\nc0 alloc c64 a\nc0 free c64 a\nc0 flush c64\n"
+				  "c0 alloc c64 b node=1\n", c[k].preset, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		const char *s = svz_sysfs(h, "c64");
+		CHECK(strstr(s, "./sheaf_capacity:60\n") != NULL);
+		CHECK_EQ_INT(strstr(s, "./alloc_cpu_sheaf:") != NULL, c[k].old_files);
+		CHECK_EQ_INT(strstr(s, "./cpu_partial_free:") != NULL, c[k].old_files);
+		CHECK_EQ_INT(strstr(s, "./deactivate_to_head:") != NULL, c[k].old_files);
+		CHECK(strstr(s, "./alloc_fastpath:") != NULL);
+		CHECK_EQ_INT(svz_ops_done(h), 4);
+		long long pa = c[k].old_files ? stat_cpu(s, "alloc_cpu_sheaf", 0) : 0;
+		long long pf = c[k].old_files ? stat_cpu(s, "free_cpu_sheaf", 0) : 0;
+		CHECK_EQ_INT(pa, c[k].pcs_alloc);
+		CHECK_EQ_INT(pf, c[k].pcs_free);
+		check_stats(h, s, (const struct want[]){ { "alloc_fastpath", 0, c[k].fast_alloc },
+			{ "free_fastpath", 0, c[k].fast_free }, { "free_slowpath", 0, c[k].slow_free },
+			{ "sheaf_flush", 0, 60 }, { "alloc_node_mismatch", 0, c[k].mismatch },
+			{ "alloc_slowpath", 0, 1 }, { NULL, 0, 0 } });
+	}
+}
+
 /* /proc/slabinfo lists slab_caches from its head: list_add() puts every
  * new cache there, and the kmalloc caches are made at boot before any
  * other, so they come last whenever a trace first uses them; among them
@@ -772,6 +823,7 @@ int main(void)
 	test_short_refill_flushes();
 	test_debug_bulk_and_node_mismatch();
 	test_bisection_blocker_sysfs();
+	test_bisection_blocker_stats();
 	test_slabinfo_order();
 	return svz_t_done();
 }

@@ -41,13 +41,16 @@ static int open_trace(const char *text, const char *sets)
 }
 
 /* SLUB_STATS: every slab_alloc_node() counts exactly one of ALLOC_FASTPATH
- * (c->freelist, or a sheaf in v7.0) and ALLOC_SLOWPATH (__slab_alloc), so
- * their sum is the number of allocations from the cache. */
+ * (c->freelist, or a sheaf in v7.0), ALLOC_PCS (alloc_cpu_sheaf: a sheaf
+ * under v6.18/v6.19's stat items, which 17c38c88294d still has) and
+ * ALLOC_SLOWPATH (__slab_alloc), so their sum is the number of allocations
+ * from the cache. */
 static long long allocs(int h, const char *cache)
 {
 	const char *s = svz_sysfs(h, cache);
 	long long fast = svz_t_stat_total(s, "alloc_fastpath"), slow = svz_t_stat_total(s, "alloc_slowpath");
-	return fast < 0 || slow < 0 ? -1 : fast + slow;
+	long long pcs = strstr(s, "./alloc_cpu_sheaf:") ? svz_t_stat_total(s, "alloc_cpu_sheaf") : 0;
+	return fast < 0 || slow < 0 || pcs < 0 ? -1 : fast + slow + pcs;
 }
 
 static void check_clean_end(int h, int ops)
@@ -167,8 +170,9 @@ static void prefill_oversize(bool sheaves)
  * beside its cpu slab: the allocation comes from a sheaf (alloc_cpu_sheaf
  * 1) that alloc_full_sheaf() filled to capacity with the cpu-slab bulk
  * allocator (sheaf_refill 65535, each object also an alloc_fastpath or
- * alloc_slowpath, as the v6.18 commit says), so only v7.0 and the older
- * kernels have fast + slow == 1. */
+ * alloc_slowpath, as the v6.18 commit says), so allocs() counts 65535 + 1
+ * there, and 1 under v7.0, 17c38c88294d (alloc_cpu_sheaf) and the older
+ * kernels. */
 static void huge_sheaf_capacity(void)
 {
 	static const char trace[] =
@@ -180,7 +184,7 @@ static void huge_sheaf_capacity(void)
 	if (preset_has_sheaf_api() && !strstr(svz_preset_settings(p_index), "era=sheaves")) {
 		CHECK_EQ_INT(svz_t_stat_total(svz_sysfs(h, "c"), "alloc_cpu_sheaf"), 1);
 		CHECK_EQ_INT(svz_t_stat_total(svz_sysfs(h, "c"), "sheaf_refill"), 65535);
-		CHECK_EQ_INT(allocs(h, "c"), 65535);
+		CHECK_EQ_INT(allocs(h, "c"), 65535 + 1);
 	} else {
 		CHECK_EQ_INT(allocs(h, "c"), 1);
 	}

@@ -28,7 +28,7 @@ void view_stats(struct model *m, struct sbuf *b)
 			continue;
 		sb_printf(b, "cache %s\n", cache_r(m, ci)->name);
 		for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++) {
-			if (!stat_in_era((enum stat_item)si, w->cfg.sw.era))
+			if (!stat_in_kernel((enum stat_item)si, &w->cfg.sw))
 				continue;
 			uint64_t sum = 0;
 			for (int cpu = 0; cpu < w->nr_cpus; cpu++)

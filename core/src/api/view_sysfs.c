@@ -192,12 +192,12 @@ static bool sheaf_stat(enum stat_item si)
  * the sheaf counters since v6.18, skip_kfence since v6.1 ("kfence: add
  * sysfs interface to disable kfence for selected slabs", posted after the
  * v6.0 merge window, Aug 2022);
- * the counters of the era (stat_in_era()). */
+ * the counters of the kernel (stat_in_kernel()). */
 static bool file_exists(const struct svz_switches *sw, int attr, int si)
 {
 	const bool since_618 = sw->era == SVZ_ERA_SHEAVES || svz_kernel_at_least(sw, 618);
 	if (attr == A_stat)
-		return stat_in_era((enum stat_item)si, sw->era) && (since_618 || !sheaf_stat((enum stat_item)si));
+		return stat_in_kernel((enum stat_item)si, sw) && (since_618 || !sheaf_stat((enum stat_item)si));
 	if (attr == A_sheaf_capacity)
 		return since_618;
 	if (attr == A_skip_kfence)

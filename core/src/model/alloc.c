@@ -227,7 +227,7 @@ int co_ALLOC_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false; callee->k = base);
 		CO_RETURN(0);
 	}
-	if (!CLASSIC(m) && !CACHE_DEBUG(m, f->cache))
+	if (!V619_STATS(m) && !CACHE_DEBUG(m, f->cache)) /* v7.0's last stat patch */
 		STAT(ALLOC_SLOWPATH, wanted);
 	if (dest_sheaf == NIL)
 		CO_RETURN(got);

@@ -600,6 +600,16 @@ WASM_NOINLINE bool lock_take_fused_slow(struct model *m, int cpu, const struct f
 extern const char *const stat_names[NR_SLUB_STAT_ITEMS];
 extern const char *const node_counter_names[NR_NODE_COUNTERS];
 bool stat_in_era(enum stat_item si, enum svz_era era);
+/* v6.19's SLUB_STATS set and counting (V619_STATS() below) */
+static inline bool v619_stats(const struct svz_switches *sw)
+{
+	return sw->era == SVZ_ERA_CLASSIC || sw->cpu_partial_free;
+}
+/* The kernel the switches model has this item (its sysfs file). */
+static inline bool stat_in_kernel(enum stat_item si, const struct svz_switches *sw)
+{
+	return stat_in_era(si, v619_stats(sw) ? SVZ_ERA_CLASSIC : SVZ_ERA_SHEAVES);
+}
 /* The figures `slubviz diff` and the A/B view derive from the counters,
  * computed once here: the share of allocations (in %) that took the slow
  * path, out of every allocation counted (fast path, slow path, and the
@@ -642,11 +652,20 @@ static inline bool can_free_to_pcs(struct model *m, int cpu, idx_t slab)
 		return true;
 	return WORLD(m)->cfg.sw.memoryless_sheaves && !node_has_memory(m, node);
 }
+/* SLUB_STATS before the "sheaves for all" series' last patches (fb016a5ec70e
+ * "mm/slub: remove DEACTIVATE_TO_* stat items", then "mm/slub: cleanup and
+ * repurpose some stat items"): the classic kernels, and 17c38c88294d
+ * (cpu_partial_free), which still has v6.19's items and counts them as
+ * v6.19 does where its code still runs: sheaves as ALLOC_PCS/FREE_PCS, no
+ * ALLOC_NODE_MISMATCH in alloc_from_pcs(), FREE_SLOWPATH once per
+ * __slab_free() of any caller (sheaf flushes too), no ALLOC_SLOWPATH after
+ * a bulk refill_objects(). */
+#define V619_STATS(m) v619_stats(&WORLD(m)->cfg.sw)
 /* Objects the sheaves hand out or take back: v6.18/v6.19 count them apart
  * from the cpu slab's (ALLOC_PCS "alloc_cpu_sheaf", FREE_PCS
  * "free_cpu_sheaf"); v7.0, with no cpu slab, as its fast paths. */
-#define PCS_ALLOC_STAT(m) (CLASSIC(m) ? ALLOC_PCS : ALLOC_FASTPATH)
-#define PCS_FREE_STAT(m) (CLASSIC(m) ? FREE_PCS : FREE_FASTPATH)
+#define PCS_ALLOC_STAT(m) (V619_STATS(m) ? ALLOC_PCS : ALLOC_FASTPATH)
+#define PCS_FREE_STAT(m) (V619_STATS(m) ? FREE_PCS : FREE_FASTPATH)
 /* kmem_cache_has_cpu_partial(): cpu_partial non-zero */
 #define HAS_CPU_PARTIAL(m, c) (cache_r(m, (c))->g.cpu_partial != 0)
 /* ___slab_alloc()'s try_thisnode round exists (v6.9+, 9198ffbd2b49; every

@@ -32,7 +32,8 @@ to_slab:
 	}
 	CALL_HOT(CO___SLAB_FREE, callee->b = obj_r(m, object)->slab; callee->x = object; callee->y = object;
 	     callee->n = 1);
-	STAT_HOT(FREE_SLOWPATH, 1);
+	if (!V619_STATS(m)) /* 17c38c88294d: __slab_free() counted it */
+		STAT_HOT(FREE_SLOWPATH, 1);
 	CO_RETURN(0);
 	CO_END;
 }
@@ -47,6 +48,10 @@ to_slab:
 int co___SLAB_FREE(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
+	/* 17c38c88294d still counts every caller here, as v6.19 did; v7.0's
+	 * last patch counts only users' frees that miss the sheaves, there */
+	if (V619_STATS(m))
+		STAT(FREE_SLOWPATH, 1);
 	if (DEBUG_SINGLE_OBJECT(m, f->cache)) {
 		CALL(CO_FREE_TO_PARTIAL_LIST, callee->b = this_slab; callee->x = head; callee->y = tail;
 		     callee->n = cnt);
@@ -267,7 +272,7 @@ int co_FREE_BULK_SLABS(struct model *m, int cpu, struct frame *f)
 		} else {
 			CALL(CO___SLAB_FREE, callee->b = this_slab; callee->x = head; callee->y = tail;
 			     callee->n = nr_objs);
-			if (count_slowpath)
+			if (count_slowpath && !V619_STATS(m))
 				STAT(FREE_SLOWPATH, nr_objs);
 		}
 	}

@@ -121,9 +121,10 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
 	/* both mismatch counts came with v7.0's stat items (the "sheaves for
-	 * all" series' last patch); v6.18/v6.19 return NULL uncounted */
+	 * all" series' last patch); v6.18/v6.19 and 17c38c88294d return NULL
+	 * uncounted */
 	if (f->node >= 0 && f->node != cpu_node(m, cpu)) {
-		if (!CLASSIC(m))
+		if (!V619_STATS(m))
 			STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
@@ -138,7 +139,7 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 	object = *u32_at(m, sheaf_r(m, PCS(cpu)->main)->slots + sheaf_size(m, PCS(cpu)->main) - 1);
 	if (f->node >= 0 && slab_r(m, obj_r(m, object)->slab)->node != f->node) {
 		UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-		if (!CLASSIC(m))
+		if (!V619_STATS(m))
 			STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
@@ -752,7 +753,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 	while (WORLD(m)->cpus[cpu].bulk_len > (uint32_t)(nr_partial + nr_local)) {
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false;
 		     callee->k = (int32_t)WORLD(m)->cpus[cpu].bulk_len - PCS_BATCH_MAX);
-		if (!CLASSIC(m)) /* v6.18/v6.19: do_slab_free() counted them */
+		if (!V619_STATS(m)) /* v6.18/v6.19, 17c38c88294d: __slab_free() counted them */
 			STAT(FREE_SLOWPATH, PCS_BATCH_MAX);
 	}
 	if (leaked) {
@@ -815,13 +816,13 @@ fallback:
 	/* the local objects not placed: [nr_partial + placed, bulk_len) */
 	batch = nr_local - placed;
 	CALL(CO_FREE_BULK_SLABS, callee->flag1 = false; callee->k = nr_partial + placed);
-	if (!CLASSIC(m))
+	if (!V619_STATS(m))
 		STAT(FREE_SLOWPATH, batch);
 remote:
 	WORLD(m)->cpus[cpu].bulk_len = (uint32_t)nr_partial;
 	if (nr_partial) {
 		CALL(CO_FREE_BULK_SLABS, callee->flag1 = false);
-		if (!CLASSIC(m))
+		if (!V619_STATS(m))
 			STAT(FREE_SLOWPATH, nr_partial);
 	}
 	CO_RETURN(0);
