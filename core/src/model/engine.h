@@ -482,6 +482,15 @@ extern const co_func co_table[CO__COUNT];
  * Other record pointers must not be held across either. */
 #define MOVES(CALL_) do { CALL_; f = co_self(m, cpu); } while (0)
 #define MOVES_TO(LHS, CALL_) do { idx_t moved_ = (CALL_); f = co_self(m, cpu); (LHS) = moved_; } while (0)
+/* alloc_empty_sheaf(): a new sheaf of the cache's capacity into LHS (a
+ * frame field), its event and SHEAF_ALLOC. Pauses at the event, so only
+ * in a coroutine's body. */
+#define ALLOC_EMPTY_SHEAF(LHS) do { \
+	MOVES_TO(LHS, sheaf_new(m, f->cache, cache_r(m, f->cache)->g.sheaf_capacity)); \
+	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = (LHS), \
+	   .value = cache_r(m, f->cache)->g.sheaf_capacity); \
+	STAT(SHEAF_ALLOC, 1); \
+} while (0)
 /* The running coroutine's frame: the top of `cpu`'s stack (coroutine.c). */
 struct frame *co_self(struct model *m, int cpu);
 

@@ -139,9 +139,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		else
 			STAT(BARN_GET_FAIL, 1);
 		if (prefilled == NIL) {
-			MOVES_TO(prefilled, sheaf_new(m, f->cache, CAPACITY));
-			EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = prefilled, .value = CAPACITY);
-			STAT(SHEAF_ALLOC, 1);
+			ALLOC_EMPTY_SHEAF(prefilled);
 		}
 	}
 	if (sheaf_size(m, prefilled) < (uint32_t)size) {
@@ -312,9 +310,7 @@ int co_KFREE_RCU_SHEAF(struct model *m, int cpu, struct frame *f)
 			} else {
 				/* alloc_empty_sheaf(GFP_NOWAIT) without the lock */
 				UNLOCK(LK_PCS_LOCK, PCSI(cpu));
-				MOVES_TO(rcu_sheaf, sheaf_new(m, f->cache, CAPACITY));
-				EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = rcu_sheaf, .value = CAPACITY);
-				STAT(SHEAF_ALLOC, 1);
+				ALLOC_EMPTY_SHEAF(rcu_sheaf);
 				LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 				if (!f->ret) {
 					CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = rcu_sheaf);

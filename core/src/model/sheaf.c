@@ -213,9 +213,7 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 	 * sheaf at hand, one is allocated here and refilled as one from the
 	 * spare or the barn is (v7.0 calls alloc_full_sheaf() below). */
 	if (empty == NIL && svz_kernel_at_least(&SW, 701)) {
-		MOVES_TO(empty, sheaf_new(m, f->cache, CAPACITY));
-		EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = empty, .value = CAPACITY);
-		STAT(SHEAF_ALLOC, 1);
+		ALLOC_EMPTY_SHEAF(empty);
 	}
 	if (empty != NIL) {
 		CALL(CO_REFILL_SHEAF, callee->a = empty; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
@@ -287,9 +285,7 @@ int co_PCS_REPLACE_EMPTY_MAIN(struct model *m, int cpu, struct frame *f)
 int co_ALLOC_FULL_SHEAF(struct model *m, int cpu, struct frame *f)
 {
 	CO_BEGIN
-	MOVES_TO(new_sheaf, sheaf_new(m, f->cache, CAPACITY));
-	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = new_sheaf, .value = CAPACITY);
-	STAT(SHEAF_ALLOC, 1);
+	ALLOC_EMPTY_SHEAF(new_sheaf);
 	CALL(CO_REFILL_SHEAF, callee->a = new_sheaf; callee->gfp = f->gfp | __GFP_NOMEMALLOC);
 	if (f->ret) {
 		for (uint32_t i = 0; i < sheaf_size(m, new_sheaf); i++)
@@ -435,9 +431,7 @@ alloc_empty:
 		CO_RETURN(0);
 	/* alloc_empty_sheaf(s, GFP_NOWAIT): sheaf structs never fail here
 	 * (they are not allocated from kmalloc caches in the model). */
-	MOVES_TO(empty, sheaf_new(m, f->cache, CAPACITY));
-	EV(.kind = EV_SHEAF_NEW, .fn = KFN_alloc_empty_sheaf, .sheaf = empty, .value = CAPACITY);
-	STAT(SHEAF_ALLOC, 1);
+	ALLOC_EMPTY_SHEAF(empty);
 got_empty:
 	LOCK(LK_PCS_LOCK, PCSI(cpu), true);
 	if (!f->ret) {
