@@ -8,6 +8,7 @@
 // glue's notices of loading the module's second half.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { DeferredHalf } from '../core/wasm/slubviz-api';
 import { AppPage } from './pages/app';
 import { ControlsArea } from './pages/controls';
 import { ImportArea } from './pages/import';
@@ -42,7 +43,7 @@ export const test = base.extend<{
         else if (/Content Security Policy/i.test(m.text())) errors.push(`CSP (console ${m.type()}): ${m.text()}`);
         // the wasm glue's notices of an on-demand load of the module's
         // second half (the A/B view's first classic run) stay off the console
-        else if (/^placeholder function called|^instantiated deferred module/.test(m.text())) errors.push(`console.${m.type()}: ${m.text()}`);
+        else if (DeferredHalf.isNotice(m.text())) errors.push(`console.${m.type()}: ${m.text()}`);
       });
       // the init script itself is not subject to the page's policy
       await page.exposeFunction('__svzCspViolation', (v: string) => errors.push(`CSP violation: ${v}`));

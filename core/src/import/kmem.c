@@ -99,7 +99,7 @@ bool imp_parse_dec(const char *s, size_t len, uint64_t *out)
 
 bool imp_parse_knum(const char *s, size_t len, uint64_t *out)
 {
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (has_0x_prefix(s, len)) {
 		size_t i = 2;
 		while (i < len - 1 && s[i] == '0') /* leading zeros beyond 16 digits */
 			i++;
@@ -337,7 +337,7 @@ static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 		*out = 0;
 		return true;
 	}
-	if (t.len > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X'))
+	if (has_0x_prefix(t.s, t.len))
 		return imp_parse_knum(t.s, t.len, out);
 	if (!imp_parse_hex(t.s, t.len, out))
 		return false;
@@ -350,7 +350,7 @@ static bool field_ptr(struct slice v, uint64_t *out, bool *hashed)
 static size_t hex_digits_past_64_bits(struct slice v)
 {
 	struct slice t = first_tok(v);
-	size_t i = t.len > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X') ? 2 : 0;
+	size_t i = has_0x_prefix(t.s, t.len) ? 2 : 0;
 	if (i == t.len)
 		return 0;
 	for (size_t k = i; k < t.len; k++)

@@ -19,6 +19,8 @@ CHAR_CLASS is_digit(char c) { return c >= '0' && c <= '9'; }
 CHAR_CLASS is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 CHAR_CLASS is_ident(char c) { return is_ident_start(c) || is_digit(c); }
 CHAR_CLASS is_hex_digit(char c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+/* s begins "0x" or "0X" and has more after it (a hex number's prefix) */
+static inline bool has_0x_prefix(const char *s, size_t len) { return len > 2 && s[0] == '0' && (s[1] | 0x20) == 'x'; }
 /* a blank inside a line (a line's end is found before) */
 CHAR_CLASS is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 #undef CHAR_CLASS

@@ -6,7 +6,6 @@
 
 #include "model/engine.h"
 
-#define SW (WORLD(m)->cfg.sw)
 #define CNODE(node) cnode_r(m, cnode_idx(m, f->cache, (node)))
 #define MIN_PARTIAL (cache_r(m, f->cache)->min_partial)
 

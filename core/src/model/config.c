@@ -130,7 +130,7 @@ static int parse_u64(const char *v, bool allow_hex, uint64_t *out)
 	uint64_t x = 0;
 	unsigned base = 10;
 
-	if (allow_hex && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+	if (allow_hex && has_0x_prefix(v, strlen(v))) {
 		base = 16;
 		v += 2;
 	}

@@ -70,7 +70,7 @@ static int parse_number(const char *s, size_t len, uint32_t *out)
 	unsigned base = 10;
 	size_t i = 0;
 
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (has_0x_prefix(s, len)) {
 		base = 16;
 		i = 2;
 	}

@@ -30,9 +30,6 @@
 #include "model/engine.h"
 #include "model/model.h"
 
-#define PCSI(cpu) pcs_idx(m, f->cache, (cpu))
-#define PCS(cpu) pcs_r(m, PCSI(cpu))
-#define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
 #define SH(s) sheaf_r(m, (s))
 
 /* barn_get_full_or_empty_sheaf(): prefers a full sheaf. */
@@ -97,7 +94,7 @@ int co_OP_PREFILL(struct model *m, int cpu, struct frame *f)
 		CO_RETURN(0);
 	}
 	prefilled = NIL;
-	if ((uint32_t)size > CAPACITY) {
+	if ((uint32_t)size > SHEAF_CAPACITY) {
 		/* oversize: kzalloc'ed (no SHEAF_ALLOC), filled by bulk allocation */
 		MOVES_TO(prefilled, sheaf_new(m, f->cache, (uint32_t)size));
 		sheaf_r(m, prefilled)->oversize = true;
@@ -331,7 +328,7 @@ push:
 	sheaf_push(m, PCS(cpu)->rcu_free, object);
 	EV(.kind = EV_PUT_OBJECT, .fn = KFN___kfree_rcu_sheaf, .obj = object, .sheaf = PCS(cpu)->rcu_free,
 	   .from = LOC_USER, .to = LOC_SHEAF, .count = 1, .value = sheaf_size(m, PCS(cpu)->rcu_free));
-	if (sheaf_size(m, PCS(cpu)->rcu_free) == CAPACITY) {
+	if (sheaf_size(m, PCS(cpu)->rcu_free) == SHEAF_CAPACITY) {
 		/* full: call_rcu(rcu_free_sheaf), tagged with the node */
 		rcu_sheaf = PCS(cpu)->rcu_free;
 		PCS(cpu)->rcu_free = NIL;

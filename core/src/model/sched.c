@@ -143,19 +143,23 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_step(struct mod
 /* Run `cpu` one micro-step, or (whole_op) micro-steps until its op
  * returns or the run stops: the serial schedule's loop, without coming
  * back to the scheduler between steps. `root`: the frame op_start() just
- * pushed, or NULL. Returns 1, 0 if idle, -1 if the arena could not grow.
+ * pushed, or NULL. `out_set`: the caller made ev_out_set() (once for many
+ * ops). Returns 1, 0 if idle, -1 if the arena could not grow.
  * A coroutine may move the arena: nothing here outlives a step but
  * indices (root: only until the first step runs). */
 static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(struct model *m, int cpu, bool whole_op,
-									    struct frame *root)
+									    struct frame *root, bool out_set)
 {
 	if (!root && WORLD(m)->cpus[cpu].depth == 0)
 		return 0;
 	/* whole ops: steps end inside the coroutines where they can
 	 * (fused_step()); this loop makes the boundaries they leave to it */
 	int r = 1;
-	if (m->events_on)
-		ev_out_set(m, cpu);
+	if (m->events_on) {
+		if (!out_set)
+			ev_out_set(m);
+		m->ev_op = WORLD(m)->cpus[cpu].op;
+	}
 	/* a fused step's event goes to its slot alone (ev_put()): no fusing
 	 * where an event needs more (a sink's copy) */
 	const enum fuse fuse = !whole_op ? FUSE_NO : !m->events_on ? FUSE_QUIET : m->ev_more ? FUSE_NO : FUSE_EVENTS;
@@ -185,7 +189,7 @@ static inline __attribute__((always_inline)) ARENA_MOVES int run_cpu_inline(stru
  * own copy inline. */
 static ARENA_MOVES int run_cpu(struct model *m, int cpu, bool whole_op)
 {
-	return run_cpu_inline(m, cpu, whole_op, NULL);
+	return run_cpu_inline(m, cpu, whole_op, NULL, false);
 }
 
 /* ---- which op waits for which ------------------------------------------- */
@@ -733,6 +737,8 @@ ARENA_MOVES int model_step(struct model *m)
  * `until`; 0 at the end; -1 if stopped. */
 ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 {
+	if (m->events_on)
+		ev_out_set(m);
 	for (;;) {
 		struct world *w = WORLD(m);
 		if (w->stopped)
@@ -753,7 +759,7 @@ ARENA_MOVES int model_run_ops(struct model *m, uint32_t until)
 		w->next_op = next + 1; /* as serial_step() leaves it */
 		int cpu = m->trace->ops[next].cpu;
 		struct frame *root = op_start(m, next);
-		if (run_cpu_inline(m, cpu, true, root) < 0)
+		if (run_cpu_inline(m, cpu, true, root, true) < 0)
 			return -1;
 	}
 }

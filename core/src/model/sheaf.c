@@ -11,11 +11,7 @@
  * the slab's inuse). */
 #include "model/engine.h"
 
-#define PCSI(cpu) pcs_idx(m, f->cache, (cpu))
-#define PCS(cpu) pcs_r(m, PCSI(cpu))
 #define HAS_SHEAVES (cache_r(m, f->cache)->has_sheaves)
-#define CAPACITY (cache_r(m, f->cache)->g.sheaf_capacity)
-#define SW (WORLD(m)->cfg.sw)
 
 ARENA_MOVES idx_t sheaf_new(struct model *m, idx_t cache, uint32_t capacity)
 {
@@ -402,7 +398,7 @@ int co_PCS_REPLACE_FULL_MAIN(struct model *m, int cpu, struct frame *f)
 		}
 		goto alloc_empty;
 	}
-	if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+	if (sheaf_size(m, PCS(cpu)->spare) < SHEAF_CAPACITY) {
 		swap_main_spare(m, PCSI(cpu), cpu);
 		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
 		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
@@ -460,11 +456,11 @@ int co_PCS_INSTALL_EMPTY(struct model *m, int cpu, struct frame *f)
 		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = empty, .from = LOC_NONE, .to = LOC_MAIN);
 		CO_RETURN(0);
 	}
-	if (sheaf_size(m, PCS(cpu)->main) < CAPACITY) {
+	if (sheaf_size(m, PCS(cpu)->main) < SHEAF_CAPACITY) {
 		CALL(CO_BARN_PUT_EMPTY, callee->a = barn; callee->b = empty);
 		CO_RETURN(0);
 	}
-	if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+	if (sheaf_size(m, PCS(cpu)->spare) < SHEAF_CAPACITY) {
 		swap_main_spare(m, PCSI(cpu), cpu);
 		EV(.kind = EV_MOVE_SHEAF, .fn = f_kfn(f), .sheaf = PCS(cpu)->main, .from = LOC_SPARE,
 		   .to = LOC_MAIN, .value = sheaf_size(m, PCS(cpu)->main));
@@ -775,7 +771,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 					goto no_empty;
 				set_spare(m, PCSI(cpu), cpu, PCS(cpu)->main);
 				set_main(m, PCSI(cpu), cpu, (idx_t)f->ret);
-			} else if (sheaf_size(m, PCS(cpu)->spare) < CAPACITY) {
+			} else if (sheaf_size(m, PCS(cpu)->spare) < SHEAF_CAPACITY) {
 				swap_main_spare(m, PCSI(cpu), cpu);
 			} else {
 				CALL(CO_BARN_REPLACE_FULL, callee->a = barn; callee->b = PCS(cpu)->main;
@@ -790,7 +786,7 @@ int co_FREE_TO_PCS_BULK(struct model *m, int cpu, struct frame *f)
 		}
 		{
 			struct cpu_rec *c = &WORLD(m)->cpus[cpu];
-			uint32_t room = CAPACITY - sheaf_size(m, PCS(cpu)->main);
+			uint32_t room = SHEAF_CAPACITY - sheaf_size(m, PCS(cpu)->main);
 			uint32_t left = (uint32_t)(nr_local - placed);
 			uint32_t from = (uint32_t)(nr_partial + placed);
 			batch = (int32_t)(room < left ? room : left);
