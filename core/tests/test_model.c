@@ -781,31 +781,71 @@ static void test_bisection_blocker_stats(void)
 
 /* /proc/slabinfo lists slab_caches from its head: list_add() puts every
  * new cache there, and the kmalloc caches are made at boot before any
- * other, so they come last whenever a trace first uses them; among them
- * create_kmalloc_caches() goes type by type from KMALLOC_NORMAL and size
- * by size upwards, so the normal ones end the file, largest first. */
+ * other, so they come last whenever a trace first uses them, in
+ * create_kmalloc_caches()'s order reversed. Its order, by mm/slab_common.c
+ * of each release:
+ *  - v5.10-v5.12: the main loop makes NORMAL then RECLAIM, each by size
+ *    (8, 16, 32, 64, 96, 128, 192, 256 ... : 96 "immediately after" 64,
+ *    192 after 128); no kmalloc-cg caches (v5.14), an accounted kmalloc
+ *    uses the normal one; DMA comes last, in a loop of its own over
+ *    kmalloc_caches[] by index (96, 192, 8, 16 ...);
+ *  - v6.6, v6.8: DMA in the main loop (33647783deb6, v5.19), the enum
+ *    NORMAL, RECLAIM, DMA, CGROUP (2f7c1c1396b5, v6.2), sizes as before;
+ *  - v6.19, v7.0: as v6.8, but each type starts with 96 and 192, then 8,
+ *    16 ... (306c4ac9896b, v6.10).
+ * The trace below uses kmalloc-8, -96, -128, -1k, kmalloc-cg-128,
+ * kmalloc-rcl-192, dma-kmalloc-8 and dma-kmalloc-96, so in boot order:
+ *  - v6.6: 8 96 128 1k | rcl-192 | dma-8 dma-96 | cg-128;
+ *  - v6.19: 96 8 128 1k | rcl-192 | dma-96 dma-8 | cg-128;
+ *  - v5.10: 8 96 128 1k | rcl-192 | dma-96 dma-8 (cg-128 is kmalloc-128);
+ * and the file lists each reversed, after the trace's caches (newest
+ * first: aa-2, then zz-1). */
 static void test_slabinfo_order(void)
 {
-	const char *t = "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\npreset v6.6\n"
-			"cache zz-1 size=200\ncache aa-2 size=64\nc0 kmalloc 100 k1\nc0 alloc aa-2 a\n"
-			"c0 alloc zz-1 z\nc0 kmalloc 1000 k2\nc0 kmalloc 80 k3\n"
-			"c0 kmalloc 100 k4 gfp=GFP_KERNEL_ACCOUNT\n";
-	static const char *const want[] = { "aa-2 ", "zz-1 ", "kmalloc-cg-128 ", "kmalloc-1k ", "kmalloc-128 ",
-					    "kmalloc-96 " };
-	int h = svz_t_run(t, NULL, NULL);
-	CHECK(h > 0);
-	if (h <= 0)
-		return;
-	const char *s = svz_slabinfo(h), *at = s;
-	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
-		char row[32];
-		snprintf(row, sizeof row, "\n%s", want[i]);
-		const char *p = strstr(s, row);
-		CHECK(p != NULL && p >= at);
-		if (p)
-			at = p;
+	static const struct {
+		const char *preset;
+		const char *want[12];
+	} cases[] = {
+		{ "v6.6", { "aa-2", "zz-1", "kmalloc-cg-128", "dma-kmalloc-96", "dma-kmalloc-8", "kmalloc-rcl-192",
+			    "kmalloc-1k", "kmalloc-128", "kmalloc-96", "kmalloc-8" } },
+		{ "v6.8", { "aa-2", "zz-1", "kmalloc-cg-128", "dma-kmalloc-96", "dma-kmalloc-8", "kmalloc-rcl-192",
+			    "kmalloc-1k", "kmalloc-128", "kmalloc-96", "kmalloc-8" } },
+		{ "v6.19", { "aa-2", "zz-1", "kmalloc-cg-128", "dma-kmalloc-8", "dma-kmalloc-96", "kmalloc-rcl-192",
+			     "kmalloc-1k", "kmalloc-128", "kmalloc-8", "kmalloc-96" } },
+		{ "v7.0-rc1", { "aa-2", "zz-1", "kmalloc-cg-128", "dma-kmalloc-8", "dma-kmalloc-96", "kmalloc-rcl-192",
+				"kmalloc-1k", "kmalloc-128", "kmalloc-8", "kmalloc-96" } },
+		{ "v5.10", { "aa-2", "zz-1", "dma-kmalloc-8", "dma-kmalloc-96", "kmalloc-rcl-192", "kmalloc-1k",
+			     "kmalloc-128", "kmalloc-96", "kmalloc-8" } },
+	};
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char t[1024];
+		snprintf(t, sizeof t, "slubviz-trace 1\npage_size 4096\nnode 0 mem=64M\ncpus 0 node=0\npreset %s\n"
+			 "cache zz-1 size=200\ncache aa-2 size=64\nc0 kmalloc 100 k1\nc0 alloc aa-2 a\n"
+			 "c0 alloc zz-1 z\nc0 kmalloc 1000 k2\nc0 kmalloc 80 k3\n"
+			 "c0 kmalloc 100 k4 gfp=GFP_KERNEL_ACCOUNT\nc0 kmalloc 8 k5\n"
+			 "c0 kmalloc 150 k6 gfp=GFP_KERNEL|__GFP_RECLAIMABLE\nc0 kmalloc 90 k7 gfp=GFP_KERNEL|GFP_DMA\n"
+			 "c0 kmalloc 5 k8 gfp=GFP_KERNEL|GFP_DMA\n", cases[k].preset);
+		int h = svz_t_run(t, NULL, NULL);
+		CHECK(h > 0);
+		if (h <= 0)
+			continue;
+		/* the rows after the two header lines, exactly these, in order */
+		const char *p = strchr(svz_slabinfo(h), '\n');
+		p = p ? strchr(p + 1, '\n') : NULL;
+		unsigned rows = 0;
+		for (; p && p[1]; p = strchr(p + 1, '\n'), rows++) {
+			size_t len = strcspn(p + 1, " ");
+			const char *w = cases[k].want[rows];
+			if (!w || strlen(w) != len || strncmp(p + 1, w, len) != 0) {
+				fprintf(stderr, "%s: slabinfo row %u is '%.*s', want '%s'\n", cases[k].preset, rows + 1,
+					(int)len, p + 1, w ? w : "(none)");
+				CHECK(false);
+				break;
+			}
+		}
+		CHECK(cases[k].want[rows] == NULL);
+		svz_close(h);
 	}
-	svz_close(h);
 }
 
 int main(void)

@@ -76,15 +76,41 @@ static void slabinfo_row(struct model *m, idx_t ci, struct sbuf *b)
 		  1 << c->g.order, 0u, 0u, 0u, nr_slabs, nr_slabs, (uint64_t)0);
 }
 
-/* Where a kmalloc cache stands among the boot caches: create_kmalloc_caches()
- * makes them type by type from KMALLOC_NORMAL, each type from its smallest
- * size up, so, newest first, the normal ones come last and larger sizes
- * before smaller. Unique per cache (its index breaks ties). */
-static uint64_t kmalloc_boot_key(const struct cache_rec *c, idx_t ci)
+/* The kmalloc caches in the order create_kmalloc_caches() makes them at
+ * boot (its kmalloc_caches[type][index] slots, the model's types: 0
+ * normal, 1 cg, 2 rcl, 3 dma), as far as a trace has used them:
+ *  - types: NORMAL, CGROUP (v5.14, 494c1dfe855e), RECLAIM in the main
+ *    loop, then DMA in a loop of its own after slab_state = UP, until
+ *    33647783deb6 (v5.19) made DMA one more type of the loop; from
+ *    2f7c1c1396b5 (v6.2) the enum is NORMAL, RECLAIM, DMA, CGROUP;
+ *  - sizes: 96 made right after 64 and 192 after 128 (size order), until
+ *    306c4ac9896b (v6.10) made 96 and 192 first, then 8, 16...: index
+ *    order, as the old DMA loop (i from 0) already had. */
+static void boot_slot(struct model *m, int type, unsigned index, idx_t *out, uint32_t *n)
 {
-	unsigned type = (c->flags & SLAB_CACHE_DMA) ? 3 : (c->flags & SLAB_RECLAIM_ACCOUNT) ? 2
-			: (c->flags & SLAB_ACCOUNT) ? 1 : 0;
-	return (uint64_t)type << 56 | (uint64_t)c->g.object_size << 24 | ci;
+	idx_t c = WORLD(m)->kmalloc_caches[type][index];
+	if (c != NIL && cache_r(m, c)->alive)
+		out[(*n)++] = c;
+}
+static uint32_t kmalloc_boot_order(struct model *m, idx_t out[KMALLOC_TYPES * KMALLOC_INDICES])
+{
+	const struct svz_switches *sw = &WORLD(m)->cfg.sw;
+	const bool dma_in_loop = svz_kernel_at_least(sw, 519), cg_last = svz_kernel_at_least(sw, 602);
+	const bool index_order = svz_kernel_at_least(sw, 610);
+	static const int old_types[KMALLOC_TYPES] = { 0, 1, 2, 3 }, new_types[KMALLOC_TYPES] = { 0, 2, 3, 1 };
+	uint32_t n = 0;
+	for (int t = 0; t < KMALLOC_TYPES; t++) {
+		const int type = (cg_last ? new_types : old_types)[t];
+		const bool by_index = index_order || (type == 3 && !dma_in_loop);
+		for (unsigned i = 0; i < KMALLOC_INDICES; i++) {
+			if (!by_index && (i == 1 || i == 2))
+				continue; /* made after 64 and 128 */
+			boot_slot(m, type, i, out, &n);
+			if (!by_index && (i == 6 || i == 7))
+				boot_slot(m, type, i - 5, out, &n); /* 96 after 64, 192 after 128 */
+		}
+	}
+	return n;
 }
 
 /* slab_caches is list_add'ed at the head on creation and slab_show() walks it
@@ -107,22 +133,7 @@ void view_slabinfo(struct model *m, struct sbuf *b)
 	for (uint32_t ci = w->nr_caches; ci-- > 0;)
 		if (cache_r(m, ci)->alive && !cache_r(m, ci)->is_kmalloc)
 			slabinfo_row(m, ci, b);
-	for (uint64_t below = UINT64_MAX;;) {
-		idx_t next = NIL;
-		uint64_t best = 0;
-		for (uint32_t ci = 0; ci < w->nr_caches; ci++) {
-			const struct cache_rec *c = cache_r(m, ci);
-			if (!c->alive || !c->is_kmalloc)
-				continue;
-			uint64_t key = kmalloc_boot_key(c, ci);
-			if (key < below && (next == NIL || key > best)) {
-				next = ci;
-				best = key;
-			}
-		}
-		if (next == NIL)
-			break;
-		slabinfo_row(m, next, b);
-		below = best;
-	}
+	idx_t boot[KMALLOC_TYPES * KMALLOC_INDICES];
+	for (uint32_t n = kmalloc_boot_order(m, boot); n-- > 0;)
+		slabinfo_row(m, boot[n], b);
 }

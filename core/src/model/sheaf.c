@@ -139,10 +139,16 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 			STAT(ALLOC_NODE_MISMATCH, 1);
 		CO_RETURN(-1);
 	}
-	sheaf_pop(m, PCS(cpu)->main);
-	bulk_push(m, cpu, object);
-	EV_HOT(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
-	   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
+	{
+		/* main looked up once, not again for the event after the
+		 * stores (which may alias the arena's records) */
+		const idx_t main = PCS(cpu)->main;
+		struct sheaf_rec *r = sheaf_r(m, main);
+		r->size--;
+		bulk_push(m, cpu, object);
+		EV_HOT(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = main,
+		   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = r->size);
+	}
 	UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
 	STAT_HOT(PCS_ALLOC_STAT(m), 1);
 	CO_RETURN((int32_t)object);
@@ -355,9 +361,12 @@ int co_FREE_TO_PCS(struct model *m, int cpu, struct frame *f)
 			CO_RETURN(0);
 	}
 	WORLD(m)->cpus[cpu].pending = NIL;
-	sheaf_push(m, PCS(cpu)->main, object);
-	EV_HOT(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = PCS(cpu)->main,
-	   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_size(m, PCS(cpu)->main));
+	{
+		const idx_t main = PCS(cpu)->main; /* once, as in alloc_from_pcs() */
+		sheaf_push(m, main, object);
+		EV_HOT(.kind = EV_PUT_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = main,
+		   .from = LOC_USER, .to = LOC_MAIN, .count = 1, .value = sheaf_r(m, main)->size);
+	}
 	UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
 	STAT_HOT(PCS_FREE_STAT(m), 1);
 	CO_RETURN(1);
