@@ -276,14 +276,14 @@ fi
 run presets
 names=$(awk '{print $1}' "$tmp/out")
 nok=1
-for want in v5.10 v5.11-rc4 v5.11 v5.12 v6.6 v6.8 v6.19 v7.0-rc1 v7.0-rc2+fix1 v7.0+fix1+fix2 v7.1; do
-	grep -qF -- "$want" <<<"$names" || { nok=0; echo "  missing preset $want"; }
+for want in v5.10 v5.11-rc4 v5.11 v5.12 v6.6 v6.8 v6.19 v7.0-17c38c88294d v7.0-rc1 v7.0-rc2+fix1 v7.0+fix1+fix2 v7.1 v7.2-candidate; do
+	grep -qxF -- "$want" <<<"$names" || { nok=0; echo "  missing preset $want"; }
 done
-if [[ $rc -eq 0 && $(wc -l <"$tmp/out") -eq 12 && $nok -eq 1 ]] &&
-	[[ $(grep -c ' era=' "$tmp/out") -eq 12 ]]; then
+if [[ $rc -eq 0 && $(wc -l <"$tmp/out") -eq 13 && $nok -eq 1 ]] &&
+	[[ $(grep -c ' era=' "$tmp/out") -eq 13 ]]; then
 	ok
 else
-	bad "presets: want 12 lines, name first, then settings"
+	bad "presets: want 13 lines, name first, then settings"
 fi
 # every listed preset is accepted by --preset
 for p in $names; do

@@ -214,7 +214,7 @@ static void test_v7_batched_moves(void)
 	}
 	/* the histogram over a churn workload: every bucket is a run */
 	char *pc = svz_t_read_file("scenarios/partial-churn.trace", NULL);
-	int h = svz_t_run(pc, "v7.1-candidate", NULL);
+	int h = svz_t_run(pc, "v7.2-candidate", NULL);
 	CHECK(node_counter(h, "vm_area_struct", NC_RUN_4PLUS) > 0);
 	svz_close(h);
 	free(pc);

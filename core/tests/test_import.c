@@ -1135,6 +1135,16 @@ static void test_hostile(void)
 		PFX "kmalloc: ptr=e0 bytes_req=8 gfp_flags=__GFP_IO|__GFP_FS\n");
 	CHECK_EQ_INT(x.r.gfp_layout, 2);
 	CHECK(summary_has(&x, "note: 2 allocations have a numeric gfp_flags with __GFP_IO or __GFP_FS but no reclaim bit"));
+	/* a number's unknown bits are named alone, not the whole value: the
+	 * model knows bits 0x1 .. 0x400000 (__GFP_ACCOUNT) but 0x200, so
+	 * 0x14000c0 has 0x1000000 unknown, 0xa20 (v6.3's GFP_ATOMIC, with
+	 * ___GFP_ATOMIC 0x200) has 0x200, 0x6000c0 and 0x800 none */
+	CHECK_EQ_INT(x.r.gfp_unknown, 2);
+	CHECK_EQ_INT(x.r.nr_gfp_names, 2);
+	CHECK_EQ_STR(x.r.gfp_names[0].name, "0x1000000");
+	CHECK_EQ_STR(x.r.gfp_names[1].name, "0x200");
+	CHECK_EQ_INT(x.t.ops[3].gfp, 0x820);
+	CHECK(summary_has(&x, "gfp flags the model does not know, dropped (known flags kept): 0x1000000 0x200\n"));
 	imp_free(&x);
 
 	/* 25. kfree(NULL), hashed and old-style, and kfree(ZERO_SIZE_PTR) */

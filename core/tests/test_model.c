@@ -573,7 +573,7 @@ static void test_free_bulk_remote_batches(void)
 static void test_memoryless_free_to_sheaves(void)
 {
 	static const struct { const char *preset; long long fast0, slow0; } c[] = {
-		{ "v7.0+fix1+fix2", 0, 4 }, { "v7.1-candidate", 4, 0 },
+		{ "v7.0+fix1+fix2", 0, 4 }, { "v7.1", 4, 0 },
 	};
 	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
 		char t[640];

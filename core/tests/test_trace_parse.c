@@ -100,11 +100,11 @@ static void test_config(void)
 	CHECK_EQ_STR(c.preset, svz_newest_preset());
 	CHECK_EQ_INT(svz_topology_check(&c.topo, err, sizeof err), 0);
 
-	/* The table: twelve presets in release order, each setting every switch. */
+	/* The table: thirteen presets in release order, each setting every switch. */
 	static const char *const names[] = { "v5.10", "v5.11-rc4", "v5.11", "v5.12", "v6.6", "v6.8", "v6.19",
 					     "v7.0-17c38c88294d", "v7.0-rc1", "v7.0-rc2+fix1",
-					     "v7.0+fix1+fix2", "v7.1-candidate" };
-	for (i = 0; i < 12; i++) {
+					     "v7.0+fix1+fix2", "v7.1", "v7.2-candidate" };
+	for (i = 0; i < 13; i++) {
 		static const char *const keys[] = { "era=", "cpu_source=", "order_form=",
 						    "freelist_random=1", "freelist_hardened=1",
 						    "fix1=", "fix2=", "memoryless_sheaves=", "deferred_freelist=",
@@ -114,13 +114,20 @@ static void test_config(void)
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 			CHECK(strstr(svz_preset_settings(i), keys[k]) != NULL);
 	}
-	CHECK(svz_preset_name(12) == NULL);
-	CHECK_EQ_STR(svz_newest_preset(), "v7.1-candidate");
+	CHECK(svz_preset_name(13) == NULL);
+	CHECK_EQ_STR(svz_newest_preset(), "v7.2-candidate");
+	/* the name v7.2-candidate had before still runs it */
+	svz_config_default(&c);
+	c.sw.deferred_freelist = false;
+	CHECK_EQ_INT(svz_preset_apply(&c, "v7.1-candidate"), 0);
+	CHECK_EQ_STR(c.preset, "v7.2-candidate");
+	CHECK(c.sw.deferred_freelist && c.sw.batched_partial);
 
 	/* Each preset's switches, as (era, cpu_source, order_form, fix1, fix2, deferred, batched,
-	 * cpu_partial_free, memoryless_sheaves). v7.1-candidate models v7.1's merged series
-	 * (e65d430111a5 and its two parents) instead of the fix 2 RFC. */
-	static const int want[12][9] = {
+	 * cpu_partial_free, memoryless_sheaves). v7.1 has its merged series (e65d430111a5
+	 * and its two parents) instead of the fix 2 RFC, and neither seed 000 nor 002
+	 * (slab-for-7.1's commits); v7.2-candidate adds both (slab-for-7.2). */
+	static const int want[13][9] = {
 		{ SVZ_ERA_CLASSIC, SVZ_CPUS_POSSIBLE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
 		{ SVZ_ERA_CLASSIC, SVZ_CPUS_ONLINE, SVZ_ORDER_LOOP, 0, 0, 0, 0, 0 },
 		/* v5.11 itself: 3286222fc609 came in after -rc7 */
@@ -133,9 +140,10 @@ static void test_config(void)
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 0, 0, 0, 0, 0 },
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 0, 0, 0 },
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 1, 0, 0, 0 },
+		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 0, 0, 0, 1 },
 		{ SVZ_ERA_SHEAVES, SVZ_CPUS_PRESENT, SVZ_ORDER_FRACTION, 1, 0, 1, 1, 0, 1 },
 	};
-	for (i = 0; i < 12; i++) {
+	for (i = 0; i < 13; i++) {
 		svz_config_default(&c);
 		/* Start from the opposite of everything so "sets every switch" shows. */
 		c.sw.era = (enum svz_era)!want[i][0];
@@ -605,7 +613,7 @@ static void test_errors(void)
 		   "t.trace:2:12: error: expected possible=N, present=N or online=N, got 'offline=2'");
 	EXPECT_ERR(HDR "preset v9\n",
 		   "t.trace:2:8: error: expected a preset (v5.10, v5.11-rc4, v5.11, v5.12, v6.6, v6.8, v6.19, "
-		   "v7.0-17c38c88294d, v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1-candidate), got 'v9'");
+		   "v7.0-17c38c88294d, v7.0-rc1, v7.0-rc2+fix1, v7.0+fix1+fix2, v7.1, v7.2-candidate), got 'v9'");
 	EXPECT_ERR(HDR "set colour=blue\n",
 		   "t.trace:2:5: error: expected a setting (preset, kernel, era, cpu_source, order_form, "
 		   "freelist_random, freelist_hardened, fix1, fix2, memoryless_sheaves, deferred_freelist, "

@@ -135,10 +135,17 @@ static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bo
 			continue;
 		uint64_t num;
 		bool ok = false;
+		char bits[24]; /* a number's unknown bits, named alone: 0x200 of 0xa20 */
 		if (t[0] >= '0' && t[0] <= '9') {
 			if (imp_parse_knum(t, tl, &num)) {
 				gfp |= (uint32_t)num & KERNEL_GFP_KNOWN;
-				ok = (num & ~(uint64_t)KERNEL_GFP_KNOWN) == 0;
+				uint64_t extra = num & ~(uint64_t)KERNEL_GFP_KNOWN;
+				ok = extra == 0;
+				int n = snprintf(bits, sizeof bits, "0x%" PRIx64, extra);
+				if (!ok && n > 0) {
+					t = bits;
+					tl = (size_t)n;
+				}
 			}
 		} else {
 			char term[64], err[8];

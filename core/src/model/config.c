@@ -57,8 +57,18 @@ void svz_config_default(struct svz_config *cfg)
 	svz_preset_apply(cfg, svz_newest_preset());
 }
 
+/* Names a preset had before, still accepted (traces and share links that
+ * use them run as before): old name, the row that now has its settings. */
+static const char *const renamed_presets[][2] = {
+	/* it carried seeds 000 and 002, which mainline took for v7.2, not 7.1 */
+	{ "v7.1-candidate", "v7.2-candidate" },
+};
+
 static int find_preset(const char *name)
 {
+	for (size_t r = 0; r < sizeof renamed_presets / sizeof renamed_presets[0]; r++)
+		if (strcmp(renamed_presets[r][0], name) == 0)
+			name = renamed_presets[r][1];
 	for (int i = 0; i < NR_PRESETS; i++)
 		if (strcmp(presets[i].name, name) == 0)
 			return i;
