@@ -111,6 +111,19 @@ describe('the vocabulary comes from the core', () => {
     expect(st.frame?.snapshot.config.preset).toBe('v7.0-17c38c88294d');
     expect(st.frame?.snapshot.config.switches.cpu_partial_free).toBe(true);
   });
+
+  test('a preset\'s former name runs it, and the config then names it as it is now', async () => {
+    const { store } = makeStore();
+    await act(store, 'loadScenario', 'basics');
+    // v7.1-candidate carried seeds 000 and 002, which mainline took for v7.2
+    await store.setConfig({ preset: 'v7.1-candidate' });
+    const st = store.getState();
+    expect(st.error).toBeNull();
+    expect(st.frame?.snapshot.config.preset).toBe('v7.2-candidate');
+    expect(st.frame?.snapshot.config.switches.deferred_freelist).toBe(true);
+    expect(st.config.preset).toBe('v7.2-candidate');
+    expect(st.presets.map((p) => p.name)).not.toContain('v7.1-candidate');
+  });
 });
 
 describe('store actions', () => {

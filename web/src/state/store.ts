@@ -558,6 +558,11 @@ export class Store {
           ...(opts.keepSelection ? {} : { selectedSlab: null, focusCpu: null, focusNode: null, selectedCache: null }),
         });
         this.applyFrame(r.frame, 0);
+        // a preset's former name (an old link or trace) runs under its
+        // current one: the picker and the share link say that one
+        const ran = r.frame.snapshot.config.preset;
+        if (config.preset && ran && ran !== config.preset && this.state.config.preset === config.preset)
+          this.set({ config: { ...this.state.config, preset: ran } });
         const caches = r.frame.snapshot.caches.filter((c) => c.alive && !c.kmalloc);
         if (!caches.some((c) => c.name === this.state.fp.cache))
           this.set({ fp: { cpu: Math.min(this.state.fp.cpu, r.frame.snapshot.topology.nr_cpus - 1), cache: caches[0]?.name ?? '' } });
