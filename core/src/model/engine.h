@@ -178,7 +178,8 @@ __attribute__((always_inline, unused)) static inline struct event *ev_put(struct
 	 * not name): t and cycles are left as they are, a timed run's alone
 	 * (ev_record_more() writes both at every event of one, and only a
 	 * timed run's events are read with them; a session's schedule never
-	 * changes). Natively 10 instructions an op fewer, events on. */
+	 * changes). With ev_out_set() once a model_run_ops() call: natively
+	 * 17 instructions an op fewer on fastpath.trace, events on. */
 	ev->seq = (int64_t)seq;
 	ev->op = m->ev_op;
 	ev->what = what;
