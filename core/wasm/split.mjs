@@ -10,10 +10,10 @@
 //
 // The workload is what the page does with the default scenario (basics),
 // under the trace's own preset (the page's default, config.preset '') and
-// under the newest (the picker's default in the manifest): open it, run the pre-pass with its checkpoints and stat
-// totals, go back to op 0, draw it (snapshot, events, the slabinfo tab), step
-// a CPU by hand, then play it to the end drawing every step
-// (web/src/engine/engine.ts). What it misses is still
+// under the newest (the picker's default in the manifest): open it, run the
+// pre-pass with its checkpoints and stat totals, go back to op 0, draw it
+// (snapshot, events, the slabinfo tab), step a CPU by hand, then play it to
+// the end drawing every step (web/src/engine/engine.ts). What it misses is still
 // correct in the page, only loaded sooner: a call into the deferred half loads
 // it on the spot (slubviz-api.mjs, DeferredHalf), and the glue logs
 // "placeholder function called: N". To name N, link with --profiling-funcs

@@ -141,8 +141,8 @@ static uint32_t parse_gfp(struct svz_importer *im, const char *s, size_t len, bo
 				gfp |= (uint32_t)num & KERNEL_GFP_KNOWN;
 				uint64_t extra = num & ~(uint64_t)KERNEL_GFP_KNOWN;
 				ok = extra == 0;
-				int n = snprintf(bits, sizeof bits, "0x%" PRIx64, extra);
-				if (!ok && n > 0) {
+				int n = ok ? 0 : snprintf(bits, sizeof bits, "0x%" PRIx64, extra);
+				if (n > 0) {
 					t = bits;
 					tl = (size_t)n;
 				}

@@ -143,11 +143,10 @@ int co_ALLOC_FROM_PCS(struct model *m, int cpu, struct frame *f)
 		/* main looked up once, not again for the event after the
 		 * stores (which may alias the arena's records) */
 		const idx_t main = PCS(cpu)->main;
-		struct sheaf_rec *r = sheaf_r(m, main);
-		r->size--;
+		sheaf_pop(m, main);
 		bulk_push(m, cpu, object);
 		EV_HOT(.kind = EV_TAKE_OBJECT, .fn = f_kfn(f), .obj = object, .sheaf = main,
-		   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = r->size);
+		   .from = LOC_MAIN, .to = LOC_USER, .count = 1, .value = sheaf_r(m, main)->size);
 	}
 	UNLOCK_HOT(LK_PCS_LOCK, PCSI(cpu));
 	STAT_HOT(PCS_ALLOC_STAT(m), 1);
